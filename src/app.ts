@@ -1,0 +1,89 @@
+/**
+ * `createApp(deps)` assembles the auth API: the request pipeline of contract
+ * §3.0 and every route group. It reads no env and does no I/O by itself.
+ */
+import { Hono, type Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { AppEnv, Deps } from './deps.js';
+import { ApiError, fail, INTERNAL_ERROR_BODY } from './errors.js';
+import { runInBackground } from './http/background.js';
+import { bodyParser } from './middleware/body.js';
+import { clientContext, type ConnectionIp } from './middleware/client-context.js';
+import { cors } from './middleware/cors.js';
+import { globalRateLimit } from './middleware/rate-limit.js';
+import { routeGroups } from './routes/index.js';
+import { createMaintenanceTrigger } from './services/maintenance.js';
+
+export interface AppOptions {
+  connectionIp?: ConnectionIp;
+}
+
+function errorResponse(c: Context<AppEnv>, err: ApiError): Response {
+  const res = c.json(err.body(), err.status as 400);
+  for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v);
+  return res;
+}
+
+/** Compiles route patterns once so an unmatched request can tell 404 from 405. */
+function methodIndex(app: Hono<AppEnv>) {
+  let compiled: { re: RegExp; method: string }[] | null = null;
+  return (path: string): string[] => {
+    compiled ??= app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({
+        method: r.method,
+        re: new RegExp(`^${r.path.replace(/\/$/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}/?$`),
+      }));
+    return [...new Set(compiled.filter((r) => r.re.test(path)).map((r) => r.method))];
+  };
+}
+
+export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ strict: false });
+  const maintenance = createMaintenanceTrigger(deps.db);
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+    if (c.res.headers.get('Content-Type') === 'application/json') c.res.headers.set('Content-Type', 'application/json; charset=utf-8');
+    const work = maintenance(deps.clock.now());
+    if (work) runInBackground(c, work, (err) => deps.log.log('error', 'maintenance failed', { error: (err as Error).message }));
+  });
+  app.use('*', cors);
+  app.use('*', clientContext(deps, options.connectionIp ?? (() => undefined)));
+  app.use('*', globalRateLimit);
+  app.use('*', bodyParser);
+
+  for (const group of routeGroups) app.route('/', group);
+
+  const allowedMethods = methodIndex(app);
+  app.notFound(async (c) => {
+    const methods = allowedMethods(c.req.path);
+    if (methods.length) {
+      const res = errorResponse(c, fail('method_not_allowed'));
+      res.headers.set('Allow', methods.join(', '));
+      return res;
+    }
+    const client = c.get('client');
+    await deps.events.record({
+      type: 'request_suspicious',
+      ipAddress: client?.ip ?? null,
+      userAgent: client?.userAgent ?? null,
+      metadata: { reason: 'unknown_route', path: c.req.path.slice(0, 200) },
+    });
+    return errorResponse(c, fail('not_found'));
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err);
+    if (err instanceof HTTPException && err.status < 500) {
+      const code = err.status === 413 ? 'payload_too_large' : err.status === 404 ? 'not_found' : err.status === 401 ? 'unauthorized' : 'invalid_request';
+      return errorResponse(c, fail(code));
+    }
+    deps.log.log('error', 'unhandled error', { method: c.req.method, path: c.req.path, error: err });
+    return c.json(INTERNAL_ERROR_BODY, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,180 @@
+/**
+ * `parseEnv(record)` is the only place that names environment variables
+ * (contract §0.6, §1.1). It gets `process.env` on Node/Bun and the bindings on
+ * Workers, validates everything once and fails with a `ConfigError` naming the
+ * variable. Config seeds (contract §6) are read later by the system-config bootstrap.
+ */
+import { ConfigError } from './config-error.js';
+
+export type EnvRecord = Record<string, string | undefined>;
+
+export interface ApiSecrets {
+  /** HS256 key of service tokens, OTP hash key, fallback for the others. */
+  serviceToken: string;
+  refreshLookup: string;
+  totpEncryption: string;
+  oauthState: string;
+  decoySubject: string;
+}
+
+export interface ProductionKeysEnv {
+  activeKid: string;
+  privatePem: string;
+  publicKeysJson: string;
+}
+
+export type TrustProxy = { mode: 'connection' } | { mode: 'xff'; hops: number };
+
+export interface ApiEnv {
+  issuer: string;
+  production: boolean;
+  databaseUrl: string;
+  databaseAuthToken: string | undefined;
+  appId: string | null;
+  appOrigins: string[];
+  trustProxy: TrustProxy;
+  loginResponseFloorMs: number;
+  rateLimitStore: 'database' | 'memory';
+  disableRateLimits: boolean;
+  ownerEmails: string[];
+  refreshTokenBcryptCost: number;
+  secrets: ApiSecrets;
+  /** Present in production only (development uses the persisted `dev-main` key). */
+  productionKeys: ProductionKeysEnv | null;
+  /** Non-fatal remarks for the operator (dev fallbacks). Never contains a secret. */
+  warnings: string[];
+  /** The raw record: config seeds and provider `clientSecretEnv` lookups read from it. */
+  raw: EnvRecord;
+}
+
+export const DEV_SERVICE_TOKEN = 'svc-dev-service-token-not-for-production';
+export const DEFAULT_DATABASE_URL = 'file:./.data/svc.db';
+export const DEFAULT_BCRYPT_COST = 4;
+const MIN_SECRET_LENGTH = 32;
+const KID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
+
+const str = (env: EnvRecord, name: string): string | undefined => {
+  const v = env[name];
+  if (v === undefined) return undefined;
+  const t = v.trim();
+  return t === '' ? undefined : t;
+};
+
+function secret(env: EnvRecord, name: string): string | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  if (v.length < MIN_SECRET_LENGTH) throw new ConfigError(name, `must be at least ${MIN_SECRET_LENGTH} characters`);
+  return v;
+}
+
+export function parseIssuer(value: string | undefined): string {
+  if (!value) throw new ConfigError('ISSUER', 'is required (the public base URL of the auth API)');
+  const trimmed = value.endsWith('/') ? value.slice(0, -1) : value;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new ConfigError('ISSUER', 'must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('ISSUER', 'must be an absolute http(s) URL');
+  if (trimmed.endsWith('/')) throw new ConfigError('ISSUER', 'must not end with a slash');
+  return trimmed;
+}
+
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (!value) return { mode: 'connection' };
+  const m = /^xff:(\d{1,2})$/.exec(value);
+  if (!m || Number(m[1]) < 1) throw new ConfigError('TRUST_PROXY', 'must be unset or xff:<n> with n ≥ 1');
+  return { mode: 'xff', hops: Number(m[1]) };
+}
+
+function parseFloorMs(value: string | undefined): number {
+  if (value === undefined) return 250;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 && value.trim() !== '' ? Math.floor(n) : 250;
+}
+
+export function parseEnv(env: EnvRecord): ApiEnv {
+  const production = str(env, 'NODE_ENV') === 'production';
+  const warnings: string[] = [];
+  const issuer = parseIssuer(str(env, 'ISSUER'));
+  if (production && !issuer.startsWith('https://')) throw new ConfigError('ISSUER', 'must use https in production');
+
+  let serviceToken = secret(env, 'API_SERVICE_TOKEN');
+  if (!serviceToken) {
+    if (production) throw new ConfigError('API_SERVICE_TOKEN', 'is required in production');
+    serviceToken = DEV_SERVICE_TOKEN;
+    warnings.push('API_SERVICE_TOKEN is unset: using the development constant (never do this in production)');
+  }
+  const oauthState = secret(env, 'OAUTH_STATE_SECRET');
+  if (!oauthState && production) throw new ConfigError('OAUTH_STATE_SECRET', 'is required in production');
+  secret(env, 'COOKIE_SIGNING_KEY'); // accepted and unused (contract §1.1), but still length-checked
+  const secrets: ApiSecrets = {
+    serviceToken,
+    refreshLookup: secret(env, 'REFRESH_TOKEN_LOOKUP_SECRET') ?? serviceToken,
+    totpEncryption: secret(env, 'TOTP_SECRET_ENCRYPTION_KEY') ?? serviceToken,
+    oauthState: oauthState ?? serviceToken,
+    decoySubject: secret(env, 'DECOY_SUBJECT_SECRET') ?? serviceToken,
+  };
+
+  let productionKeys: ProductionKeysEnv | null = null;
+  if (production) {
+    const activeKid = str(env, 'SVC_JWKS_ACTIVE_KID');
+    if (!activeKid) throw new ConfigError('SVC_JWKS_ACTIVE_KID', 'is required in production');
+    if (!KID_PATTERN.test(activeKid)) throw new ConfigError('SVC_JWKS_ACTIVE_KID', 'must match ^[A-Za-z0-9_]{1,64}$');
+    const privateName = `SVC_JWKS_KEY_${activeKid}_PRIVATE`;
+    const privatePem = str(env, privateName);
+    if (!privatePem) throw new ConfigError(privateName, 'is required in production (PKCS#8 PEM of the active key)');
+    const publicKeysJson = str(env, 'SVC_JWKS_PUBLIC_KEYS');
+    if (!publicKeysJson) throw new ConfigError('SVC_JWKS_PUBLIC_KEYS', 'is required in production');
+    productionKeys = { activeKid, privatePem: privatePem.replace(/\\n/g, '\n'), publicKeysJson };
+  }
+
+  const disableRateLimits = str(env, 'DISABLE_AUTH_RATE_LIMITS') === 'true';
+  if (disableRateLimits && production) throw new ConfigError('DISABLE_AUTH_RATE_LIMITS', 'must not be true in production');
+
+  const store = str(env, 'RATE_LIMIT_STORE') ?? 'database';
+  if (store !== 'database' && store !== 'memory') throw new ConfigError('RATE_LIMIT_STORE', 'must be database or memory');
+
+  const costRaw = str(env, 'REFRESH_TOKEN_BCRYPT_COST');
+  const cost = costRaw === undefined ? DEFAULT_BCRYPT_COST : Number(costRaw);
+  if (!Number.isInteger(cost) || cost < 4 || cost > 15) throw new ConfigError('REFRESH_TOKEN_BCRYPT_COST', 'must be an integer from 4 to 15');
+
+  const databaseUrl = str(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL;
+  if (!/^(file:|libsql:|https?:|wss?:)/.test(databaseUrl) && databaseUrl !== ':memory:') {
+    throw new ConfigError('DATABASE_URL', 'must be file:, :memory:, libsql:, http(s): or ws(s):');
+  }
+
+  const list = (name: string) =>
+    (str(env, name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  const appOrigins = list('APP_ORIGINS').map((o) => {
+    try {
+      return new URL(o).origin;
+    } catch {
+      throw new ConfigError('APP_ORIGINS', 'must be a comma-separated list of origins');
+    }
+  });
+
+  return {
+    issuer,
+    production,
+    databaseUrl,
+    databaseAuthToken: str(env, 'DATABASE_AUTH_TOKEN'),
+    appId: str(env, 'APP_ID') ?? null,
+    appOrigins,
+    trustProxy: parseTrustProxy(str(env, 'TRUST_PROXY')),
+    loginResponseFloorMs: parseFloorMs(env['LOGIN_RESPONSE_FLOOR_MS']),
+    rateLimitStore: store,
+    disableRateLimits,
+    ownerEmails: list('OWNER_EMAIL').map((e) => e.toLowerCase()),
+    refreshTokenBcryptCost: cost,
+    secrets,
+    productionKeys,
+    warnings,
+    raw: env,
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The system-config keys of contract §6.1: their env seed, zod schema,
+ * env parsing rule and built-in default.
+ */
+import { z } from 'zod';
+import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
+import { DURATION_PATTERN, durationToSeconds } from './duration.js';
+
+export const LOGIN_METHODS = ['passkey', 'magic_link', 'email_otp', 'phone_otp', 'oauth'] as const;
+export type LoginMethod = (typeof LOGIN_METHODS)[number];
+
+const roleName = z.string().max(ROLE_NAME_MAX_LENGTH).regex(ROLE_NAME_PATTERN);
+const roleList = z
+  .array(roleName)
+  .min(1)
+  .refine((a) => new Set(a).size === a.length, 'roles must be unique');
+
+const duration = (minSeconds: number, maxSeconds: number) =>
+  z
+    .string()
+    .regex(DURATION_PATTERN, 'must match <n>s|m|h|d')
+    .refine((v) => {
+      const s = durationToSeconds(v);
+      return s >= minSeconds && s <= maxSeconds;
+    }, `must be between ${minSeconds}s and ${maxSeconds}s`);
+
+const httpOrigin = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}, 'must be an http(s) origin without a path');
+
+const originEntry = z.union([httpOrigin, z.string().regex(/^android:apk-key-hash:[A-Za-z0-9_-]+$/)]);
+
+export const lockoutPolicySchema = z.object({
+  enabled: z.boolean(),
+  maxFailures: z.number().int().min(1).max(1000),
+  windowSeconds: z.number().int().min(1).max(86400),
+  lockoutSeconds: z.number().int().min(1).max(86400),
+});
+export type LockoutPolicy = z.infer<typeof lockoutPolicySchema>;
+
+/**
+ * Boot-level shape of a provider entry: an object with an id. Full validation
+ * of each provider happens where providers are used, because a provider that
+ * fails validation is hidden, not fatal (contract §6.1).
+ */
+const providerEntry = z.looseObject({ id: z.string() });
+
+export const configSchemas = {
+  app_name: z.string().trim().min(1).max(80),
+  default_roles: roleList,
+  available_roles: roleList,
+  login_methods: z
+    .array(z.enum(LOGIN_METHODS))
+    .min(1)
+    .refine((a) => new Set(a).size === a.length, 'login methods must be unique'),
+  passkey_login_fallback_enabled: z.boolean(),
+  oauth_providers: z
+    .array(providerEntry)
+    .refine((a) => new Set(a.map((p) => p.id)).size === a.length, 'provider ids must be unique'),
+  lockout_policy: lockoutPolicySchema,
+  access_token_ttl: duration(60, 86400),
+  refresh_token_ttl: duration(60, 365 * 86400),
+  session_absolute_ttl: duration(300, 365 * 86400),
+  session_idle_ttl: duration(300, 365 * 86400),
+  rate_limit: z.number().int().min(1).max(1_000_000),
+  delay_after: z.number().int().min(0).max(1_000_000),
+  rpid: z
+    .string()
+    .min(1)
+    .max(253)
+    .regex(/^[a-z0-9.-]+$/i, 'must be a hostname without scheme, port or path'),
+  origins: z
+    .array(originEntry)
+    .min(1)
+    .refine((a) => /^https?:/.test(a[0] ?? ''), 'origins[0] must be an http(s) origin'),
+} as const;
+
+export type ConfigKey = keyof typeof configSchemas;
+export type SystemConfigValues = { [K in ConfigKey]: z.infer<(typeof configSchemas)[K]> };
+export const CONFIG_KEYS = Object.keys(configSchemas) as ConfigKey[];
+
+export const DEFAULT_LOCKOUT_POLICY: LockoutPolicy = {
+  enabled: true,
+  maxFailures: 10,
+  windowSeconds: 900,
+  lockoutSeconds: 900,
+};
+
+export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
+  login_methods: ['passkey', 'magic_link'],
+  passkey_login_fallback_enabled: true,
+  oauth_providers: [],
+  lockout_policy: DEFAULT_LOCKOUT_POLICY,
+  session_absolute_ttl: '1d',
+  session_idle_ttl: '1d',
+};
+
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const integer = (v: string): number => {
+  if (!/^-?\d+$/.test(v.trim())) throw new TypeError('must be a base-10 integer');
+  return Number(v.trim());
+};
+
+const json = (v: string): unknown => {
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new TypeError('must be valid JSON');
+  }
+};
+
+/** Env seed name and parser per key (contract §6.2). */
+export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: string) => unknown] } = {
+  app_name: ['APP_NAME', (v) => v.trim()],
+  default_roles: ['DEFAULT_ROLES', list],
+  available_roles: ['AVAILABLE_ROLES', list],
+  login_methods: ['LOGIN_METHODS', list],
+  passkey_login_fallback_enabled: ['PASSKEY_LOGIN_FALLBACK_ENABLED', (v) => v.trim() === 'true'],
+  oauth_providers: ['OAUTH_PROVIDERS', json],
+  lockout_policy: [
+    'LOCKOUT_POLICY',
+    (v) => {
+      const parsed = json(v);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('must be a JSON object');
+      return { ...DEFAULT_LOCKOUT_POLICY, ...parsed };
+    },
+  ],
+  access_token_ttl: ['ACCESS_TOKEN_TTL', (v) => v.trim()],
+  refresh_token_ttl: ['REFRESH_TOKEN_TTL', (v) => v.trim()],
+  session_absolute_ttl: ['SESSION_ABSOLUTE_TTL', (v) => v.trim()],
+  session_idle_ttl: ['SESSION_IDLE_TTL', (v) => v.trim()],
+  rate_limit: ['RATE_LIMIT', integer],
+  delay_after: ['DELAY_AFTER', integer],
+  rpid: ['RPID', (v) => v.trim()],
+  origins: ['ORIGINS', (v) => list(v).map((o) => (/^https?:/.test(o) ? o.replace(/\/$/, '') : o))],
+};
+
+/** Cross-key rules checked at boot and on PATCH (contract §6.4). */
+export function crossKeyIssues(cfg: SystemConfigValues): { key: ConfigKey; code: 'role_not_available'; message: string }[] {
+  const missing = cfg.default_roles.filter((r) => !cfg.available_roles.includes(r));
+  return missing.length
+    ? [{ key: 'default_roles', code: 'role_not_available', message: `default role(s) not in available_roles: ${missing.join(', ')}` }]
+    : [];
+}

@@ -1,0 +1,95 @@
+/**
+ * RS256 access and ephemeral tokens (contract §1.2, §1.3) with jose over
+ * WebCrypto. Verification pins RS256, issuer, audience and a known kid, so
+ * `alg:none`, HS256-with-the-public-key and foreign keys are all refused.
+ */
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { KeyStore } from './keys.js';
+
+export const CLOCK_SKEW_SECONDS = 30;
+export const EPHEMERAL_TTL_SECONDS = 300;
+
+export type EphemeralContext = 'login' | 'registration' | 'mfa';
+
+export interface AccessClaims extends JWTPayload {
+  sub: string;
+  sid: string;
+  typ: 'access';
+  roles: string[];
+  org_id?: string;
+}
+
+export interface EphemeralClaims extends JWTPayload {
+  sub: string;
+  typ: 'ephemeral';
+  ctx: EphemeralContext;
+  idt?: 'email' | 'phone';
+  jti: string;
+}
+
+export interface SignOptions {
+  issuer: string;
+  nowMs: number;
+}
+
+function signer(keys: KeyStore, claims: JWTPayload, ttlSeconds: number, { issuer, nowMs }: SignOptions): Promise<string> {
+  const iat = Math.floor(nowMs / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.activeKid })
+    .setIssuer(issuer)
+    .setAudience(issuer)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
+    .sign(keys.privateKey);
+}
+
+export function signAccessToken(
+  keys: KeyStore,
+  input: { sub: string; sid: string; roles: string[]; orgId?: string | null },
+  ttlSeconds: number,
+  opts: SignOptions,
+): Promise<string> {
+  const claims: Record<string, unknown> = { sub: input.sub, sid: input.sid, typ: 'access', roles: input.roles };
+  if (input.orgId) claims['org_id'] = input.orgId;
+  return signer(keys, claims, ttlSeconds, opts);
+}
+
+export function signEphemeralToken(
+  keys: KeyStore,
+  input: { sub: string; ctx: EphemeralContext; idt?: 'email' | 'phone'; jti: string },
+  opts: SignOptions,
+): Promise<string> {
+  const claims: Record<string, unknown> = { sub: input.sub, typ: 'ephemeral', ctx: input.ctx, jti: input.jti };
+  if (input.idt) claims['idt'] = input.idt;
+  return signer(keys, claims, EPHEMERAL_TTL_SECONDS, opts);
+}
+
+export type VerifyFailure = 'invalid' | 'expired';
+
+/**
+ * Verifies signature, alg, kid, iss, aud and exp. Returns the payload or null;
+ * the caller checks `typ`/`ctx` for the route.
+ */
+export async function verifyApiToken(keys: KeyStore, token: string, opts: SignOptions): Promise<JWTPayload | null> {
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      (header) => {
+        const key = header.kid ? keys.publicKeys.get(header.kid) : undefined;
+        if (!key) throw new errors.JWKSNoMatchingKey();
+        return key;
+      },
+      {
+        algorithms: ['RS256'],
+        issuer: opts.issuer,
+        audience: opts.issuer,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        currentDate: new Date(opts.nowMs),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      },
+    );
+    return payload;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Opaque refresh tokens (contract §1.4): 32 random bytes base64url; stored only
+ * as a bcrypt hash plus an HMAC lookup fingerprint under a unique index.
+ */
+import { compare, hash } from 'bcrypt-ts';
+import { hmacSha256Hex } from './hash.js';
+import { randomToken } from './random.js';
+
+export const REFRESH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const newRefreshToken = (): string => randomToken(32);
+
+export const refreshTokenLookup = (lookupKey: string, token: string): string =>
+  hmacSha256Hex(lookupKey, `svc/refresh-lookup:${token}`);
+
+export const hashRefreshToken = (token: string, cost: number): Promise<string> => hash(token, cost);
+
+export const compareRefreshToken = (token: string, storedHash: string): Promise<boolean> => compare(token, storedHash);

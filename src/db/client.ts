@@ -1,0 +1,43 @@
+/**
+ * Opens libSQL: `file:`/`:memory:` (embedded), `http(s):`/`libsql:`/`ws(s):`
+ * (sqld, Turso). On Workers the package's `workerd` export condition selects the
+ * web (HTTP) client, so the same import works on every runtime.
+ */
+import { createClient, type Client } from '@libsql/client';
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import * as schema from './schema.js';
+
+export type Db = LibSQLDatabase<typeof schema>;
+
+export interface Database {
+  db: Db;
+  client: Client;
+  /** `file` for embedded SQLite, `remote` for a libSQL server. */
+  kind: 'file' | 'remote';
+}
+
+export function isEmbeddedUrl(url: string): boolean {
+  return url === ':memory:' || url.startsWith('file:');
+}
+
+/** Wraps an existing libSQL client (tests share one between two API instances). */
+export function wrapClient(client: Client, kind: 'file' | 'remote'): Database {
+  return { db: drizzle(client, { schema, casing: 'snake_case' }), client, kind };
+}
+
+/**
+ * Opens the database and applies per-connection settings. The embedded client
+ * keeps a single connection as long as interactive transactions are never used
+ * (we use `batch()` only), so these PRAGMAs hold for every statement.
+ */
+export async function openDatabase(url: string, authToken?: string): Promise<Database> {
+  const embedded = isEmbeddedUrl(url);
+  const client = createClient({ url, authToken, intMode: 'number' });
+  if (embedded) {
+    if (url !== ':memory:' && url !== 'file::memory:') await client.execute('PRAGMA journal_mode = WAL');
+    await client.execute('PRAGMA busy_timeout = 5000');
+    await client.execute('PRAGMA synchronous = NORMAL');
+  }
+  await client.execute('PRAGMA foreign_keys = ON');
+  return wrapClient(client, embedded ? 'file' : 'remote');
+}

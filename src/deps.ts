@@ -1,0 +1,77 @@
+/**
+ * The dependencies every service receives, and the Hono context variables.
+ * Services take `Deps` (or a subset) plus plain inputs; they never see `Context`.
+ */
+import type { Clock } from './clock.js';
+import type { ApiEnv } from './config/env.js';
+import type { AccessClaims, EphemeralClaims, EphemeralContext } from './crypto/jwt.js';
+import type { KeyStore } from './crypto/keys.js';
+import type { Database, Db } from './db/client.js';
+import type { SessionRow, UserRow } from './db/schema.js';
+import type { Logger } from './log.js';
+import type { AuthEvents } from './services/auth-events.js';
+import type { Lockout } from './services/lockout.js';
+import type { RateLimiter } from './services/rate-limiter.js';
+import type { SystemConfigService } from './services/system-config.js';
+
+/** Runs work after the response (Workers `waitUntil`); defaults to fire-and-forget. */
+export type Background = (work: Promise<unknown>) => void;
+
+export interface Deps {
+  env: ApiEnv;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  config: SystemConfigService;
+  keys: KeyStore;
+  events: AuthEvents;
+  lockout: Lockout;
+  limiter: RateLimiter;
+  log: Logger;
+  verifyServiceToken: (header: string, nowMs: number) => Promise<{ ok: true; sub: string } | { ok: false; reason: string }>;
+  /** Extension point filled by later features (message sender, …). */
+  extensions: Record<string, unknown>;
+}
+
+/** The trusted client context of one request (contract §3.0 step 2). */
+export interface RequestContext {
+  ip: string | null;
+  userAgent: string | null;
+  /** A valid service token was presented. */
+  trusted: boolean;
+  /** Trusted and `x-svc-auth-delivery-mode: external`: the response carries `delivery`. */
+  externalDelivery: boolean;
+  /** Request start, for response-time floors. */
+  startedAtMs: number;
+}
+
+export interface AccessAuth {
+  kind: 'access';
+  token: string;
+  claims: AccessClaims;
+  user: UserRow;
+  session: SessionRow;
+}
+
+export interface EphemeralAuth {
+  kind: 'ephemeral';
+  token: string;
+  claims: EphemeralClaims;
+  ctx: EphemeralContext;
+  /** User id or decoy subject. */
+  subject: string;
+  /** The real principal, or null for a decoy (contract §1.10). */
+  user: UserRow | null;
+}
+
+export type AppEnv = {
+  Bindings: Record<string, unknown>;
+  Variables: {
+    deps: Deps;
+    client: RequestContext;
+    /** Parsed JSON body (undefined when the request had none). */
+    body: unknown;
+    access: AccessAuth;
+    ephemeral: EphemeralAuth;
+  };
+};

@@ -1,0 +1,104 @@
+/**
+ * `svc-auth/api`: build the auth API from an environment record.
+ *
+ * @example
+ * import { createAuthApi } from 'svc-auth/api';
+ * const app = await createAuthApi({ env: process.env });
+ * export default { fetch: app.fetch };
+ */
+import type { Client } from '@libsql/client';
+import type { Hono } from 'hono';
+import { createApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import { ConfigError } from './config/config-error.js';
+import { parseEnv, type EnvRecord } from './config/env.js';
+import { loadDevKeys, loadProductionKeys } from './crypto/keys.js';
+import { createServiceTokenVerifier } from './crypto/service-token.js';
+import { openDatabase, wrapClient, type Database } from './db/client.js';
+import { applyMigrations } from './db/migrate.js';
+import type { AppEnv, Deps } from './deps.js';
+import { createLogger, type Logger } from './log.js';
+import type { ConnectionIp } from './middleware/client-context.js';
+import { createAuthEvents } from './services/auth-events.js';
+import { createLockout } from './services/lockout.js';
+import { createDatabaseStore, createMemoryStore, createRateLimiter } from './services/rate-limiter.js';
+import { bootstrapSystemConfig, createSystemConfigService } from './services/system-config.js';
+
+export interface CreateAuthApiOptions {
+  /** The same variables as the process environment (`process.env`, Workers bindings). */
+  env: EnvRecord;
+  /** Time source (tests inject a manual clock). */
+  clock?: Clock;
+  /** An already-open libSQL client; otherwise `DATABASE_URL` is opened. */
+  client?: Client;
+  /** Socket address lookup of the runtime (the entry files provide it). */
+  connectionIp?: ConnectionIp;
+  logger?: Logger;
+}
+
+export type AuthApi = Hono<AppEnv> & {
+  /** The wired dependencies (tests and embedders reach the database through it). */
+  deps: Deps;
+  /** Closes the database client. */
+  close(): Promise<void>;
+};
+
+async function openFromEnv(url: string, authToken: string | undefined): Promise<Database> {
+  try {
+    return await openDatabase(url, authToken);
+  } catch (err) {
+    throw new ConfigError('DATABASE_URL', `cannot open the database (${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
+/**
+ * Opens the database, applies migrations, bootstraps system config, loads or
+ * creates signing keys, and resolves to the Hono app. Bad configuration
+ * rejects with a `ConfigError` whose message names the variable.
+ */
+export async function createAuthApi(options: CreateAuthApiOptions): Promise<AuthApi> {
+  const clock = options.clock ?? systemClock;
+  const log = options.logger ?? createLogger();
+  const env = parseEnv(options.env);
+  const database = options.client
+    ? wrapClient(options.client, env.databaseUrl.startsWith('file:') || env.databaseUrl === ':memory:' ? 'file' : 'remote')
+    : await openFromEnv(env.databaseUrl, env.databaseAuthToken);
+  const { db } = database;
+  await applyMigrations(database.client);
+  const events = createAuthEvents(db, clock, log);
+  try {
+    await bootstrapSystemConfig(db, options.env, clock);
+  } catch (err) {
+    if (err instanceof ConfigError) await events.record({ type: 'system_config_error', metadata: { key: err.key, phase: 'boot' } });
+    throw err;
+  }
+  const keys = env.productionKeys ? await loadProductionKeys(env.productionKeys) : await loadDevKeys(db, clock.now());
+  for (const w of env.warnings) log.log('warn', w);
+
+  const deps: Deps = {
+    env,
+    database,
+    db,
+    clock,
+    config: createSystemConfigService(db, clock),
+    keys,
+    events,
+    lockout: createLockout(db, clock, events),
+    limiter: createRateLimiter(env.rateLimitStore === 'memory' ? createMemoryStore() : createDatabaseStore(db), env.disableRateLimits),
+    log,
+    verifyServiceToken: createServiceTokenVerifier(env.secrets.serviceToken),
+    extensions: {},
+  };
+  const app = createApp(deps, { connectionIp: options.connectionIp });
+  return Object.assign(app, {
+    deps,
+    close: async () => {
+      database.client.close();
+    },
+  });
+}
+
+export { ConfigError } from './config/config-error.js';
+export { runMaintenance } from './services/maintenance.js';
+export type { EnvRecord } from './config/env.js';
+export type { Clock } from './clock.js';

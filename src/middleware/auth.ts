@@ -1,0 +1,84 @@
+/**
+ * Route credentials (contract §0.3): `access` and `ephemeral:<ctx>`. The access
+ * check verifies the RS256 token and that its session and user are alive (one
+ * joined lookup). Ephemeral login/registration tokens whose subject has no live
+ * user continue as the decoy principal.
+ */
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { AccessClaims, EphemeralClaims, EphemeralContext } from '../crypto/jwt.js';
+import { verifyApiToken } from '../crypto/jwt.js';
+import type { AppEnv } from '../deps.js';
+import { fail } from '../errors.js';
+import { findSessionWithUser } from '../repositories/sessions.js';
+import { findUserById } from '../repositories/users.js';
+
+/** Extracts `Bearer <token>`: case-insensitive scheme, exactly one token. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer +([^\s]+)\s*$/i.exec(header.trim());
+  return m ? m[1]! : null;
+}
+
+async function tokenOrFail(c: Context<AppEnv>) {
+  const token = bearerToken(c.req.header('authorization'));
+  if (!token) throw fail('unauthorized', 'Missing bearer token');
+  const { keys, env, clock } = c.get('deps');
+  const payload = await verifyApiToken(keys, token, { issuer: env.issuer, nowMs: clock.now() });
+  if (!payload) throw fail('unauthorized', 'Invalid or expired token');
+  return { token, payload };
+}
+
+async function wrongKind(c: Context<AppEnv>, expected: string, presented: string) {
+  const { events } = c.get('deps');
+  const client = c.get('client');
+  await events.record({
+    type: 'bearer_token_failed',
+    ipAddress: client.ip,
+    userAgent: client.userAgent,
+    metadata: { expected, presented, route: c.req.routePath },
+  });
+  return fail('unauthorized', 'Invalid or expired token');
+}
+
+/** Requires an access token of a live session; sets `c.var.access`. */
+export const requireAccess = createMiddleware<AppEnv>(async (c, next) => {
+  const { token, payload } = await tokenOrFail(c);
+  if (payload['typ'] !== 'access') {
+    const presented = payload['typ'] === 'ephemeral' ? `ephemeral:${String(payload['ctx'])}` : String(payload['typ']);
+    throw await wrongKind(c, 'access', presented);
+  }
+  if (typeof payload['sid'] !== 'string' || typeof payload.sub !== 'string') throw fail('unauthorized', 'Invalid or expired token');
+  const { db, clock } = c.get('deps');
+  const found = await findSessionWithUser(db, payload['sid']);
+  const now = clock.now();
+  if (
+    !found ||
+    found.session.userId !== payload.sub ||
+    found.session.revokedAt ||
+    found.session.expiresAt.getTime() <= now ||
+    found.session.idleExpiresAt.getTime() <= now ||
+    found.user.revoked
+  ) {
+    throw fail('unauthorized', 'Invalid or expired token');
+  }
+  c.set('access', { kind: 'access', token, claims: payload as AccessClaims, user: found.user, session: found.session });
+  await next();
+});
+
+/** Requires an ephemeral token of one ctx; sets `c.var.ephemeral` (user null = decoy). */
+export function requireEphemeral(ctx: EphemeralContext) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const { token, payload } = await tokenOrFail(c);
+    if (payload['typ'] !== 'ephemeral' || payload['ctx'] !== ctx) {
+      const presented = payload['typ'] === 'ephemeral' ? `ephemeral:${String(payload['ctx'])}` : String(payload['typ']);
+      throw await wrongKind(c, `ephemeral:${ctx}`, presented);
+    }
+    const subject = payload.sub!;
+    const found = await findUserById(c.get('deps').db, subject);
+    const user = found && !found.revoked ? found : null;
+    if (ctx === 'mfa' && !user) throw fail('unauthorized', 'Invalid or expired token');
+    c.set('ephemeral', { kind: 'ephemeral', token, claims: payload as EphemeralClaims, ctx, subject, user });
+    await next();
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Trusted client context (contract §3.0 step 2, §0.2). A valid service token
+ * lets `x-svc-client-ip` / `x-svc-client-user-agent` replace the connection
+ * values and unlocks external delivery; an invalid one is silently ignored
+ * (plus a `service_token_failed` event).
+ */
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { TrustProxy } from '../config/env.js';
+import type { AppEnv, Deps } from '../deps.js';
+
+/** Returns the socket address of a request, when the runtime exposes it. */
+export type ConnectionIp = (c: Context) => string | undefined;
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const IPV6 = /^[0-9a-fA-F:.]{2,45}$/;
+
+export function normalizeIp(value: string | undefined | null): string | null {
+  if (!value) return null;
+  let v = value.trim();
+  if (v.startsWith('::ffff:') && IPV4.test(v.slice(7))) v = v.slice(7);
+  if (IPV4.test(v)) return v;
+  if (IPV6.test(v) && v.includes(':')) return v.toLowerCase();
+  return null;
+}
+
+export const truncateUa = (ua: string | undefined | null): string | null => {
+  const t = ua?.trim();
+  return t ? t.slice(0, 512) : null;
+};
+
+function proxiedIp(c: Context, trust: TrustProxy, connectionIp: ConnectionIp): string | null {
+  if (trust.mode === 'xff') {
+    const parts = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    return normalizeIp(parts[parts.length - trust.hops]);
+  }
+  return normalizeIp(connectionIp(c));
+}
+
+export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const startedAtMs = deps.clock.now();
+    let ip = proxiedIp(c, deps.env.trustProxy, connectionIp);
+    let userAgent = truncateUa(c.req.header('user-agent'));
+    let trusted = false;
+    const header = c.req.header('x-svc-service-token');
+    if (header) {
+      const result = await deps.verifyServiceToken(header, startedAtMs);
+      if (result.ok) {
+        trusted = true;
+        const forwardedIp = c.req.header('x-svc-client-ip');
+        if (forwardedIp !== undefined) {
+          const candidate = normalizeIp(forwardedIp.split(',')[0]);
+          if (candidate) ip = candidate;
+        }
+        const forwardedUa = c.req.header('x-svc-client-user-agent');
+        if (forwardedUa !== undefined) userAgent = truncateUa(forwardedUa);
+      } else {
+        await deps.events.record({ type: 'service_token_failed', ipAddress: ip, userAgent, metadata: { reason: result.reason } });
+      }
+    }
+    const externalDelivery = trusted && c.req.header('x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
+    c.set('client', { ip, userAgent, trusted, externalDelivery, startedAtMs });
+    await next();
+  });
+}

@@ -1,0 +1,27 @@
+/** Node entry: `npm run api`. Configured from env (PORT, HOST, DATABASE_URL, …). */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { createAuthApi, ConfigError } from './index.js';
+
+export async function startNodeApi(env: Record<string, string | undefined> = process.env) {
+  const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
+  if (url.startsWith('file:') && !url.startsWith('file::memory:')) mkdirSync(dirname(url.slice(5)), { recursive: true });
+  const app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address });
+  const port = Number(env['PORT'] ?? 8787);
+  const hostname = env['HOST'] ?? '127.0.0.1';
+  const server = serve({ fetch: app.fetch, port, hostname });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return { app, server, url: `http://${hostname}:${port}` };
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/node.ts')) {
+  startNodeApi().then(
+    ({ url }) => console.log(`svc auth API listening on ${url}`),
+    (err) => {
+      console.error(err instanceof ConfigError ? `svc-auth: configuration error: ${err.message}` : err);
+      process.exit(1);
+    },
+  );
+}

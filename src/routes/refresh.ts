@@ -1,0 +1,37 @@
+/** `POST /refresh` and logout (contract §3.8). */
+import { Hono, type Context } from 'hono';
+import { bearerToken, requireAccess } from '../middleware/auth.js';
+import type { AppEnv } from '../deps.js';
+import { fail } from '../errors.js';
+import { revokeSession, revokeUserSessions } from '../repositories/sessions.js';
+import { rotateRefreshToken } from '../services/refresh-rotation.js';
+
+export const refreshRoutes = new Hono<AppEnv>()
+  .post('/refresh', async (c) => {
+    const token = bearerToken(c.req.header('authorization'));
+    if (!token) throw fail('unauthorized', 'Missing bearer token');
+    return c.json(await rotateRefreshToken(c.get('deps'), token, c.get('client')));
+  })
+  .delete('/logout', requireAccess, async (c) => {
+    const { db, clock, events } = c.get('deps');
+    const { session, user } = c.get('access');
+    const client = c.get('client');
+    await revokeSession(db, session.id, 'user_logout', clock.now());
+    await events.record({ type: 'logout_success', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { scope: 'current_session' } });
+    return c.json({ message: 'Success' });
+  });
+
+async function logoutAll(c: Context<AppEnv>) {
+  const { db, clock, events } = c.get('deps');
+  const { session, user } = c.get('access');
+  const client = c.get('client');
+  const revokedSessions = await revokeUserSessions(db, user.id, 'user_logout_all', clock.now());
+  await events.record({ type: 'logout_success', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { scope: 'all_sessions', revokedSessions } });
+  return c.json({ message: 'Success', revokedSessions });
+}
+
+refreshRoutes.delete('/logout/all', requireAccess, logoutAll);
+refreshRoutes.get('/logout', requireAccess, async (c) => {
+  c.header('Deprecation', 'true');
+  return logoutAll(c);
+});

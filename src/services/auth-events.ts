@@ -1,0 +1,55 @@
+/**
+ * Append-only auth event log (contract §2.10, §2.16). A failed write never
+ * fails the request; it is logged. Metadata never holds secrets.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/client.js';
+import { authEvents } from '../db/schema.js';
+import type { Logger } from '../log.js';
+import { randomId } from '../crypto/random.js';
+
+export interface AuthEventInput {
+  type: string;
+  userId?: string | null;
+  actorUserId?: string | null;
+  sessionId?: string | null;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface AuthEvents {
+  record(event: AuthEventInput): Promise<void>;
+}
+
+export function createAuthEvents(db: Db, clock: Clock, log: Logger): AuthEvents {
+  return {
+    async record(e) {
+      try {
+        await db.insert(authEvents).values({
+          id: randomId(),
+          type: e.type,
+          userId: e.userId ?? null,
+          actorUserId: e.actorUserId ?? null,
+          sessionId: e.sessionId ?? null,
+          ipAddress: e.ipAddress ?? null,
+          userAgent: e.userAgent ?? null,
+          metadata: e.metadata ?? null,
+          createdAt: new Date(clock.now()),
+        });
+      } catch (err) {
+        // A user id that no longer exists (FK) must not lose the event.
+        if (e.userId && /FOREIGN KEY/i.test(String((err as Error).message))) {
+          return this.record({ ...e, userId: null, metadata: { ...(e.metadata ?? {}), missingUserId: e.userId } });
+        }
+        log.log('error', 'auth event write failed', { type: e.type, error: (err as Error).message });
+      }
+    },
+  };
+}
+
+/** Event fields from a request context. */
+export const clientFields = (client: { ip: string | null; userAgent: string | null }) => ({
+  ipAddress: client.ip,
+  userAgent: client.userAgent,
+});

@@ -1,0 +1,89 @@
+/**
+ * Refresh rotation (contract §3.8, D5e/D6): one indexed lookup, one bcrypt
+ * check and one conditional write. The claim and the successor insert run in
+ * one batch (a transaction on libSQL, D1 and sqld alike); the successor is
+ * inserted only if this request's claim won, so two racing requests — in one
+ * process or in two — can never both rotate the same token.
+ */
+import { sql } from 'drizzle-orm';
+import { durationToSeconds } from '../config/duration.js';
+import { randomId } from '../crypto/random.js';
+import { compareRefreshToken, hashRefreshToken, newRefreshToken, refreshTokenLookup, REFRESH_TOKEN_PATTERN } from '../crypto/refresh-token.js';
+import type { Deps, RequestContext } from '../deps.js';
+import { fail } from '../errors.js';
+import { findSessionByLookup, revokeChain } from '../repositories/sessions.js';
+import { buildEnvelope, type SessionEnvelope } from './session-issuance.js';
+
+type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
+
+export async function rotateRefreshToken(deps: RefreshDeps, token: string, client: RequestContext): Promise<SessionEnvelope> {
+  const { db, clock, env, events } = deps;
+  const now = clock.now();
+  const ev = { ipAddress: client.ip, userAgent: client.userAgent };
+
+  const found = REFRESH_TOKEN_PATTERN.test(token) ? await findSessionByLookup(db, refreshTokenLookup(env.secrets.refreshLookup, token)) : null;
+  if (!found) {
+    await events.record({ ...ev, type: 'refresh_token_failed', metadata: { reason: 'unknown', looksLikeJwt: token.split('.').length === 3 } });
+    throw fail('invalid_refresh_token');
+  }
+  const { session, user } = found;
+  const sessionEv = { ...ev, userId: session.userId, sessionId: session.id };
+
+  if (session.replacedBySessionId) {
+    const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
+    await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
+    throw fail('refresh_token_reused');
+  }
+  if (session.revokedAt || now >= session.expiresAt.getTime() || now >= session.idleExpiresAt.getTime()) {
+    const reason = session.revokedAt ? 'revoked' : now >= session.expiresAt.getTime() ? 'expired' : 'idle_expired';
+    await events.record({ ...sessionEv, type: 'refresh_token_failed', metadata: { reason } });
+    throw fail('invalid_refresh_token');
+  }
+  if (!(await compareRefreshToken(token, session.refreshTokenHash))) {
+    await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'hash_mismatch' } });
+    throw fail('invalid_refresh_token');
+  }
+  if (!user || user.revoked) {
+    await revokeChain(db, session.chainId, 'user_not_found', now);
+    await events.record({ ...sessionEv, type: 'refresh_token_failed', metadata: { reason: user ? 'user_revoked' : 'user_not_found' } });
+    throw fail('invalid_refresh_token');
+  }
+
+  const cfg = await deps.config.get();
+  const newId = randomId();
+  const newToken = newRefreshToken();
+  const newHash = await hashRefreshToken(newToken, env.refreshTokenBcryptCost);
+  const newLookup = refreshTokenLookup(env.secrets.refreshLookup, newToken);
+  const idleCandidate = now + durationToSeconds(cfg.session_idle_ttl) * 1000;
+
+  const [claim] = await db.batch([
+    db.run(sql`UPDATE sessions SET replaced_by_session_id = ${newId}, last_used_at = ${now}, updated_at = ${now}
+      WHERE id = ${session.id} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`),
+    db.run(sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
+        user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, created_at, updated_at)
+      SELECT ${newId}, s.user_id, s.chain_id, s.infra_id,
+        CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = s.organization_id AND m.user_id = s.user_id)
+          THEN s.organization_id ELSE NULL END,
+        s.mode, ${newHash}, ${newLookup}, ${client.userAgent}, ${client.ip}, s.expires_at, MIN(${idleCandidate}, s.expires_at),
+        s.step_up_verified_at, s.step_up_method, ${now}, ${now}
+      FROM sessions s WHERE s.id = ${session.id} AND s.replaced_by_session_id = ${newId}`),
+  ]);
+
+  if (claim.rowsAffected !== 1) {
+    // A concurrent refresh won the claim: strict reuse handling (contract §3.8 step 6).
+    const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
+    await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'rotation_race', revokedSessions: revoked } });
+    throw fail('refresh_token_reused');
+  }
+
+  const [successor] = await db.all<{ organization_id: string | null }>(sql`SELECT organization_id FROM sessions WHERE id = ${newId}`);
+  await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata: { previousSessionId: session.id } });
+  return buildEnvelope(deps, {
+    user,
+    sessionId: newId,
+    organizationId: successor?.organization_id ?? null,
+    expiresAtMs: session.expiresAt.getTime(),
+    refreshToken: newToken,
+    nowMs: now,
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * Session issuance (contract §3.7), used by every flow that signs a user in:
+ * creates the session row, sets `last_login_at`, writes `session_issued` and
+ * returns the envelope. With an enabled TOTP credential a first factor other
+ * than a user-verified passkey gets the MFA step instead.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { durationToSeconds } from '../config/duration.js';
+import { signAccessToken, signEphemeralToken, EPHEMERAL_TTL_SECONDS } from '../crypto/jwt.js';
+import { randomId } from '../crypto/random.js';
+import { hashRefreshToken, newRefreshToken, refreshTokenLookup } from '../crypto/refresh-token.js';
+import { organizationMemberships, sessions, totpCredentials, users, type UserRow } from '../db/schema.js';
+import type { Deps, RequestContext } from '../deps.js';
+
+export interface SessionEnvelope {
+  message: 'Success';
+  token: string;
+  refreshToken: string;
+  sub: string;
+  sessionId: string;
+  organizationId: string | null;
+  roles: string[];
+  email: string;
+  phone: string | null;
+  ttl: number;
+  refreshTtl: number;
+  returnTo?: string;
+}
+
+export interface MfaRequiredBody {
+  message: 'MFA required';
+  mfaRequired: true;
+  mfaMethods: ['totp'];
+  sub: string;
+  token: string;
+  ttl: number;
+  returnTo?: string;
+}
+
+export type IssueMethod = 'email_otp' | 'phone_otp' | 'magic_link' | 'passkey' | 'oauth' | 'totp' | 'registration';
+
+export interface IssueInput {
+  user: UserRow;
+  method: IssueMethod;
+  client: RequestContext;
+  /** True when the first factor already satisfies MFA (user-verified passkey, or the TOTP step itself). */
+  mfaSatisfied?: boolean;
+  returnTo?: string;
+  /** Keeps the attempt id of the ephemeral flow in audit rows. */
+  attemptId?: string;
+}
+
+type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
+
+export async function hasEnabledTotp(db: Deps['db'], userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: totpCredentials.id })
+    .from(totpCredentials)
+    .where(and(eq(totpCredentials.userId, userId), eq(totpCredentials.enabled, true)))
+    .limit(1);
+  return !!row;
+}
+
+/** Signs the access token and computes TTLs for a session row that exists. */
+export async function buildEnvelope(
+  deps: Pick<Deps, 'keys' | 'env' | 'config'>,
+  input: { user: Pick<UserRow, 'id' | 'roles' | 'email' | 'phone'>; sessionId: string; organizationId: string | null; expiresAtMs: number; refreshToken: string; nowMs: number },
+): Promise<SessionEnvelope> {
+  const cfg = await deps.config.get();
+  const ttl = durationToSeconds(cfg.access_token_ttl);
+  const refreshTtl = Math.max(1, Math.min(durationToSeconds(cfg.refresh_token_ttl), Math.floor((input.expiresAtMs - input.nowMs) / 1000)));
+  const token = await signAccessToken(
+    deps.keys,
+    { sub: input.user.id, sid: input.sessionId, roles: input.user.roles, orgId: input.organizationId },
+    ttl,
+    { issuer: deps.env.issuer, nowMs: input.nowMs },
+  );
+  return {
+    message: 'Success',
+    token,
+    refreshToken: input.refreshToken,
+    sub: input.user.id,
+    sessionId: input.sessionId,
+    organizationId: input.organizationId,
+    roles: input.user.roles,
+    email: input.user.email,
+    phone: input.user.phone,
+    ttl,
+    refreshTtl,
+  };
+}
+
+export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<SessionEnvelope | MfaRequiredBody> {
+  const { db, clock, env, events } = deps;
+  const { user, client } = input;
+  const now = clock.now();
+  const eventBase = { userId: user.id, ipAddress: client.ip, userAgent: client.userAgent };
+
+  if (!input.mfaSatisfied && (await hasEnabledTotp(db, user.id))) {
+    const token = await signEphemeralToken(deps.keys, { sub: user.id, ctx: 'mfa', jti: input.attemptId ?? randomId() }, { issuer: env.issuer, nowMs: now });
+    await events.record({ ...eventBase, type: 'mfa_required', metadata: { method: input.method, attemptId: input.attemptId } });
+    return {
+      message: 'MFA required',
+      mfaRequired: true,
+      mfaMethods: ['totp'],
+      sub: user.id,
+      token,
+      ttl: EPHEMERAL_TTL_SECONDS,
+      ...(input.returnTo ? { returnTo: input.returnTo } : {}),
+    };
+  }
+
+  const cfg = await deps.config.get();
+  const [membership] = await db
+    .select({ organizationId: organizationMemberships.organizationId })
+    .from(organizationMemberships)
+    .where(eq(organizationMemberships.userId, user.id))
+    .orderBy(asc(organizationMemberships.createdAt))
+    .limit(1);
+  const organizationId = membership?.organizationId ?? null;
+  const id = randomId();
+  const refreshToken = newRefreshToken();
+  const expiresAtMs = now + durationToSeconds(cfg.session_absolute_ttl) * 1000;
+  const idleExpiresAtMs = Math.min(now + durationToSeconds(cfg.session_idle_ttl) * 1000, expiresAtMs);
+  const refreshTokenHash = await hashRefreshToken(refreshToken, env.refreshTokenBcryptCost);
+  await db.batch([
+    db.insert(sessions).values({
+      id,
+      userId: user.id,
+      chainId: id,
+      infraId: env.appId,
+      organizationId,
+      mode: 'server',
+      refreshTokenHash,
+      refreshTokenLookup: refreshTokenLookup(env.secrets.refreshLookup, refreshToken),
+      userAgent: client.userAgent,
+      ipAddress: client.ip,
+      expiresAt: new Date(expiresAtMs),
+      idleExpiresAt: new Date(idleExpiresAtMs),
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    }),
+    db.update(users).set({ lastLoginAt: new Date(now) }).where(eq(users.id, user.id)),
+  ]);
+  await events.record({ ...eventBase, type: 'session_issued', sessionId: id, metadata: { method: input.method, attemptId: input.attemptId } });
+  const envelope = await buildEnvelope(deps, { user, sessionId: id, organizationId, expiresAtMs, refreshToken, nowMs: now });
+  return input.returnTo ? { ...envelope, returnTo: input.returnTo } : envelope;
+}
+
+export const isMfaRequired = (r: SessionEnvelope | MfaRequiredBody): r is MfaRequiredBody => 'mfaRequired' in r;

@@ -1,0 +1,144 @@
+/**
+ * Runtime system config (spec "System config", contract §6): bootstrap in the
+ * order existing row > env seed > built-in default > startup failure, then a
+ * process-local cache (60 s TTL) that validates every value it serves.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
+import { ConfigError } from '../config/config-error.js';
+import type { EnvRecord } from '../config/env.js';
+import {
+  BUILT_IN_DEFAULTS,
+  CONFIG_KEYS,
+  configSchemas,
+  crossKeyIssues,
+  ENV_SEEDS,
+  type ConfigKey,
+  type SystemConfigValues,
+} from '../config/keys.js';
+import type { Db } from '../db/client.js';
+import { systemConfig } from '../db/schema.js';
+
+export const CONFIG_CACHE_TTL_MS = 60_000;
+
+export interface SystemConfigService {
+  /** The whole validated config, from the cache when it is fresh. */
+  get(): Promise<SystemConfigValues>;
+  /** Drops the local cache; the next `get()` reads the table. */
+  invalidate(): void;
+}
+
+function validateKey<K extends ConfigKey>(key: K, value: unknown): SystemConfigValues[K] {
+  const parsed = configSchemas[key].safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length ? ` at ${issue.path.join('.')}` : '';
+    throw new ConfigError(key, `invalid value${where}: ${issue?.message ?? 'failed validation'}`);
+  }
+  return parsed.data as SystemConfigValues[K];
+}
+
+/** Parses one env seed, failing startup on a present-but-invalid value (contract §6.2). */
+export function parseSeed<K extends ConfigKey>(key: K, raw: string): SystemConfigValues[K] {
+  const [envName, parse] = ENV_SEEDS[key];
+  let value: unknown;
+  try {
+    value = parse(raw);
+  } catch (err) {
+    throw new ConfigError(envName, `${(err as Error).message} (seed of ${key})`);
+  }
+  try {
+    return validateKey(key, value);
+  } catch (err) {
+    throw new ConfigError(envName, `${(err as Error).message.replace(`${key}: `, '')} (seed of ${key})`);
+  }
+}
+
+/** Validates a full config read from rows, including the cross-key rules. */
+export function validateConfig(rows: Map<string, unknown>): SystemConfigValues {
+  const out: Partial<Record<ConfigKey, unknown>> = {};
+  for (const key of CONFIG_KEYS) {
+    if (!rows.has(key)) throw new ConfigError(key, 'has no row, no env seed and no built-in default');
+    out[key] = validateKey(key, rows.get(key));
+  }
+  const cfg = out as SystemConfigValues;
+  const issue = crossKeyIssues(cfg)[0];
+  if (issue) throw new ConfigError(issue.key, issue.message);
+  return cfg;
+}
+
+async function readRows(db: Db): Promise<Map<string, unknown>> {
+  const rows = await db.select({ key: systemConfig.key, value: systemConfig.value }).from(systemConfig);
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/**
+ * Creates missing rows from env seeds or defaults, never overwriting a row.
+ * Concurrent boots are safe: inserts are `ON CONFLICT DO NOTHING` and the
+ * table is re-read afterwards.
+ */
+export async function bootstrapSystemConfig(db: Db, env: EnvRecord, clock: Clock): Promise<SystemConfigValues> {
+  const existing = await readRows(db);
+  const now = new Date(clock.now());
+  for (const key of CONFIG_KEYS) {
+    if (existing.has(key)) continue;
+    const [envName] = ENV_SEEDS[key];
+    const raw = env[envName];
+    let value: unknown;
+    if (raw !== undefined && raw.trim() !== '') value = parseSeed(key, raw);
+    else if (BUILT_IN_DEFAULTS[key] !== undefined) value = BUILT_IN_DEFAULTS[key];
+    else throw new ConfigError(key, `is missing: set ${envName} (no row, no env seed and no built-in default)`);
+    await db
+      .insert(systemConfig)
+      .values({ key, value, updatedBy: null, createdAt: now, updatedAt: now })
+      .onConflictDoNothing();
+  }
+  return validateConfig(await readRows(db));
+}
+
+export function createSystemConfigService(db: Db, clock: Clock, ttlMs = CONFIG_CACHE_TTL_MS): SystemConfigService {
+  let cached: { value: SystemConfigValues; expiresAt: number } | null = null;
+  let loading: Promise<SystemConfigValues> | null = null;
+  return {
+    async get() {
+      const now = clock.now();
+      if (cached && cached.expiresAt > now) return cached.value;
+      loading ??= readRows(db)
+        .then((rows) => {
+          const value = validateConfig(rows);
+          cached = { value, expiresAt: clock.now() + ttlMs };
+          return value;
+        })
+        .finally(() => {
+          loading = null;
+        });
+      return loading;
+    },
+    invalidate() {
+      cached = null;
+    },
+  };
+}
+
+/** Upserts changed keys in one batch (used by the admin PATCH route). */
+export async function writeConfigKeys(
+  db: Db,
+  changes: Partial<SystemConfigValues>,
+  updatedBy: string | null,
+  clock: Clock,
+): Promise<void> {
+  const now = new Date(clock.now());
+  const stmts = Object.entries(changes).map(([key, value]) =>
+    db
+      .insert(systemConfig)
+      .values({ key, value, updatedBy, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: systemConfig.key, set: { value: sql`excluded.value`, updatedBy, updatedAt: now } }),
+  );
+  if (stmts.length === 0) return;
+  await db.batch(stmts as [(typeof stmts)[number], ...typeof stmts]);
+}
+
+export async function readConfigRow(db: Db, key: ConfigKey) {
+  const [row] = await db.select().from(systemConfig).where(eq(systemConfig.key, key));
+  return row ?? null;
+}
