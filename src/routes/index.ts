@@ -8,5 +8,18 @@ import { healthRoutes } from './health.js';
 import { refreshRoutes } from './refresh.js';
 import { sessionRoutes } from './sessions.js';
 import { userRoutes } from './users.js';
+import { adminEventRoutes } from './admin-events.js';
+import { adminSessionRoutes } from './admin-sessions.js';
+import { adminUserRoutes } from './admin-users.js';
+import { systemConfigRoutes } from './system-config.js';
 
-export const routeGroups: Hono<AppEnv>[] = [healthRoutes, refreshRoutes, sessionRoutes, userRoutes];
+export const routeGroups: Hono<AppEnv>[] = [
+  healthRoutes,
+  refreshRoutes,
+  sessionRoutes,
+  userRoutes,
+  systemConfigRoutes,
+  adminUserRoutes,
+  adminSessionRoutes,
+  adminEventRoutes,
+];

@@ -1,0 +1,20 @@
+/** Role and scope list handling shared by admin users, memberships and config (contract §2.4, §5.9). */
+import { z } from 'zod';
+import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
+
+export const MAX_ROLES_PER_LIST = 50;
+
+/** Trims, drops empties and duplicates (first occurrence wins). */
+export function cleanRoleList(values: string[]): string[] {
+  return [...new Set(values.map((v) => v.trim()).filter(Boolean))];
+}
+
+/** A list of role names: trimmed, de-duplicated, valid names, at most 50. */
+export const roleListField = z
+  .array(z.string().max(ROLE_NAME_MAX_LENGTH + 20))
+  .max(200)
+  .transform(cleanRoleList)
+  .pipe(z.array(z.string().max(ROLE_NAME_MAX_LENGTH).regex(ROLE_NAME_PATTERN, 'Invalid role name')).max(MAX_ROLES_PER_LIST));
+
+/** Roles outside `allowed` (empty when all are allowed). */
+export const unavailableRoles = (roles: readonly string[], allowed: readonly string[]) => roles.filter((r) => !allowed.includes(r));

@@ -1,0 +1,59 @@
+/**
+ * Every admin, internal-metrics and config route refuses an anonymous caller
+ * with 401 and a signed-in user without the role with 403 `forbidden`
+ * (contract §0.3, §3.15–§3.17). The gate runs before validation and lookups.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signedIn, type SignedIn } from '../../helpers/admin.js';
+import { makeApi, type TestApi } from '../../helpers/make-app.js';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+
+/** [method, path, required role]. */
+export const ADMIN_ROUTES: [string, string, 'admin:read' | 'admin:write'][] = [
+  ['GET', '/system-config/roles', 'admin:read'],
+  ['GET', '/system-config/admin', 'admin:read'],
+  ['PATCH', '/system-config/admin', 'admin:write'],
+  ['GET', '/admin/users', 'admin:read'],
+  ['POST', '/admin/users', 'admin:write'],
+  ['GET', `/admin/users/${ID}`, 'admin:read'],
+  ['PATCH', `/admin/users/${ID}`, 'admin:write'],
+  ['DELETE', `/admin/users/${ID}`, 'admin:write'],
+  ['GET', `/admin/users/${ID}/anomalies`, 'admin:read'],
+  ['GET', '/admin/sessions', 'admin:read'],
+  ['GET', `/admin/sessions/${ID}`, 'admin:read'],
+  ['DELETE', `/admin/sessions/by-id/${ID}`, 'admin:write'],
+  ['DELETE', `/admin/sessions/${ID}/revoke-all`, 'admin:write'],
+  ['GET', '/admin/auth-events', 'admin:read'],
+  ['GET', '/admin/credential-count', 'admin:read'],
+];
+
+describe('admin and config route gates', () => {
+  // One API for the table: every refusal happens before any handler could change state.
+  let t: TestApi;
+  let user: SignedIn;
+  let reader: SignedIn;
+  beforeAll(async () => {
+    t = await makeApi();
+    user = await signedIn(t, ['user']);
+    reader = await signedIn(t, ['admin:read']);
+  });
+
+  it.each(ADMIN_ROUTES)('%s %s refuses anonymous callers with 401', async (method, path) => {
+    const res = await t.call(method, path, { body: method === 'GET' || method === 'DELETE' ? undefined : { junk: true } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'Missing bearer token' });
+  });
+
+  it.each(ADMIN_ROUTES)('%s %s refuses a signed-in non-admin with 403 forbidden', async (method, path, required) => {
+    const res = await t.call(method, path, { token: user.token, body: method === 'GET' || method === 'DELETE' ? undefined : { junk: true } });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'forbidden', message: 'Insufficient role', required: [required] });
+  });
+
+  it.each(ADMIN_ROUTES.filter((r) => r[2] === 'admin:write'))('%s %s refuses admin:read with 403 forbidden', async (method, path) => {
+    const res = await t.call(method, path, { token: reader.token, body: method === 'DELETE' ? undefined : { junk: true } });
+    expect(res.status).toBe(403);
+    expect(res.body.required).toEqual(['admin:write']);
+  });
+});
