@@ -7,6 +7,7 @@ import type { AppEnv } from '../deps.js';
 import { healthRoutes } from './health.js';
 import { refreshRoutes } from './refresh.js';
 import { sessionRoutes } from './sessions.js';
+import { totpRoutes } from './totp.js';
 import { userRoutes } from './users.js';
 import { adminEventRoutes } from './admin-events.js';
 import { adminSessionRoutes } from './admin-sessions.js';
@@ -22,4 +23,5 @@ export const routeGroups: Hono<AppEnv>[] = [
   adminUserRoutes,
   adminSessionRoutes,
   adminEventRoutes,
+  totpRoutes,
 ];

@@ -1,0 +1,56 @@
+/**
+ * TOTP routes (contract §3.12). Status rule (§0.4): a failed code is 403 on
+ * access routes and 401 on `verify-login` (pre-auth, ephemeral ctx `mfa`).
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { parseBody } from '../http/validate.js';
+import { requireAccess, requireEphemeral } from '../middleware/auth.js';
+import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
+import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
+import { disableTotp, startTotpEnrollment, totpStatus, verifyTotpEnrollment, verifyTotpLogin, verifyTotpStepUp } from '../services/totp.js';
+
+// The format check (^\d{6}$) is part of verification, so a malformed code is a counted failure, not a 400.
+const codeBody = z.object({ code: z.string().max(64) });
+
+const accessLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('access').user.id}`);
+const mfaLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('ephemeral').subject}`);
+
+const accessActor = (c: Context<AppEnv>) => {
+  const { user, session } = c.get('access');
+  return { user, client: c.get('client'), sessionId: session.id };
+};
+
+export const totpRoutes = new Hono<AppEnv>()
+  .get('/totp/status', requireAccess, async (c) => c.json(await totpStatus(c.get('deps').db, c.get('access').user.id)))
+  .post('/totp/enroll/start', requireAccess, requireStepUpIfCapable, async (c) => c.json(await startTotpEnrollment(c.get('deps'), accessActor(c))))
+  .post('/totp/enroll/verify', requireAccess, requireStepUpIfCapable, accessLimit, async (c) => {
+    const { code } = parseBody(c, codeBody);
+    await verifyTotpEnrollment(c.get('deps'), accessActor(c), code);
+    return c.json({ message: 'Success' });
+  })
+  .post('/totp/disable', requireAccess, accessLimit, async (c) => {
+    const { code } = parseBody(c, codeBody);
+    await disableTotp(c.get('deps'), accessActor(c), code);
+    return c.json({ message: 'Success' });
+  })
+  .post('/totp/verify-mfa', requireAccess, accessLimit, async (c) => {
+    const { code } = parseBody(c, codeBody);
+    const status = await verifyTotpStepUp(c.get('deps'), accessActor(c), code);
+    return c.json({ message: 'Success', ...status });
+  })
+  .post('/totp/verify-login', requireEphemeral('mfa'), mfaLimit, async (c) => {
+    const { code } = parseBody(c, codeBody);
+    const { user, claims } = c.get('ephemeral');
+    // requireEphemeral('mfa') refuses a missing or revoked user, so `user` is set.
+    const actor = { user: user!, client: c.get('client'), attemptId: typeof claims.jti === 'string' ? claims.jti : undefined };
+    try {
+      return c.json(await verifyTotpLogin(c.get('deps'), actor, code));
+    } catch (err) {
+      // Pre-auth route: a failed factor is 401, not the access-route 403 (contract §0.4 status rule).
+      if (err instanceof ApiError && err.code === 'totp_verification_failed') return c.json(err.body(), 401);
+      throw err;
+    }
+  });
