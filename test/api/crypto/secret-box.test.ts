@@ -42,7 +42,7 @@ describe('secret-box (contract §1.8)', () => {
   it('does not decrypt a tampered ciphertext or IV', async () => {
     const sealed = await sealSecret(KEY, 'user-1', secret);
     const ct = fromBase64(sealed.ciphertext);
-    ct[0] ^= 1;
+    ct[0] = ct[0]! ^ 1;
     expect(await openSecret(KEY, 'user-1', { ...sealed, ciphertext: btoa(String.fromCharCode(...ct)) })).toBeNull();
     expect(await openSecret(KEY, 'user-1', { ...sealed, iv: btoa('x'.repeat(12)) })).toBeNull();
     expect(await openSecret(KEY, 'user-1', { ...sealed, iv: 'not base64!' })).toBeNull();
