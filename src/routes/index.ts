@@ -4,6 +4,7 @@
  */
 import type { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
+import { deviceReplacementRoutes } from './device-replacement.js';
 import { healthRoutes } from './health.js';
 import { refreshRoutes } from './refresh.js';
 import { sessionRoutes } from './sessions.js';
@@ -24,4 +25,5 @@ export const routeGroups: Hono<AppEnv>[] = [
   adminSessionRoutes,
   adminEventRoutes,
   totpRoutes,
+  deviceReplacementRoutes,
 ];

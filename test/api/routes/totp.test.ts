@@ -274,6 +274,23 @@ describe('POST /totp/verify-mfa', () => {
 });
 
 describe('POST /totp/disable', () => {
+  it('refuses a code that was already spent (replay) and keeps TOTP enabled', async () => {
+    const { t, token } = await setup();
+    const secret = await enrollTotp(t, token);
+    t.clock.advance(STEP_MS);
+    const code = codeAt(secret, t.clock.now());
+    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code } })).status).toBe(200);
+    expect((await t.call('POST', '/totp/disable', { token, body: { code } })).status).toBe(403);
+    expect((await t.call('GET', '/totp/status', { token })).body.enabled).toBe(true);
+  });
+
+  it('answers 403 when TOTP is not enabled', async () => {
+    const { t, token } = await setup();
+    const res = await t.call('POST', '/totp/disable', { token, body: { code: '123456' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('totp_verification_failed');
+  });
+
   it('requires a valid current code, then deletes the credential and the user can still sign in without TOTP', async () => {
     const { t, user, token } = await setup();
     const secret = await enrollTotp(t, token);
