@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './log.js';
 import type { ConnectionIp } from './middleware/client-context.js';
 import { createAuthEvents } from './services/auth-events.js';
 import { createLockout } from './services/lockout.js';
+import { loadProviderEntries } from './services/oauth-providers.js';
 import { createDatabaseStore, createMemoryStore, createRateLimiter } from './services/rate-limiter.js';
 import { bootstrapSystemConfig, createSystemConfigService } from './services/system-config.js';
 
@@ -89,6 +90,8 @@ export async function createAuthApi(options: CreateAuthApiOptions): Promise<Auth
     verifyServiceToken: createServiceTokenVerifier(env.secrets.serviceToken),
     extensions: {},
   };
+  // Invalid OAuth providers are hidden, not fatal; report them at boot (contract §6.1).
+  await loadProviderEntries(deps);
   const app = createApp(deps, { connectionIp: options.connectionIp });
   return Object.assign(app, {
     deps,

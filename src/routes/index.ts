@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
 import { deviceReplacementRoutes } from './device-replacement.js';
 import { healthRoutes } from './health.js';
+import { oauthRoutes } from './oauth.js';
 import { refreshRoutes } from './refresh.js';
 import { sessionRoutes } from './sessions.js';
 import { totpRoutes } from './totp.js';
@@ -26,4 +27,5 @@ export const routeGroups: Hono<AppEnv>[] = [
   adminEventRoutes,
   totpRoutes,
   deviceReplacementRoutes,
+  oauthRoutes,
 ];

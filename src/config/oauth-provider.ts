@@ -1,0 +1,93 @@
+/**
+ * OAuthProviderConfig (spec "OAuth provider config", contract §6.1): one
+ * element of the `oauth_providers` system-config key. The boot-level schema in
+ * `keys.ts` only checks the array and unique ids; every provider is validated
+ * here, where it is used, because a provider that fails validation is hidden,
+ * not fatal. The schema is strict: an unknown (or misspelt) field makes the
+ * provider invalid rather than silently falling back to a default.
+ */
+import { z } from 'zod';
+
+export const PROVIDER_ID_PATTERN = /^[a-z0-9-]{2,40}$/;
+export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]*$/;
+const URL_MAX_LENGTH = 2000;
+
+/** `new URL` without throwing (older runtimes lack `URL.parse`). */
+export function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+/** Absolute https URL; http is accepted outside production (contract §6.1). */
+function endpointUrl(production: boolean) {
+  return z
+    .string()
+    .max(URL_MAX_LENGTH)
+    .refine(
+      (v) => {
+        const u = parseUrl(v);
+        return !!u && (u.protocol === 'https:' || (!production && u.protocol === 'http:'));
+      },
+      production ? 'must be an absolute https URL' : 'must be an absolute http(s) URL',
+    );
+}
+
+/** Absolute URL without a fragment (RFC 6749 §3.1.2); native custom schemes allowed, script schemes refused. */
+const redirectUrl = z
+  .string()
+  .max(URL_MAX_LENGTH)
+  .refine((v) => {
+    const u = parseUrl(v);
+    return !!u && !u.hash && !v.includes('#') && !['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'].includes(u.protocol);
+  }, 'must be an absolute URL without a fragment');
+
+/** A dotted path into the profile JSON (`sub`, `data.attributes.email`). */
+const jsonPath = z
+  .string()
+  .max(200)
+  .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a dotted JSON path');
+
+/** RFC 6749 §3.3 scope-token characters. */
+const scope = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, 'must be a scope token');
+
+function buildSchema(production: boolean) {
+  return z.strictObject({
+    id: z.string().regex(PROVIDER_ID_PATTERN, 'must match ^[a-z0-9-]{2,40}$'),
+    name: z.string().trim().min(1).max(80),
+    enabled: z.boolean().default(true),
+    clientId: z.string().min(1).max(500),
+    clientSecretEnv: z.string().max(200).regex(SECRET_ENV_PATTERN, 'must match ^[A-Z][A-Z0-9_]*$ (the NAME of an env variable)'),
+    authorizationUrl: endpointUrl(production),
+    tokenUrl: endpointUrl(production),
+    userInfoUrl: endpointUrl(production),
+    scopes: z.array(scope).max(50).default([]),
+    redirectUri: redirectUrl.optional(),
+    redirectUris: z.array(redirectUrl).max(50).default([]),
+    subjectJsonPath: jsonPath.default('sub'),
+    emailJsonPath: jsonPath.default('email'),
+    emailVerifiedJsonPath: jsonPath.default('email_verified'),
+    nameJsonPath: jsonPath.optional(),
+    allowSignup: z.boolean().default(true),
+    accountLinking: z.enum(['email', 'disabled']).default('email'),
+    requireEmailVerified: z.boolean().default(false),
+    pkce: z.boolean().optional(),
+  });
+}
+
+const schemas = { dev: buildSchema(false), production: buildSchema(true) };
+
+export const oauthProviderSchema = (production: boolean) => (production ? schemas.production : schemas.dev);
+
+export type OAuthProviderConfig = z.output<ReturnType<typeof buildSchema>>;
+
+/** The field names of the spec table (used to strip unknown keys before echoing a stored entry). */
+export const PROVIDER_FIELDS = Object.keys(schemas.dev.shape) as (keyof OAuthProviderConfig)[];
+
+/** The public shape of `GET /oauth/providers` and of the start response. */
+export const publicProvider = (p: OAuthProviderConfig) => ({ id: p.id, name: p.name, scopes: p.scopes });
+
+/** True when the scopes make this an OpenID Connect provider (nonce, id_token). */
+export const isOidcProvider = (p: Pick<OAuthProviderConfig, 'scopes'>) => p.scopes.includes('openid');

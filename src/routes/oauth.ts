@@ -1,0 +1,43 @@
+/**
+ * OAuth login routes (contract §3.13): provider listing, start and callback.
+ * Pipeline order (§3.0): per-flow limiter (OA: `oauth:ip:<ip>` and
+ * `oauth:provider:<id>:<ip>`), then schema validation, then the handler.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { publicProvider } from '../config/oauth-provider.js';
+import type { AppEnv } from '../deps.js';
+import { parseBody } from '../http/validate.js';
+import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
+import { completeOAuthLogin, startOAuthLogin } from '../services/oauth-login.js';
+import { requireUsableProvider, usableProviders } from '../services/oauth-providers.js';
+
+const oauthLimit = flowLimit(FLOW_LIMITS.oauth, (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ip ?? 'unknown'}`);
+
+const startBody = z.object({
+  redirectUri: z.string().min(1).max(2000).optional(),
+  returnTo: z.string().min(1).max(2000).optional(),
+});
+
+const callbackBody = z.object({
+  code: z.string().min(1).max(4096),
+  state: z.string().min(1).max(8192),
+});
+
+export const oauthRoutes = new Hono<AppEnv>()
+  .get('/oauth/providers', async (c) => {
+    const providers = await usableProviders(c.get('deps'));
+    return c.json({ providers: providers.map(publicProvider) });
+  })
+  .post('/oauth/:providerId/start', oauthLimit, async (c) => {
+    const deps = c.get('deps');
+    const body = parseBody(c, startBody);
+    const provider = await requireUsableProvider(deps, c.req.param('providerId'));
+    return c.json(await startOAuthLogin(deps, { provider, ...body, client: c.get('client') }));
+  })
+  .post('/oauth/:providerId/callback', oauthLimit, async (c) => {
+    const deps = c.get('deps');
+    const body = parseBody(c, callbackBody);
+    const provider = await requireUsableProvider(deps, c.req.param('providerId'));
+    return c.json(await completeOAuthLogin(deps, { provider, code: body.code, state: body.state, client: c.get('client') }));
+  });
