@@ -20,6 +20,7 @@ import type { AppEnv, Deps } from './deps.js';
 import { createLogger, type Logger } from './log.js';
 import type { ConnectionIp } from './middleware/client-context.js';
 import { createAuthEvents } from './services/auth-events.js';
+import { createSenderFromEnv, type MessageSender } from './services/delivery/index.js';
 import { createLockout } from './services/lockout.js';
 import { loadProviderEntries } from './services/oauth-providers.js';
 import { createDatabaseStore, createMemoryStore, createRateLimiter } from './services/rate-limiter.js';
@@ -35,6 +36,8 @@ export interface CreateAuthApiOptions {
   /** Socket address lookup of the runtime (the entry files provide it). */
   connectionIp?: ConnectionIp;
   logger?: Logger;
+  /** Replaces the sender chosen by `DELIVERY_MODE` (null: none). */
+  sender?: MessageSender | null;
 }
 
 export type AuthApi = Hono<AppEnv> & {
@@ -88,7 +91,7 @@ export async function createAuthApi(options: CreateAuthApiOptions): Promise<Auth
     limiter: createRateLimiter(env.rateLimitStore === 'memory' ? createMemoryStore() : createDatabaseStore(db), env.disableRateLimits),
     log,
     verifyServiceToken: createServiceTokenVerifier(env.secrets.serviceToken),
-    extensions: {},
+    extensions: { sender: options.sender !== undefined ? options.sender : createSenderFromEnv(env.delivery) },
   };
   // Invalid OAuth providers are hidden, not fatal; report them at boot (contract §6.1).
   await loadProviderEntries(deps);

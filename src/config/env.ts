@@ -23,6 +23,13 @@ export interface ProductionKeysEnv {
   publicKeysJson: string;
 }
 
+/** How the API delivers codes and links when the caller did not ask for external delivery. */
+export interface DeliveryEnv {
+  mode: 'console' | 'webhook' | 'none';
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+}
+
 export type TrustProxy = { mode: 'connection' } | { mode: 'xff'; hops: number };
 
 export interface ApiEnv {
@@ -38,6 +45,7 @@ export interface ApiEnv {
   disableRateLimits: boolean;
   ownerEmails: string[];
   refreshTokenBcryptCost: number;
+  delivery: DeliveryEnv;
   secrets: ApiSecrets;
   /** Present in production only (development uses the persisted `dev-main` key). */
   productionKeys: ProductionKeysEnv | null;
@@ -92,6 +100,32 @@ function parseFloorMs(value: string | undefined): number {
   if (value === undefined) return 250;
   const n = Number(value);
   return Number.isFinite(n) && n >= 0 && value.trim() !== '' ? Math.floor(n) : 250;
+}
+
+/**
+ * `DELIVERY_MODE` = console (default outside production; refused in production),
+ * webhook (needs `DELIVERY_WEBHOOK_URL` and `DELIVERY_WEBHOOK_SECRET`) or none
+ * (default in production: only external delivery through the adapter).
+ */
+function parseDelivery(env: EnvRecord, production: boolean): DeliveryEnv {
+  const mode = str(env, 'DELIVERY_MODE') ?? (production ? 'none' : 'console');
+  if (mode !== 'console' && mode !== 'webhook' && mode !== 'none') throw new ConfigError('DELIVERY_MODE', 'must be console, webhook or none');
+  if (mode === 'console' && production) throw new ConfigError('DELIVERY_MODE', 'console prints codes and links and is refused in production');
+  if (mode !== 'webhook') return { mode, webhookUrl: null, webhookSecret: null };
+  const url = str(env, 'DELIVERY_WEBHOOK_URL');
+  if (!url) throw new ConfigError('DELIVERY_WEBHOOK_URL', 'is required when DELIVERY_MODE=webhook');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DELIVERY_WEBHOOK_URL', 'must be an absolute http(s) URL');
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && !production)) {
+    throw new ConfigError('DELIVERY_WEBHOOK_URL', production ? 'must use https in production' : 'must be an absolute http(s) URL');
+  }
+  const webhookSecret = secret(env, 'DELIVERY_WEBHOOK_SECRET');
+  if (!webhookSecret) throw new ConfigError('DELIVERY_WEBHOOK_SECRET', 'is required when DELIVERY_MODE=webhook');
+  return { mode, webhookUrl: parsed.toString(), webhookSecret };
 }
 
 export function parseEnv(env: EnvRecord): ApiEnv {
@@ -172,6 +206,7 @@ export function parseEnv(env: EnvRecord): ApiEnv {
     disableRateLimits,
     ownerEmails: list('OWNER_EMAIL').map((e) => e.toLowerCase()),
     refreshTokenBcryptCost: cost,
+    delivery: parseDelivery(env, production),
     secrets,
     productionKeys,
     warnings,

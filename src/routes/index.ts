@@ -7,6 +7,10 @@ import type { AppEnv } from '../deps.js';
 import { deviceReplacementRoutes } from './device-replacement.js';
 import { healthRoutes } from './health.js';
 import { oauthRoutes } from './oauth.js';
+import { loginRoutes } from './login.js';
+import { magicLinkRoutes } from './magic-link.js';
+import { otpRoutes } from './otp.js';
+import { registrationRoutes } from './registration.js';
 import { refreshRoutes } from './refresh.js';
 import { sessionRoutes } from './sessions.js';
 import { totpRoutes } from './totp.js';
@@ -28,4 +32,8 @@ export const routeGroups: Hono<AppEnv>[] = [
   totpRoutes,
   deviceReplacementRoutes,
   oauthRoutes,
+  loginRoutes,
+  registrationRoutes,
+  otpRoutes,
+  magicLinkRoutes,
 ];

@@ -10,6 +10,7 @@ import { signingKeys } from '../../src/db/schema.js';
 import { wrapClient } from '../../src/db/client.js';
 import { createAuthApi, type AuthApi } from '../../src/index.js';
 import { createLogger, type LogLevel } from '../../src/log.js';
+import type { MessageSender } from '../../src/services/delivery/index.js';
 import { testSigningKey } from './keys.js';
 
 export const TEST_ISSUER = 'http://auth.test';
@@ -66,7 +67,9 @@ export async function prepareClient(url = ':memory:'): Promise<Client> {
   return client;
 }
 
-export async function makeApi(opts: { env?: Record<string, string | undefined>; client?: Client; clockStartMs?: number } = {}): Promise<TestApi> {
+export async function makeApi(
+  opts: { env?: Record<string, string | undefined>; client?: Client; clockStartMs?: number; sender?: MessageSender | null } = {},
+): Promise<TestApi> {
   const clock = createManualClock(opts.clockStartMs ?? Date.now());
   const logs: { level: LogLevel; line: string }[] = [];
   const client = opts.client ?? (await prepareClient());
@@ -75,6 +78,7 @@ export async function makeApi(opts: { env?: Record<string, string | undefined>; 
     clock,
     client,
     logger: createLogger((level, line) => logs.push({ level, line }), 'debug'),
+    ...(opts.sender !== undefined ? { sender: opts.sender } : {}),
   });
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...o.headers };

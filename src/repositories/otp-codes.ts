@@ -1,0 +1,41 @@
+/** Drizzle queries on `otp_codes` (contract §2.9). One row per (user, channel). */
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { otpCodes } from '../db/schema.js';
+
+export type OtpChannel = 'email' | 'phone';
+
+/** Inserts the live code, replacing the previous one and resetting `attempts`. */
+export async function upsertOtpCode(db: Db, row: { userId: string; channel: OtpChannel; codeHash: string; expiresAt: Date; createdAt: Date }): Promise<void> {
+  await db
+    .insert(otpCodes)
+    .values({ ...row, attempts: 0 })
+    .onConflictDoUpdate({
+      target: [otpCodes.userId, otpCodes.channel],
+      set: { codeHash: row.codeHash, expiresAt: row.expiresAt, createdAt: row.createdAt, attempts: 0 },
+    });
+}
+
+export async function findOtpCode(db: Db, userId: string, channel: OtpChannel) {
+  const [row] = await db.select().from(otpCodes).where(and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel)));
+  return row ?? null;
+}
+
+/** Consumes exactly the row that was checked (a replaced code is not touched). 1 = consumed. */
+export async function consumeOtpCode(db: Db, userId: string, channel: OtpChannel, codeHash: string): Promise<number> {
+  const res = await db.delete(otpCodes).where(and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel), eq(otpCodes.codeHash, codeHash)));
+  return res.rowsAffected;
+}
+
+/** Counts a wrong submission and deletes the row once it reaches `maxAttempts`. */
+export async function countWrongAttempt(db: Db, userId: string, channel: OtpChannel, codeHash: string, maxAttempts: number): Promise<void> {
+  const match = and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel), eq(otpCodes.codeHash, codeHash));
+  await db.batch([
+    db.update(otpCodes).set({ attempts: sql`${otpCodes.attempts} + 1` }).where(match),
+    db.delete(otpCodes).where(and(match, gte(otpCodes.attempts, maxAttempts))),
+  ]);
+}
+
+export async function deleteOtpCode(db: Db, userId: string, channel: OtpChannel, codeHash: string): Promise<void> {
+  await db.delete(otpCodes).where(and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel), eq(otpCodes.codeHash, codeHash)));
+}

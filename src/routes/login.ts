@@ -1,0 +1,24 @@
+/** `POST /login` (contract §3.2): G, LK, FL. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../deps.js';
+import { fail } from '../errors.js';
+import { responseFloor } from '../http/floor.js';
+import { parseBody } from '../http/validate.js';
+import { parseIdentifier } from '../services/identifier.js';
+import { startLogin } from '../services/login-start.js';
+
+const loginBody = z.object({
+  identifier: z.string().min(1).max(320),
+  passkeyAvailable: z.boolean().optional(),
+});
+
+export const loginRoutes = new Hono<AppEnv>();
+
+loginRoutes.post('/login', responseFloor, async (c) => {
+  const body = parseBody(c, loginBody);
+  const identifier = parseIdentifier(body.identifier);
+  if (!identifier) throw fail('invalid_identifier');
+  const result = await startLogin(c.get('deps'), { identifier, passkeyAvailable: body.passkeyAvailable, client: c.get('client') });
+  return c.json(result, 200);
+});

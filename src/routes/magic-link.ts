@@ -1,0 +1,40 @@
+/** Magic-link routes (contract §3.5). Request: G, ML, FL. Verify: G. Check: G, LK. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../deps.js';
+import { deliver } from '../http/delivery.js';
+import { responseFloor } from '../http/floor.js';
+import { assertLoginMethod } from '../http/login-policy.js';
+import { parseBody } from '../http/validate.js';
+import { requireEphemeral } from '../middleware/auth.js';
+import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
+import { checkMagicLink, requestMagicLink, verifyMagicLink } from '../services/magic-link.js';
+
+const requestBody = z.object({ redirectUri: z.url().max(2048).optional() });
+const login = requireEphemeral('login');
+const magicLimit = flowLimit(FLOW_LIMITS.magic, (c) => `sub:${c.get('ephemeral').subject}`);
+
+export const magicLinkRoutes = new Hono<AppEnv>();
+
+magicLinkRoutes.post('/magic-link', responseFloor, login, magicLimit, async (c) => {
+  const { redirectUri } = parseBody(c, requestBody);
+  const deps = c.get('deps');
+  await assertLoginMethod(deps, 'magic_link');
+  const result = await requestMagicLink(deps, c.get('ephemeral'), { redirectUri, client: c.get('client') });
+  return c.json({ ...result.body, ...deliver(c, result.payload, result.dispatch) }, 200);
+});
+
+magicLinkRoutes.post('/magic-link/verify/:token', async (c) => {
+  const deps = c.get('deps');
+  await assertLoginMethod(deps, 'magic_link');
+  await verifyMagicLink(deps, c.req.param('token'), c.get('client'));
+  return c.json({ message: 'Success' }, 200);
+});
+
+magicLinkRoutes.post('/magic-link/check', login, async (c) => {
+  const deps = c.get('deps');
+  await assertLoginMethod(deps, 'magic_link');
+  const result = await checkMagicLink(deps, c.get('ephemeral'), c.get('client'));
+  if (!result) return c.body(null, 204);
+  return c.json(result, 200);
+});

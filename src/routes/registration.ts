@@ -1,0 +1,42 @@
+/** `POST /registration/register` (contract §3.3): G, OTP (identity `email:<email>`), FL. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../deps.js';
+import { deliver } from '../http/delivery.js';
+import { responseFloor } from '../http/floor.js';
+import { parseBody } from '../http/validate.js';
+import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
+import { normaliseEmail, normalisePhone } from '../services/identifier.js';
+import { register } from '../services/registration.js';
+
+const registerBody = z.object({
+  email: z
+    .string()
+    .max(320)
+    .refine((v) => normaliseEmail(v) !== null, 'Invalid email address'),
+  phone: z
+    .string()
+    .max(64)
+    .refine((v) => normalisePhone(v) !== null, 'Invalid phone number')
+    .nullable()
+    .optional(),
+});
+
+/** The limiter runs before schema validation (contract §3.0), so it reads the raw body. */
+const registrationLimit = flowLimit(FLOW_LIMITS.otp, (c) => {
+  const raw = (c.get('body') as { email?: unknown } | undefined)?.email;
+  const email = typeof raw === 'string' ? normaliseEmail(raw) : null;
+  return email ? `email:${email}` : null;
+});
+
+export const registrationRoutes = new Hono<AppEnv>();
+
+registrationRoutes.post('/registration/register', responseFloor, registrationLimit, async (c) => {
+  const body = parseBody(c, registerBody);
+  const result = await register(c.get('deps'), {
+    email: normaliseEmail(body.email)!,
+    phone: body.phone ? normalisePhone(body.phone) : null,
+    client: c.get('client'),
+  });
+  return c.json({ ...result.body, ...deliver(c, result.payload, result.dispatch) }, 200);
+});

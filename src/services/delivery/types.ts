@@ -1,0 +1,37 @@
+/**
+ * Message delivery types (contract §3.4, §5.10). `DeliveryPayload` is the wire
+ * `delivery` object of external mode; `OutboundMessage` is what a sender gets
+ * when the API delivers by itself.
+ */
+export type DeliveryPayload =
+  | { kind: 'otp_email'; to: string; code: string }
+  | { kind: 'otp_sms'; to: string; code: string }
+  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string };
+
+export type DeliveryKind = DeliveryPayload['kind'];
+
+export interface OutboundMessage {
+  kind: DeliveryKind;
+  channel: 'email' | 'sms';
+  to: string;
+  code?: string;
+  magicLinkUrl?: string;
+  appName: string;
+  /** Email kinds only. */
+  subject?: string;
+  text: string;
+  /** Email kinds only. */
+  html?: string;
+}
+
+export interface SendResult {
+  accepted: boolean;
+  messageId?: string;
+}
+
+/** A transport the API delivers through. `send` rejects or returns `accepted:false` on failure. */
+export interface MessageSender {
+  /** Short provider name for audit rows (`console`, `webhook`). */
+  name: string;
+  send(message: OutboundMessage): Promise<SendResult>;
+}
