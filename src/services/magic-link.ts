@@ -111,7 +111,8 @@ export async function checkMagicLink(deps: MlDeps, auth: EphemeralAuth, client: 
   if (!auth.user) return null;
   const now = deps.clock.now();
   const link = await newestLiveMagicLink(deps.db, auth.user.id, new Date(now));
-  if (!link || !link.usedAt || link.sessionIssuedAt) return null;
+  // No early return on `sessionIssuedAt`: the atomic claim below is the only judge (D5c).
+  if (!link || !link.usedAt) return null;
   const sameDevice =
     !!client.ip && !!client.userAgent && timingSafeEqual(sha256Hex(client.ip), link.ipHash) && timingSafeEqual(sha256Hex(client.userAgent), link.userAgentHash);
   if (!sameDevice) {
