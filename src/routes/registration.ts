@@ -33,10 +33,15 @@ export const registrationRoutes = new Hono<AppEnv>();
 
 registrationRoutes.post('/registration/register', responseFloor, registrationLimit, async (c) => {
   const body = parseBody(c, registerBody);
-  const result = await register(c.get('deps'), {
-    email: normaliseEmail(body.email)!,
-    phone: body.phone ? normalisePhone(body.phone) : null,
-    client: c.get('client'),
-  });
+  const deps = c.get('deps');
+  const client = c.get('client');
+  let result;
+  try {
+    result = await register(deps, { email: normaliseEmail(body.email)!, phone: body.phone ? normalisePhone(body.phone) : null, client });
+  } catch (err) {
+    // Internal failure: audited without the submitted values, then the generic 500.
+    await deps.events.record({ type: 'registration_failed', ipAddress: client.ip, userAgent: client.userAgent, metadata: { reason: 'internal' } });
+    throw err;
+  }
   return c.json({ ...result.body, ...deliver(c, result.payload, result.dispatch) }, 200);
 });

@@ -36,6 +36,22 @@ describe('POST /registration/register', () => {
     expect(await eventsOf(t, 'user_created')).toHaveLength(1);
   });
 
+  it('without external delivery sends the code through the sender and never returns or logs it', async () => {
+    const sender = captureSender();
+    const t = await makeApi({ sender });
+    const reg = await t.call('POST', '/registration/register', { body: { email: 'quiet@example.com' } });
+    expect(reg.status).toBe(200);
+    expect(Object.keys(reg.body).sort()).toEqual(['message', 'sub', 'token', 'ttl']);
+    await settle();
+    const code = sender.sent[0]!.code!;
+    expect(sender.sent[0]).toMatchObject({ kind: 'otp_email', to: 'quiet@example.com' });
+    const verify = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: code } });
+    expect(verify.status).toBe(200);
+    expect(JSON.stringify([reg.body, verify.body])).not.toContain(code);
+    for (const l of t.logs) expect(l.line).not.toContain(code);
+    expect(JSON.stringify(await t.api.deps.db.select().from(authEvents))).not.toContain(code);
+  });
+
   it('rejects a malformed email or phone with invalid_request naming the path only', async () => {
     const t = await makeApi();
     const bad = await t.call('POST', '/registration/register', { body: { email: 'not-an-email' } });
