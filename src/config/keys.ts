@@ -20,6 +20,8 @@ const duration = (minSeconds: number, maxSeconds: number) =>
     .string()
     .regex(DURATION_PATTERN, 'must match <n>s|m|h|d')
     .refine((v) => {
+      // zod 4 runs refinements after a failed regex too: leave that value to the regex issue.
+      if (!DURATION_PATTERN.test(v)) return true;
       const s = durationToSeconds(v);
       return s >= minSeconds && s <= maxSeconds;
     }, `must be between ${minSeconds}s and ${maxSeconds}s`);

@@ -41,8 +41,11 @@ async function wrongKind(c: Context<AppEnv>, expected: string, presented: string
   return fail('unauthorized', 'Invalid or expired token');
 }
 
-/** Requires an access token of a live session; sets `c.var.access`. */
-export const requireAccess = createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * Verifies an access JWT and loads its session and owner. Returns null when
+ * the token is a well-formed access token whose session or user is dead.
+ */
+async function verifyAccess(c: Context<AppEnv>) {
   const { token, payload } = await tokenOrFail(c);
   if (payload['typ'] !== 'access') {
     const presented = payload['typ'] === 'ephemeral' ? `ephemeral:${String(payload['ctx'])}` : String(payload['typ']);
@@ -60,11 +63,33 @@ export const requireAccess = createMiddleware<AppEnv>(async (c, next) => {
     found.session.idleExpiresAt.getTime() <= now ||
     found.user.revoked
   ) {
-    throw fail('unauthorized', 'Invalid or expired token');
+    return null;
   }
-  c.set('access', { kind: 'access', token, claims: payload as AccessClaims, user: found.user, session: found.session });
+  return { kind: 'access' as const, token, claims: payload as AccessClaims, user: found.user, session: found.session };
+}
+
+/** Requires an access token of a live session; sets `c.var.access`. */
+export const requireAccess = createMiddleware<AppEnv>(async (c, next) => {
+  const access = await verifyAccess(c);
+  if (!access) throw fail('unauthorized', 'Invalid or expired token');
+  c.set('access', access);
   await next();
 });
+
+/**
+ * Logout credential: a valid access JWT whose session may already be revoked
+ * or gone. Logout is idempotent (contract §3.8), so such a token gets 200 and
+ * changes nothing; `next` runs only for a live session. A missing, forged,
+ * expired or wrong-typ token still gets 401.
+ */
+export function requireAccessForLogout(done: (c: Context<AppEnv>) => Response | Promise<Response>) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const access = await verifyAccess(c);
+    if (!access) return done(c);
+    c.set('access', access);
+    await next();
+  });
+}
 
 /** Requires an ephemeral token of one ctx; sets `c.var.ephemeral` (user null = decoy). */
 export function requireEphemeral(ctx: EphemeralContext) {

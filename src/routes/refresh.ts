@@ -1,6 +1,6 @@
 /** `POST /refresh` and logout (contract §3.8). */
 import { Hono, type Context } from 'hono';
-import { bearerToken, requireAccess } from '../middleware/auth.js';
+import { bearerToken, requireAccessForLogout } from '../middleware/auth.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { revokeSession, revokeUserSessions } from '../repositories/sessions.js';
@@ -12,7 +12,7 @@ export const refreshRoutes = new Hono<AppEnv>()
     if (!token) throw fail('unauthorized', 'Missing bearer token');
     return c.json(await rotateRefreshToken(c.get('deps'), token, c.get('client')));
   })
-  .delete('/logout', requireAccess, async (c) => {
+  .delete('/logout', requireAccessForLogout((c) => c.json({ message: 'Success' })), async (c) => {
     const { db, clock, events } = c.get('deps');
     const { session, user } = c.get('access');
     const client = c.get('client');
@@ -30,8 +30,16 @@ async function logoutAll(c: Context<AppEnv>) {
   return c.json({ message: 'Success', revokedSessions });
 }
 
-refreshRoutes.delete('/logout/all', requireAccess, logoutAll);
-refreshRoutes.get('/logout', requireAccess, async (c) => {
-  c.header('Deprecation', 'true');
-  return logoutAll(c);
-});
+/** A dead session's token revokes nothing: it must not act for the user any more. */
+const alreadyLoggedOut = (c: Context<AppEnv>) => c.json({ message: 'Success', revokedSessions: 0 });
+
+refreshRoutes.delete('/logout/all', requireAccessForLogout(alreadyLoggedOut), logoutAll);
+refreshRoutes.get(
+  '/logout',
+  async (c, next) => {
+    c.header('Deprecation', 'true');
+    await next();
+  },
+  requireAccessForLogout(alreadyLoggedOut),
+  logoutAll,
+);

@@ -1,0 +1,216 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../../src/clock.js';
+import { wrapClient } from '../../../src/db/client.js';
+import { authEvents, systemConfig } from '../../../src/db/schema.js';
+import { ConfigError, createAuthApi } from '../../../src/index.js';
+import { createLogger } from '../../../src/log.js';
+import { CONFIG_CACHE_TTL_MS } from '../../../src/services/system-config.js';
+import { baseEnv, makeApi, prepareClient } from '../../helpers/make-app.js';
+
+const quiet = createLogger(() => {});
+
+/** Boots an API on a fresh in-memory database and returns its system config. */
+async function configWith(env: Record<string, string | undefined>) {
+  const t = await makeApi({ env });
+  return t.api.deps.config.get();
+}
+
+/** Expects startup to fail with a ConfigError whose key and message name `name`. */
+async function expectStartupFailure(env: Record<string, string | undefined>, name: string, client?: Awaited<ReturnType<typeof prepareClient>>) {
+  const err = await createAuthApi({ env: { ...baseEnv, ...env }, client: client ?? (await prepareClient()), logger: quiet }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConfigError);
+  expect((err as ConfigError).key).toBe(name);
+  expect((err as ConfigError).message).toContain(name);
+  expect((err as ConfigError).message).not.toContain('\n');
+  return err as ConfigError;
+}
+
+describe('system config bootstrap (contract §6.3)', () => {
+  it('uses an existing row over the env seed: env never overwrites a row', async () => {
+    const client = await prepareClient();
+    const first = await createAuthApi({ env: { ...baseEnv, APP_NAME: 'First', LOGIN_METHODS: 'passkey' }, client, logger: quiet });
+    expect((await first.deps.config.get()).app_name).toBe('First');
+    const second = await createAuthApi({ env: { ...baseEnv, APP_NAME: 'Second', LOGIN_METHODS: 'email_otp,oauth' }, client, logger: quiet });
+    const cfg = await second.deps.config.get();
+    expect(cfg.app_name).toBe('First');
+    expect(cfg.login_methods).toEqual(['passkey']);
+    const rows = await wrapClient(client, 'file').db.select().from(systemConfig).where(eq(systemConfig.key, 'app_name'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.updatedBy).toBeNull();
+  });
+
+  it('ignores even an invalid env seed once the row exists', async () => {
+    const client = await prepareClient();
+    await createAuthApi({ env: baseEnv, client, logger: quiet });
+    const again = await createAuthApi({ env: { ...baseEnv, RATE_LIMIT: 'lots' }, client, logger: quiet });
+    expect((await again.deps.config.get()).rate_limit).toBe(100000);
+  });
+
+  it('uses the env seed when there is no row, and the built-in default when there is no seed', async () => {
+    const cfg = await configWith({ LOGIN_METHODS: undefined, SESSION_IDLE_TTL: undefined, PASSKEY_LOGIN_FALLBACK_ENABLED: undefined, SESSION_ABSOLUTE_TTL: '2d' });
+    expect(cfg.login_methods).toEqual(['passkey', 'magic_link']);
+    expect(cfg.session_idle_ttl).toBe('1d');
+    expect(cfg.session_absolute_ttl).toBe('2d');
+    expect(cfg.passkey_login_fallback_enabled).toBe(true);
+    expect(cfg.oauth_providers).toEqual([]);
+    expect(cfg.lockout_policy).toEqual({ enabled: true, maxFailures: 10, windowSeconds: 900, lockoutSeconds: 900 });
+  });
+
+  it('treats an empty env value as unset', async () => {
+    const cfg = await configWith({ LOGIN_METHODS: '  ' });
+    expect(cfg.login_methods).toEqual(['passkey', 'magic_link']);
+  });
+
+  it.each([
+    ['APP_NAME', 'app_name'],
+    ['DEFAULT_ROLES', 'default_roles'],
+    ['AVAILABLE_ROLES', 'available_roles'],
+    ['ACCESS_TOKEN_TTL', 'access_token_ttl'],
+    ['REFRESH_TOKEN_TTL', 'refresh_token_ttl'],
+    ['RATE_LIMIT', 'rate_limit'],
+    ['DELAY_AFTER', 'delay_after'],
+    ['RPID', 'rpid'],
+    ['ORIGINS', 'origins'],
+  ])('fails startup when %s is unset and %s has no row and no default', async (envName, key) => {
+    const err = await expectStartupFailure({ [envName]: undefined }, key);
+    expect(err.message).toContain(envName);
+  });
+
+  it('writes system_config_error when startup fails on config', async () => {
+    const client = await prepareClient();
+    await expectStartupFailure({ APP_NAME: undefined }, 'app_name', client);
+    const events = await wrapClient(client, 'file').db.select().from(authEvents).where(eq(authEvents.type, 'system_config_error'));
+    expect(events).toHaveLength(1);
+    expect(events[0]!.metadata).toEqual({ key: 'app_name', phase: 'boot' });
+  });
+
+  it('fails startup on an invalid stored row, naming the key', async () => {
+    const client = await prepareClient();
+    await createAuthApi({ env: baseEnv, client, logger: quiet });
+    await wrapClient(client, 'file').db.update(systemConfig).set({ value: 'soon' }).where(eq(systemConfig.key, 'access_token_ttl'));
+    await expectStartupFailure({}, 'access_token_ttl', client);
+  });
+
+  it('fails startup when default_roles is not a subset of available_roles', async () => {
+    await expectStartupFailure({ DEFAULT_ROLES: 'user,owner' }, 'default_roles');
+  });
+});
+
+describe('system config env parsing (contract §6.2)', () => {
+  it('parses lists: comma-separated, items trimmed, empty items dropped', async () => {
+    const cfg = await configWith({ DEFAULT_ROLES: ' user , ,admin ,', AVAILABLE_ROLES: 'user,admin', LOGIN_METHODS: 'email_otp, phone_otp' });
+    expect(cfg.default_roles).toEqual(['user', 'admin']);
+    expect(cfg.available_roles).toEqual(['user', 'admin']);
+    expect(cfg.login_methods).toEqual(['email_otp', 'phone_otp']);
+  });
+
+  it('parses ORIGINS as a list of http(s) origins (trailing slash stripped) and android key hashes', async () => {
+    const cfg = await configWith({ ORIGINS: 'https://app.test/, android:apk-key-hash:abc_-DEF, http://localhost:3000' });
+    expect(cfg.origins).toEqual(['https://app.test', 'android:apk-key-hash:abc_-DEF', 'http://localhost:3000']);
+  });
+
+  it('parses OAUTH_PROVIDERS as a JSON array', async () => {
+    const cfg = await configWith({ OAUTH_PROVIDERS: '[{"id":"github","name":"GitHub"}]' });
+    expect(cfg.oauth_providers).toEqual([{ id: 'github', name: 'GitHub' }]);
+  });
+
+  it('merges LOCKOUT_POLICY over the default policy', async () => {
+    const cfg = await configWith({ LOCKOUT_POLICY: '{"maxFailures":3,"lockoutSeconds":60}' });
+    expect(cfg.lockout_policy).toEqual({ enabled: true, maxFailures: 3, windowSeconds: 900, lockoutSeconds: 60 });
+    const off = await configWith({ LOCKOUT_POLICY: '{"enabled":false}' });
+    expect(off.lockout_policy.enabled).toBe(false);
+  });
+
+  it('parses RATE_LIMIT and DELAY_AFTER as base-10 integers', async () => {
+    const cfg = await configWith({ RATE_LIMIT: ' 42 ', DELAY_AFTER: '0' });
+    expect(cfg.rate_limit).toBe(42);
+    expect(cfg.delay_after).toBe(0);
+  });
+
+  it.each([
+    ['true', true],
+    [' true ', true],
+    ['TRUE', false],
+    ['1', false],
+    ['yes', false],
+    ['false', false],
+  ])('PASSKEY_LOGIN_FALLBACK_ENABLED=%j is %s (only the exact value true)', async (raw, expected) => {
+    const cfg = await configWith({ PASSKEY_LOGIN_FALLBACK_ENABLED: raw });
+    expect(cfg.passkey_login_fallback_enabled).toBe(expected);
+  });
+
+  it('parses durations and trims strings', async () => {
+    const cfg = await configWith({ ACCESS_TOKEN_TTL: '30m', REFRESH_TOKEN_TTL: '7d', SESSION_IDLE_TTL: '3600s', APP_NAME: '  My App  ', RPID: ' example.com ' });
+    expect(cfg.access_token_ttl).toBe('30m');
+    expect(cfg.refresh_token_ttl).toBe('7d');
+    expect(cfg.session_idle_ttl).toBe('3600s');
+    expect(cfg.app_name).toBe('My App');
+    expect(cfg.rpid).toBe('example.com');
+  });
+
+  it.each([
+    ['DEFAULT_ROLES', 'bad role!'],
+    ['AVAILABLE_ROLES', 'user,user'],
+    ['LOGIN_METHODS', 'password'],
+    ['ORIGINS', 'https://app.test/path'],
+    ['ORIGINS', 'android:apk-key-hash:x,https://app.test'],
+    ['OAUTH_PROVIDERS', '[{"id":"a"'],
+    ['OAUTH_PROVIDERS', '{"id":"a"}'],
+    ['OAUTH_PROVIDERS', '[{"id":"a"},{"id":"a"}]'],
+    ['LOCKOUT_POLICY', '[1,2]'],
+    ['LOCKOUT_POLICY', '{"maxFailures":0}'],
+    ['LOCKOUT_POLICY', '{"enabled":"yes"}'],
+    ['LOCKOUT_POLICY', 'not json'],
+    ['RATE_LIMIT', '4.5'],
+    ['RATE_LIMIT', '1e3'],
+    ['RATE_LIMIT', '0x10'],
+    ['RATE_LIMIT', '0'],
+    ['DELAY_AFTER', '-1'],
+    ['ACCESS_TOKEN_TTL', '15'],
+    ['ACCESS_TOKEN_TTL', '1w'],
+    ['ACCESS_TOKEN_TTL', '30s'],
+    ['REFRESH_TOKEN_TTL', '400d'],
+    ['SESSION_IDLE_TTL', '1m'],
+    ['SESSION_ABSOLUTE_TTL', '-1d'],
+    ['RPID', 'https://example.com'],
+    ['APP_NAME', 'x'.repeat(81)],
+  ])('a present but invalid %s=%j fails startup naming the variable', async (name, raw) => {
+    await expectStartupFailure({ [name]: raw }, name);
+  });
+});
+
+describe('system config cache (contract §6.4)', () => {
+  it('serves the cached value for 60 s, then reads the table again', async () => {
+    const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
+    const client = await prepareClient();
+    const api = await createAuthApi({ env: baseEnv, client, clock, logger: quiet });
+    expect(CONFIG_CACHE_TTL_MS).toBe(60_000);
+    expect((await api.deps.config.get()).app_name).toBe('svc test');
+    await api.deps.db.update(systemConfig).set({ value: 'Renamed' }).where(eq(systemConfig.key, 'app_name'));
+    expect((await api.deps.config.get()).app_name).toBe('svc test');
+    clock.advance(59_999);
+    expect((await api.deps.config.get()).app_name).toBe('svc test');
+    clock.advance(1);
+    expect((await api.deps.config.get()).app_name).toBe('Renamed');
+  });
+
+  it('invalidate() makes the next read see the table at once', async () => {
+    const t = await makeApi();
+    expect((await t.api.deps.config.get()).rate_limit).toBe(100000);
+    await t.api.deps.db.update(systemConfig).set({ value: 7 }).where(eq(systemConfig.key, 'rate_limit'));
+    expect((await t.api.deps.config.get()).rate_limit).toBe(100000);
+    t.api.deps.config.invalidate();
+    expect((await t.api.deps.config.get()).rate_limit).toBe(7);
+  });
+
+  it('validates every value it serves: a row broken after boot fails the read', async () => {
+    const t = await makeApi();
+    await t.api.deps.db.update(systemConfig).set({ value: -5 }).where(eq(systemConfig.key, 'rate_limit'));
+    t.api.deps.config.invalidate();
+    await expect(t.api.deps.config.get()).rejects.toThrow(/rate_limit/);
+  });
+});
