@@ -59,6 +59,8 @@ export async function prepareClient(url = ':memory:'): Promise<Client> {
   if (url.startsWith('file:')) {
     await client.execute('PRAGMA journal_mode = WAL');
     await client.execute('PRAGMA busy_timeout = 5000');
+    // The same per-connection settings as openDatabase (WAL + NORMAL: no fsync per commit).
+    await client.execute('PRAGMA synchronous = NORMAL');
   }
   await client.execute('PRAGMA foreign_keys = ON');
   await applyMigrations(client);
