@@ -49,7 +49,8 @@ export const globalRateLimit = createMiddleware<AppEnv>(async (c, next) => {
     }
   }
   await next();
-  if (decision) setHeaders(c, decision);
+  // A per-flow 429 carries the headers of the limiter that refused (contract §3.19): keep them.
+  if (decision && !c.res.headers.has('RateLimit-Limit')) setHeaders(c, decision);
 });
 
 export interface FlowLimit {
