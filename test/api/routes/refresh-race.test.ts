@@ -13,6 +13,7 @@ import { makeApi, prepareClient, type TestApi } from '../../helpers/make-app.js'
 import { tempDbFile, type TempDb } from '../../helpers/temp-db.js';
 
 const ROUNDS = 200;
+// ~10 s per test on an idle 2-core machine; the generous timeout absorbs a loaded one.
 const env = { DISABLE_AUTH_RATE_LIMITS: 'true' };
 
 interface Outcome {
@@ -72,7 +73,7 @@ describe('refresh rotation race over one database file', () => {
     expect(reasons['rotation_race'] ?? 0).toBeGreaterThan(0);
     a.api.close();
     b.api.close();
-  });
+  }, 120_000);
 });
 
 describe('refresh rotation race between two OS processes', () => {
@@ -128,5 +129,5 @@ describe('refresh rotation race between two OS processes', () => {
     expect(result.oneOk).toBeGreaterThan(0);
     expect(Object.keys(result.loserErrors)).toEqual(['401 refresh_token_reused']);
     t.api.close();
-  });
+  }, 120_000);
 });
