@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { authEvents } from '../../../src/db/schema.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
-import { serviceToken } from '../../helpers/service-token.js';
+import { mintServiceToken as serviceToken } from '../../helpers/service-token-variants.js';
 
 /**
  * The trusted client context (contract §0.2, §1.5) is observed through a

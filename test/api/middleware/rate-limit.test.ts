@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import { FLOW_LIMITS, flowLimit } from '../../../src/middleware/rate-limit.js';
 import { makeApi, prepareClient, type TestApi } from '../../helpers/make-app.js';
-import { serviceToken } from '../../helpers/service-token.js';
+import { mintServiceToken as serviceToken } from '../../helpers/service-token-variants.js';
 import { tempDbFile } from '../../helpers/temp-db.js';
 
 /** Fixed start 10 s into a minute, so a window boundary never falls inside a test. */
