@@ -43,7 +43,7 @@ export async function generateOtp(deps: FlowDeps, auth: EphemeralAuth, channel: 
     const available = user ? phoneOf(user, flow) !== null : await decoyHasVerifiedPhone(deps, auth);
     if (!available) throw fail('phone_not_available');
   }
-  if (user) {
+  if (user && !registrationPhoneLocked(user, channel, flow)) {
     const code = await issueOtpCode(deps, user.id, channel);
     payload = channel === 'email' ? { kind: 'otp_email', to: user.email, code } : { kind: 'otp_sms', to: phoneOf(user, flow)!, code };
     await deps.events.record({ ...clientFields(client), type: 'otp_sent', userId: user.id, metadata: { channel, flow, attemptId: auth.claims.jti } });
@@ -54,9 +54,20 @@ export async function generateOtp(deps: FlowDeps, auth: EphemeralAuth, channel: 
     { sub: auth.subject, ctx: auth.ctx, jti: auth.claims.jti, ...(auth.claims.idt ? { idt: auth.claims.idt } : {}) },
     { issuer: deps.env.issuer, nowMs: deps.clock.now() },
   );
-  const dispatch = user ? { userId: user.id, ...clientFields(client), attemptId: auth.claims.jti } : null;
+  const dispatch = payload && user ? { userId: user.id, ...clientFields(client), attemptId: auth.claims.jti } : null;
   return { body: { message: 'Success', token, ttl: EPHEMERAL_TTL_SECONDS }, payload, dispatch };
 }
+
+/**
+ * Anyone can obtain a registration token for any email (registration never
+ * reveals whether it exists), so a registration token must not change the
+ * phone factor of an account that is already verified: otherwise whoever
+ * planted their phone on an unverified account could verify it after the
+ * owner took the account over, and sign in by `phone_otp`. For such accounts
+ * the phone routes behave like a decoy's (200 and nothing sent; verify fails
+ * and is counted), so the answers still do not reveal verification state.
+ */
+const registrationPhoneLocked = (user: UserRow, channel: OtpChannel, flow: OtpFlow) => flow === 'registration' && channel === 'phone' && user.verified;
 
 /**
  * Lock check, then the code check. Returns the fresh user row on success;
@@ -70,7 +81,7 @@ export async function verifyOtp(deps: FlowDeps, auth: EphemeralAuth, channel: Ot
   const eventBase = { ...clientFields(client), userId };
   await deps.lockout.assertNotLocked(auth.subject, lockout_policy, { ...eventBase, metadata: { flow, channel, attemptId } });
 
-  const outcome = auth.user ? await checkOtpCode(deps, auth.user.id, channel, submitted) : 'decoy';
+  const outcome = !auth.user ? 'decoy' : registrationPhoneLocked(auth.user, channel, flow) ? 'verified_account' : await checkOtpCode(deps, auth.user.id, channel, submitted);
   if (outcome === 'ok') {
     const fresh = await findUserById(deps.db, auth.user!.id);
     if (fresh && !fresh.revoked) {

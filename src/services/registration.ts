@@ -65,11 +65,15 @@ export async function register(deps: RegDeps, input: { email: string; phone: str
     await deps.events.record({ ...fields, type: 'registration_suspicious', metadata: { reason: 'revoked', decoy: true, attemptId } });
     return { body: { message: 'Success', sub: subject, token, ttl: EPHEMERAL_TTL_SECONDS }, payload: null, dispatch: null };
   } else if (!user.verified) {
+    // Whoever starts a registration may not be whoever started the previous one, so a
+    // phone verified by an earlier attempt is not trusted any more (extends §3.3's reset).
+    let nextPhone = user.phone;
     if (phone && phone !== user.phone) {
       phoneHolder = await findUserByPhone(deps.db, phone);
       if (phoneHolder && phoneHolder.id !== user.id) await suspicious(user.id, 'phone_in_use');
-      else user = (await replacePhone(deps, user, phone)) ?? user;
+      else nextPhone = phone;
     }
+    if (nextPhone !== user.phone || user.phoneVerified) user = (await replacePhone(deps, user, nextPhone)) ?? user;
   } else if (phone && phone !== user.phone) {
     // A verified account keeps its phone; a different one is worth an audit row.
     await suspicious(user.id, phoneHolder && phoneHolder.id !== user.id ? 'phone_in_use' : 'phone_mismatch');
@@ -86,8 +90,8 @@ export async function register(deps: RegDeps, input: { email: string; phone: str
   };
 }
 
-/** Replaces an unverified account's phone; a phone code for the old number dies with it. */
-async function replacePhone(deps: RegDeps, user: UserRow, phone: string): Promise<UserRow | null> {
+/** Sets an unverified account's phone (unverified); a live phone code dies with the old state. */
+async function replacePhone(deps: RegDeps, user: UserRow, phone: string | null): Promise<UserRow | null> {
   const now = new Date(deps.clock.now());
   try {
     await deps.db.batch([

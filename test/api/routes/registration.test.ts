@@ -164,4 +164,39 @@ describe('POST /registration/register', () => {
     expect(gen.status).toBe(400);
     expect(gen.body.error).toBe('phone_not_available');
   });
+
+  it('blocks the phone pre-account takeover: a phone planted and verified by an earlier attempt is not trusted', async () => {
+    const t = await makeApi({ env: { DISABLE_AUTH_RATE_LIMITS: 'true' } });
+    const ATTACKER_PHONE = '+14155552671';
+    // The attacker starts a registration for the victim's email with their own phone and verifies the phone.
+    const planted = await register(t, { email: 'victim@example.com', phone: ATTACKER_PHONE });
+    const sms = await t.call('POST', '/otp/generate-phone-otp', { token: planted.body.token, headers: await externalDelivery(t.clock.now()) });
+    expect((await t.call('POST', '/otp/verify-phone-otp', { token: sms.body.token, body: { verificationToken: sms.body.delivery.code } })).status).toBe(200);
+    // The victim registers (without a phone) and verifies the email.
+    const own = await register(t, { email: 'victim@example.com' });
+    const [reset] = await t.api.deps.db.select().from(users).where(eq(users.id, own.body.sub));
+    expect(reset!.phoneVerified).toBe(false);
+    expect((await t.call('POST', '/otp/verify-email-otp', { token: own.body.token, body: { verificationToken: own.body.delivery.code } })).status).toBe(200);
+    // A fresh registration token for the now-verified account cannot verify the planted phone.
+    const again = await register(t, { email: 'victim@example.com' });
+    const gen = await t.call('POST', '/otp/generate-phone-otp', { token: again.body.token, headers: await externalDelivery(t.clock.now()) });
+    expect(gen.status).toBe(200);
+    expect(gen.body.delivery).toBeNull();
+    const verify = await t.call('POST', '/otp/verify-phone-otp', { token: gen.body.token, body: { verificationToken: '000000' } });
+    expect(verify.status).toBe(401);
+    // The phone identifier does not resolve to the account.
+    const login = await t.call('POST', '/login', { body: { identifier: ATTACKER_PHONE } });
+    expect(login.body.sub).not.toBe(own.body.sub);
+  });
+
+  it('answers the registration phone routes of verified and unverified accounts with the same shape', async () => {
+    const t = await makeApi();
+    await createUser(t, { email: 'verified@example.com', phone: '+14155552671' });
+    const fresh = await register(t, { email: 'unverified@example.com', phone: '+442071838750' });
+    const known = await register(t, { email: 'verified@example.com' });
+    const a = await t.call('POST', '/otp/generate-phone-otp', { token: fresh.body.token });
+    const b = await t.call('POST', '/otp/generate-phone-otp', { token: known.body.token });
+    expect(b.status).toBe(a.status);
+    expect(Object.keys(b.body).sort()).toEqual(Object.keys(a.body).sort());
+  });
 });
