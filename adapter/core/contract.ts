@@ -1,0 +1,94 @@
+/**
+ * Wire types shared by the adapters and the auth API (contract §0.4, §3.7,
+ * §5.4, §5.10). Types only: the API imports them with `import type`.
+ */
+
+/** The error envelope of every 4xx/5xx body (contract §0.4). */
+export interface ErrorBody {
+  error: string;
+  message?: string;
+  [extra: string]: unknown;
+}
+
+/** Error codes the adapter produces by itself (contract §5.13). */
+export type AdapterErrorCode =
+  | 'invalid_request'
+  | 'payload_too_large'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'cross_site_request_blocked'
+  | 'upstream_unavailable'
+  | 'upstream_error'
+  | 'invalid_upstream_response'
+  | 'internal_error';
+
+/** The 200 session envelope of every session-issuing route (contract §3.7). */
+export interface SessionEnvelope {
+  message: string;
+  token: string;
+  refreshToken: string;
+  sub: string;
+  sessionId: string;
+  organizationId: string | null;
+  roles: string[];
+  email: string;
+  phone: string | null;
+  ttl: number;
+  refreshTtl: number;
+  returnTo?: string;
+}
+
+/** The MFA step body (contract §3.7). */
+export interface MfaRequiredBody {
+  message: string;
+  mfaRequired: true;
+  mfaMethods: string[];
+  sub: string;
+  token: string;
+  ttl: number;
+  returnTo?: string;
+}
+
+/** The `delivery` payload of external delivery mode (contract §5.10); `null` for a decoy. */
+export type DeliveryPayload =
+  | { kind: 'otp_email'; to: string; code: string }
+  | { kind: 'otp_sms'; to: string; code: string }
+  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string }
+  | null;
+
+/** `Me` of `GET /users/me` (contract §3.10). */
+export interface Me {
+  id: string;
+  email: string;
+  phone: string | null;
+  roles: string[];
+  emailVerified: boolean;
+  phoneVerified: boolean;
+  lastLogin: string | null;
+  createdAt: string;
+  activeOrganizationId: string | null;
+}
+
+/** Payloads of the adapter cookies (contract §5.4). */
+export interface AccessCookiePayload {
+  kind: 'access';
+  sub: string;
+  sessionId: string;
+  token: string;
+  roles: string[];
+  email: string;
+  phone: string | null;
+  organizationId: string | null;
+}
+export interface RefreshCookiePayload {
+  kind: 'refresh';
+  sub: string;
+  refreshToken: string;
+}
+export interface EphemeralCookiePayload {
+  kind: 'ephemeral';
+  sub: string;
+  token: string;
+}
+export type CookiePayload = AccessCookiePayload | RefreshCookiePayload | EphemeralCookiePayload;
+export type CookieKind = CookiePayload['kind'];

@@ -1,0 +1,120 @@
+/**
+ * Adapter cookies (contract §5.4): HS256 JWTs signed with `cookieSecret`,
+ * `iss` = `issuer`, `exp` = `iat + Max-Age`, and a `kind` claim. A cookie that
+ * fails any check is treated as absent.
+ *
+ * Hot path: verification is synchronous (see `hs256.ts`) and a bounded cache
+ * remembers cookie strings whose signature and issuer already verified, so a
+ * repeat costs one Map lookup. `exp` and `kind` are checked on every read,
+ * cached or not, so a cached cookie still expires on time.
+ */
+import type { CookieKind, CookiePayload } from './contract.js';
+import { utf8 } from './encoding.js';
+import { signHs256, verifyHs256Signature, type JwtClaims } from './hs256.js';
+import type { CookieAttributes } from './options.js';
+
+export const COOKIE_SKEW_SECONDS = 30;
+const CACHE_MAX_ENTRIES = 10_000;
+
+interface CacheEntry {
+  claims: JwtClaims;
+  /** `exp` of the cookie itself (seconds). */
+  exp: number;
+}
+
+export interface CookieCodec {
+  /** Signs a cookie value for `payload` valid `maxAge` seconds from `nowMs`. */
+  sign(payload: CookiePayload, maxAge: number, nowMs: number): string;
+  /** Returns the claims of a valid cookie of `kind`, or null (treated as absent). */
+  verify<K extends CookieKind>(value: string | undefined, kind: K, nowMs: number): (Extract<CookiePayload, { kind: K }> & JwtClaims) | null;
+}
+
+/** Time, issuer and kind checks shared by the fast path and the jose reference path. */
+export function claimsAcceptable(claims: JwtClaims, kind: CookieKind, issuer: string | undefined, nowMs: number): boolean {
+  const now = Math.floor(nowMs / 1000);
+  if (typeof claims['exp'] !== 'number' || claims['exp'] + COOKIE_SKEW_SECONDS <= now) return false;
+  if (typeof claims['nbf'] === 'number' && claims['nbf'] - COOKIE_SKEW_SECONDS > now) return false;
+  if (issuer !== undefined && claims['iss'] !== issuer) return false;
+  return claims['kind'] === kind;
+}
+
+/**
+ * @param issuer the expected `iss`; `undefined` skips the issuer check
+ *   (`requireAuth` without `issuer`, contract §5.9).
+ */
+export function createCookieCodec(secret: string, issuer: string | undefined): CookieCodec {
+  const key = utf8(secret);
+  const cache = new Map<string, CacheEntry>();
+  let lastSweepMs = 0;
+
+  function remember(value: string, claims: JwtClaims, nowMs: number) {
+    if (cache.size >= CACHE_MAX_ENTRIES) {
+      // Sweep expired entries at most once a second, then evict the oldest.
+      if (nowMs - lastSweepMs > 1000) {
+        lastSweepMs = nowMs;
+        const now = Math.floor(nowMs / 1000);
+        for (const [k, e] of cache) if (e.exp + COOKIE_SKEW_SECONDS <= now) cache.delete(k);
+      }
+      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(value, { claims, exp: claims['exp'] as number });
+  }
+
+  return {
+    sign(payload, maxAge, nowMs) {
+      const iat = Math.floor(nowMs / 1000);
+      return signHs256(key, { ...payload, iss: issuer, iat, exp: iat + maxAge });
+    },
+    verify(value, kind, nowMs) {
+      if (!value) return null;
+      let claims = cache.get(value)?.claims;
+      if (!claims) {
+        const verified = verifyHs256Signature(key, value);
+        if (!verified || (issuer !== undefined && verified['iss'] !== issuer)) return null;
+        claims = verified;
+        if (claimsAcceptable(claims, claims['kind'] as CookieKind, issuer, nowMs)) remember(value, claims, nowMs);
+      }
+      return claimsAcceptable(claims, kind, issuer, nowMs) ? (claims as never) : null;
+    },
+  };
+}
+
+const EPOCH = 'Thu, 01 Jan 1970 00:00:00 GMT';
+
+function attributes(attrs: CookieAttributes): string {
+  const sameSite = attrs.sameSite === 'none' ? 'None' : attrs.sameSite === 'strict' ? 'Strict' : 'Lax';
+  return `; HttpOnly${attrs.secure ? '; Secure' : ''}; SameSite=${sameSite}`;
+}
+
+/**
+ * `Set-Cookie` value for a signed cookie (contract §5.4 "Attributes on set").
+ *
+ * @example
+ * serializeCookie('svc-access', jwt, 900, { secure: false, sameSite: 'lax', domain: undefined }, Date.now());
+ * // 'svc-access=<jwt>; Max-Age=900; Path=/; Expires=…; HttpOnly; SameSite=Lax'
+ */
+export function serializeCookie(name: string, value: string, maxAge: number, attrs: CookieAttributes, nowMs: number): string {
+  const expires = new Date(nowMs + maxAge * 1000).toUTCString();
+  return `${name}=${value}; Max-Age=${maxAge}${attrs.domain ? `; Domain=${attrs.domain}` : ''}; Path=/; Expires=${expires}${attributes(attrs)}`;
+}
+
+/** `Set-Cookie` value that clears `name`: same Path/Domain/Secure/SameSite, empty value, Max-Age=0, Expires at the epoch. */
+export function serializeClearCookie(name: string, attrs: CookieAttributes): string {
+  return `${name}=; Max-Age=0${attrs.domain ? `; Domain=${attrs.domain}` : ''}; Path=/; Expires=${EPOCH}${attributes(attrs)}`;
+}
+
+/** Parses a `Cookie` request header; the first occurrence of a name wins. */
+export function parseCookieHeader(header: string | null | undefined): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!name || name in out) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+/** Byte encodings on Uint8Array only: the core runs on Workers, Bun, Deno and Node (no Buffer). */
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export const utf8 = (s: string): Uint8Array => encoder.encode(s);
+export const fromUtf8 = (b: Uint8Array): string => decoder.decode(b);
+
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+const B64URL = /^[A-Za-z0-9_-]*$/;
+
+/** Decodes unpadded base64url; returns null on any other alphabet or an impossible length. */
+export function fromBase64Url(s: string): Uint8Array | null {
+  if (!B64URL.test(s) || s.length % 4 === 1) return null;
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Decodes a base64url JSON segment into an object, or null. */
+export function decodeJsonSegment(segment: string): Record<string, unknown> | null {
+  const bytes = fromBase64Url(segment);
+  if (!bytes) return null;
+  try {
+    const value: unknown = JSON.parse(fromUtf8(bytes));
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Constant-time comparison of two byte arrays (length leak only). */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}

@@ -1,0 +1,70 @@
+/**
+ * `runRoute`: one upstream call for a route of the table and the response
+ * handling its `response` kind names. The credential is already resolved
+ * (ensureCookies or the client's bearer).
+ */
+import type { AdapterCore } from '../core.js';
+import type { HandlerResult } from '../result.js';
+import type { RouteEntry } from '../route-table.js';
+import { sessionResult, type Transport } from '../session-result.js';
+import { fillPath, type ClientInfo } from '../upstream.js';
+import { deleteUser, logout, me, organizationSwitch, refreshRoute } from './account.js';
+import { collectDeliveries } from './delivery.js';
+import { ephemeralRenew, ephemeralStart } from './ephemeral.js';
+import { is2xx, passthrough } from './forward.js';
+
+export interface RouteCall {
+  transport: Transport;
+  /** The route credential: a raw token (cookie transport) or null. */
+  token: string | null;
+  /** Bearer transport: the client's `Authorization`, forwarded verbatim. */
+  authorization: string | null;
+  /** `sub` of the cookie the credential came from (cookie transport). */
+  credentialSub: string | null;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  client: ClientInfo;
+}
+
+export async function runRoute(core: AdapterCore, route: RouteEntry, call: RouteCall): Promise<HandlerResult> {
+  const authorization = call.transport === 'bearer' ? call.authorization : call.token ? `Bearer ${call.token}` : null;
+  if (route.response === 'refresh') {
+    const token = call.transport === 'bearer' ? (/^Bearer +(\S+)\s*$/i.exec(call.authorization?.trim() ?? '')?.[1] ?? null) : call.token;
+    if (!token) return { status: 401, body: { error: 'unauthorized', message: 'Refresh token required' } };
+    return refreshRoute(core, token, call.transport, call.credentialSub, call.client);
+  }
+  const res = await core.call({
+    method: route.method,
+    path: fillPath(route.raw, call.params),
+    query: call.query,
+    authorization: route.cred === 'none' ? null : authorization,
+    body: call.body,
+    client: call.client,
+    delivery: route.svc === 'D',
+  });
+  switch (route.response) {
+    case 'login':
+      return ephemeralStart(core, res, call.transport, 'login');
+    case 'register':
+      return ephemeralStart(core, res, call.transport, 'registration');
+    case 'ephemeral-renew':
+      return ephemeralRenew(core, res, call.transport, route.cred === 'pre' ? 'pre' : 'reg', call.credentialSub);
+    case 'session':
+    case 'magic-check':
+      return is2xx(res) ? sessionResult(core, res.status, res.body, call.transport) : passthrough(res);
+    case 'me':
+      return me(core, res, call.transport);
+    case 'delete-user':
+      return deleteUser(core, res, call.transport);
+    case 'logout':
+      return logout(core, res, call.transport);
+    case 'org-switch':
+      return organizationSwitch(core, res, call.transport);
+    default: {
+      const out = passthrough(res);
+      if (route.svc === 'D' && is2xx(res)) out.deliveries = collectDeliveries(core, res.body);
+      return out;
+    }
+  }
+}

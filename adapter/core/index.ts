@@ -1,0 +1,57 @@
+/**
+ * `svc-auth/core`: the framework-agnostic core of the svc adapters. Every
+ * function returns a value or a response plan (`HandlerResult`); nothing here
+ * writes HTTP responses, reads env (except `NODE_ENV` once, at construction)
+ * or imports a web framework. A new framework adapter parses its request into
+ * an `AdapterRequest`, loops over `ROUTES`, calls `handleAdapterRequest`, and
+ * writes the result with `serializeClearCookie` / `serializeCookie`.
+ *
+ * @example
+ * import { createAdapterCore, ROUTES, handleAdapterRequest } from 'svc-auth/core';
+ * const core = createAdapterCore(options, 'svc-express-adapter');
+ * for (const route of ROUTES) router[route.method.toLowerCase()](route.path, async (req, res) => {
+ *   const plan = await handleAdapterRequest(core, route, toAdapterRequest(req));
+ *   // clears, then sets, then the body
+ * });
+ */
+export type {
+  AccessCookiePayload,
+  AdapterErrorCode,
+  CookieKind,
+  CookiePayload,
+  DeliveryPayload,
+  EphemeralCookiePayload,
+  ErrorBody,
+  Me,
+  MfaRequiredBody,
+  RefreshCookiePayload,
+  SessionEnvelope,
+} from './contract.js';
+export { failure, type CoreError, type HandlerResult, type Result, type SetCookieCommand } from './result.js';
+export { resolveOptions, type CookieAttributes, type CookieNames, type FetchLike, type ResolvedOptions, type SameSite, type SvcAdapterOptions } from './options.js';
+export { createCookieCodec, parseCookieHeader, serializeClearCookie, serializeCookie, type CookieCodec } from './cookies.js';
+export { createServiceTokens, type AdapterSubject, type ServiceTokens } from './service-token.js';
+export { buildQuery, callUpstream, ipLiteral, type ClientInfo, type UpstreamRequest, type UpstreamResponse } from './upstream.js';
+export { createJwksVerifier, type JwksVerifier } from './jwks.js';
+export { createRefreshDedup, processRefreshDedup, refreshKey, type RefreshDedup } from './refresh.js';
+export { grants, satisfiesAny, ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from './roles.js';
+export { redact } from './redact.js';
+export {
+  dispatchMessage,
+  renderMessage,
+  type AuthMessage,
+  type AuthMessageKind,
+  type DeliveryResult,
+  type EmailMessage,
+  type MessageHandler,
+  type MessagingOptions,
+  type SmsMessage,
+} from './messaging.js';
+export { sessionResult, type Transport } from './session-result.js';
+export { ROUTES, TOTP_BRIDGE_ROUTES, type BridgeRouteEntry, type CredentialKind, type ResponseKind, type RouteEntry, type ServiceKind } from './route-table.js';
+export { ensureCookies, type EnsureOutcome } from './ensure-cookies.js';
+export { originAllowed } from './origin-guard.js';
+export { createAdapterCore, type AdapterCore } from './core.js';
+export { guardOrigin, handleAdapterRequest, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
+export { handleBridgeRequest } from './bridge.js';
+export { accessTokenFor, bearerFrom, createAuthGuard, loadUser, type AuthFailure, type AuthGuard, type AuthUser, type RequireAuthOptions } from './user.js';

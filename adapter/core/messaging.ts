@@ -1,0 +1,115 @@
+/**
+ * Local delivery (contract §5.10): the API's `delivery` payload becomes an
+ * `AuthMessage` with a default rendering; the handler for its kind wins,
+ * otherwise the transport of its channel sends it. Delivery is never awaited
+ * by the response and a failure never changes the browser's answer.
+ */
+import type { DeliveryPayload } from './contract.js';
+import { redact } from './redact.js';
+
+export type AuthMessageKind = 'otp_email' | 'otp_sms' | 'magic_link_email';
+
+/** The message handed to handlers: the default rendering, ready to send or to re-render. */
+export interface AuthMessage {
+  kind: AuthMessageKind;
+  channel: 'email' | 'sms';
+  to: string;
+  code?: string;
+  magicLinkUrl?: string;
+  appName: string;
+  from?: string;
+  subject?: string;
+  text: string;
+  html?: string;
+}
+
+export interface EmailMessage {
+  to: string;
+  from?: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface SmsMessage {
+  to: string;
+  from?: string;
+  body: string;
+}
+
+export interface DeliveryResult {
+  accepted: boolean;
+  provider: string;
+  channel: 'email' | 'sms';
+  messageId?: string;
+}
+
+export type MessageHandler = (message: AuthMessage) => Promise<DeliveryResult | void>;
+
+export interface MessagingOptions {
+  email?: { name: string; send(message: EmailMessage): Promise<DeliveryResult> };
+  sms?: { name: string; send(message: SmsMessage): Promise<DeliveryResult> };
+  handlers?: { otpEmail?: MessageHandler; otpSms?: MessageHandler; magicLinkEmail?: MessageHandler };
+  defaults?: { appName?: string; emailFrom?: string; smsFrom?: string };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/**
+ * Renders the default message for a delivery payload.
+ *
+ * @example
+ * renderMessage({ kind: 'otp_sms', to: '+15555550100', code: '123456' }, { appName: 'Acme' }).text;
+ * // 'Your Acme verification code is: 123456'
+ */
+export function renderMessage(delivery: Exclude<DeliveryPayload, null>, defaults: { appName: string; emailFrom?: string; smsFrom?: string }): AuthMessage {
+  const { appName } = defaults;
+  if (delivery.kind === 'otp_sms') {
+    return { kind: 'otp_sms', channel: 'sms', to: delivery.to, code: delivery.code, appName, from: defaults.smsFrom, text: `Your ${appName} verification code is: ${delivery.code}` };
+  }
+  if (delivery.kind === 'otp_email') {
+    const text = `Your ${appName} verification code is: ${delivery.code}\n\nThe code expires in 5 minutes. If you did not ask for it, ignore this email.`;
+    const html = `<p>Your ${escapeHtml(appName)} verification code is:</p><p style="font-size:24px;letter-spacing:4px"><strong>${escapeHtml(delivery.code)}</strong></p><p>The code expires in 5 minutes. If you did not ask for it, ignore this email.</p>`;
+    return { kind: 'otp_email', channel: 'email', to: delivery.to, code: delivery.code, appName, from: defaults.emailFrom, subject: `${appName} - Verify your email`, text, html };
+  }
+  const url = delivery.magicLinkUrl;
+  const text = `Sign in to ${appName} with this link:\n\n${url}\n\nThe link expires in 15 minutes. If you did not ask for it, ignore this email.`;
+  const html = `<p>Sign in to ${escapeHtml(appName)} with this link:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>The link expires in 15 minutes. If you did not ask for it, ignore this email.</p>`;
+  return { kind: 'magic_link_email', channel: 'email', to: delivery.to, magicLinkUrl: url, appName, from: defaults.emailFrom, subject: `${appName} - Your sign-in link`, text, html };
+}
+
+/** Validates an API `delivery` value; anything malformed counts as absent. */
+export function parseDelivery(value: unknown): DeliveryPayload | undefined {
+  if (value === null) return null;
+  if (!value || typeof value !== 'object') return undefined;
+  const d = value as Record<string, unknown>;
+  if (typeof d['to'] !== 'string') return undefined;
+  if ((d['kind'] === 'otp_email' || d['kind'] === 'otp_sms') && typeof d['code'] === 'string') return { kind: d['kind'], to: d['to'], code: d['code'] };
+  if (d['kind'] === 'magic_link_email' && typeof d['magicLinkUrl'] === 'string') return { kind: 'magic_link_email', to: d['to'], magicLinkUrl: d['magicLinkUrl'] };
+  return undefined;
+}
+
+const HANDLER_KEY = { otp_email: 'otpEmail', otp_sms: 'otpSms', magic_link_email: 'magicLinkEmail' } as const;
+
+type Log = (level: 'info' | 'warn' | 'error', line: string) => void;
+
+/** Sends one message (handler, else channel transport). Resolves always; outcomes are logged redacted. */
+export async function dispatchMessage(messaging: MessagingOptions, message: AuthMessage, log: Log): Promise<void> {
+  try {
+    const handler = messaging.handlers?.[HANDLER_KEY[message.kind]];
+    let result: DeliveryResult | void;
+    if (handler) result = await handler(message);
+    else if (message.channel === 'email' && messaging.email) {
+      result = await messaging.email.send({ to: message.to, from: message.from, subject: message.subject ?? '', text: message.text, html: message.html });
+    } else if (message.channel === 'sms' && messaging.sms) {
+      result = await messaging.sms.send({ to: message.to, from: message.from, body: message.text });
+    } else {
+      log('error', redact(`svc messaging: no handler or transport can deliver ${message.kind} to ${message.to}`));
+      return;
+    }
+    if (result && result.accepted === false) log('warn', redact(`svc messaging: ${message.kind} to ${message.to} was not accepted by ${result.provider}`));
+    else log('info', redact(`svc messaging: ${message.kind} delivered to ${message.to}`));
+  } catch (e) {
+    log('error', redact(`svc messaging: ${message.kind} to ${message.to} failed: ${(e as Error)?.message ?? String(e)}`));
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Hono → core: the pieces of a request the core pipeline needs. Body limits
+ * (contract §5.13): > 100 KB → 413 `payload_too_large`; malformed JSON → 400.
+ */
+import type { Context } from 'hono';
+import { getRuntimeKey } from 'hono/adapter';
+import { parseCookieHeader } from '../core/cookies.js';
+import type { ResolvedOptions } from '../core/options.js';
+import type { AdapterRequest } from '../core/pipeline.js';
+import { failure, type HandlerResult } from '../core/result.js';
+
+export const MAX_BODY_BYTES = 100 * 1024;
+
+/** Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`. */
+export function defaultClientIp(c: Context): string | undefined {
+  if (getRuntimeKey() === 'workerd') return c.req.header('cf-connecting-ip');
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; requestIP?: (r: Request) => { address?: string } | null } | undefined;
+  const nodeAddress = env?.incoming?.socket?.remoteAddress;
+  if (nodeAddress) return nodeAddress;
+  if (typeof env?.requestIP === 'function') {
+    try {
+      return env.requestIP(c.req.raw)?.address;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+async function readBody(c: Context): Promise<{ ok: true; body: unknown } | { ok: false; result: HandlerResult }> {
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return { ok: true, body: undefined };
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) return { ok: false, result: failure(413, 'payload_too_large') };
+  const stream = c.req.raw.body;
+  if (!stream) return { ok: true, body: undefined };
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      return { ok: false, result: failure(413, 'payload_too_large') };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const ch of chunks) {
+    bytes.set(ch, offset);
+    offset += ch.byteLength;
+  }
+  const text = new TextDecoder().decode(bytes).trim();
+  if (text === '') return { ok: true, body: undefined };
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch {
+    return { ok: false, result: failure(400, 'invalid_request', 'Malformed JSON body') };
+  }
+}
+
+/** Builds the core request, or the 400/413 answer when the body is unusable. */
+export async function toAdapterRequest(c: Context, opts: ResolvedOptions): Promise<{ ok: true; req: AdapterRequest } | { ok: false; result: HandlerResult }> {
+  const parsed = await readBody(c);
+  if (!parsed.ok) return parsed;
+  let ip: string | undefined;
+  try {
+    ip = (opts.resolveClientIp ?? defaultClientIp)(c);
+  } catch {
+    ip = undefined;
+  }
+  return {
+    ok: true,
+    req: {
+      method: c.req.method,
+      transportHeader: c.req.header('x-svc-auth-transport'),
+      authorization: c.req.header('authorization'),
+      origin: c.req.header('origin'),
+      secFetchSite: c.req.header('sec-fetch-site'),
+      cookies: parseCookieHeader(c.req.header('cookie')),
+      params: c.req.param() as Record<string, string>,
+      query: c.req.queries() as Record<string, unknown>,
+      body: parsed.body,
+      client: { ip, userAgent: c.req.header('user-agent') },
+    },
+  };
+}

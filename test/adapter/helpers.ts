@@ -1,0 +1,140 @@
+/**
+ * Adapter test harness: a real in-process auth API (makeApi) behind the real
+ * adapter, wired through the injected `fetch`, sharing the API's manual clock.
+ * `upstream` records every call the adapter makes.
+ */
+import { Hono } from 'hono';
+import { createCookieCodec } from '../../adapter/core/cookies.js';
+import type { CookiePayload } from '../../adapter/core/contract.js';
+import type { SvcAdapterOptions } from '../../adapter/core/options.js';
+import { svcAdapter, svcTotpBridge } from '../../adapter/hono/index.js';
+import { createUser, signIn } from '../helpers/factories.js';
+import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN, type TestApi } from '../helpers/make-app.js';
+
+export const APP_ORIGIN = 'http://localhost:3000';
+export const COOKIE_SECRET = 'adapter-cookie-secret-0123456789-abcdefghij';
+
+export interface UpstreamCall {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: string | undefined;
+}
+
+export interface Harness {
+  t: TestApi;
+  app: Hono;
+  opts: SvcAdapterOptions;
+  upstream: UpstreamCall[];
+  logs: { level: string; line: string }[];
+  /** Replaces the upstream answer for matching calls (simulated failures only). */
+  intercept: ((call: UpstreamCall) => Promise<Response | undefined> | Response | undefined) | null;
+  send(method: string, path: string, init?: SendInit): Promise<SendResult>;
+  cookie(payload: CookiePayload, maxAge: number, name?: string): string;
+}
+
+export interface SendInit {
+  cookies?: Record<string, string>;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface SendResult {
+  status: number;
+  body: any;
+  text: string;
+  setCookies: string[];
+  /** Cookie name → value after applying Set-Cookie (empty string = cleared). */
+  cookies: Record<string, string>;
+  headers: Headers;
+}
+
+export async function makeHarness(over: Partial<SvcAdapterOptions> = {}, apiEnv: Record<string, string> = {}): Promise<Harness> {
+  const t = await makeApi({ env: apiEnv });
+  const upstream: UpstreamCall[] = [];
+  const logs: { level: string; line: string }[] = [];
+  const h = { intercept: null } as Harness;
+  const fetchFn = async (input: string, init?: RequestInit) => {
+    const url = new URL(input);
+    const call: UpstreamCall = { method: init?.method ?? 'GET', path: url.pathname + url.search, headers: new Headers(init?.headers), body: init?.body as string | undefined };
+    upstream.push(call);
+    const replaced = h.intercept ? await h.intercept(call) : undefined;
+    return replaced ?? t.api.request(input, init);
+  };
+  const opts: SvcAdapterOptions = {
+    authServerUrl: TEST_ISSUER,
+    cookieSecret: COOKIE_SECRET,
+    serviceSecret: TEST_SERVICE_TOKEN,
+    issuer: APP_ORIGIN,
+    audience: TEST_ISSUER,
+    fetch: fetchFn,
+    now: () => t.clock.now(),
+    resolveClientIp: () => '198.51.100.23',
+    log: (level, line) => logs.push({ level, line }),
+    ...over,
+  };
+  const app = new Hono();
+  app.route('/auth', svcAdapter(opts));
+  app.route('/auth/totp', svcTotpBridge(opts));
+  const codec = createCookieCodec(COOKIE_SECRET, APP_ORIGIN);
+  Object.assign(h, {
+    t,
+    app,
+    opts,
+    upstream,
+    logs,
+    async send(method: string, path: string, init: SendInit = {}) {
+      const headers: Record<string, string> = { 'user-agent': 'adapter-test', ...init.headers };
+      if (init.cookies && Object.keys(init.cookies).length) headers['cookie'] = Object.entries(init.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+      let body: string | undefined = init.rawBody;
+      if (init.body !== undefined) {
+        body = JSON.stringify(init.body);
+        headers['content-type'] = 'application/json';
+      }
+      const res = await app.request(path, { method, headers, body });
+      const text = await res.text();
+      const setCookies = res.headers.getSetCookie();
+      const cookies: Record<string, string> = { ...init.cookies };
+      for (const sc of setCookies) {
+        const [pair] = sc.split(';');
+        const eq = pair!.indexOf('=');
+        const name = pair!.slice(0, eq);
+        const value = pair!.slice(eq + 1);
+        if (value === '') delete cookies[name];
+        else cookies[name] = value;
+      }
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = text;
+      }
+      return { status: res.status, body: parsed, text, setCookies, cookies, headers: res.headers };
+    },
+    cookie: (payload: CookiePayload, maxAge: number) => codec.sign(payload, maxAge, t.clock.now()),
+  });
+  return h;
+}
+
+/** A signed-in user and browser cookies holding only its refresh token (what a returning browser has). */
+export async function refreshOnlyBrowser(h: Harness, fields: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(h.t, fields);
+  const env = await signIn(h.t, user);
+  const cookies = { 'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl) };
+  return { user, env, cookies };
+}
+
+/** A signed-in user and browser cookies holding a valid access and refresh cookie. */
+export async function signedInBrowser(h: Harness, fields: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(h.t, fields);
+  const env = await signIn(h.t, user);
+  const cookies = {
+    'svc-access': h.cookie({ kind: 'access', sub: user.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: env.phone, organizationId: env.organizationId }, env.ttl),
+    'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl),
+  };
+  return { user, env, cookies };
+}
+
+/** Upstream calls other than JWKS fetches. */
+export const upstreamPaths = (h: Harness) => h.upstream.filter((c) => !c.path.startsWith('/.well-known/')).map((c) => `${c.method} ${c.path}`);
