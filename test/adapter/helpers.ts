@@ -7,6 +7,8 @@ import { Hono } from 'hono';
 import { createCookieCodec } from '../../adapter/core/cookies.js';
 import type { CookiePayload } from '../../adapter/core/contract.js';
 import type { SvcAdapterOptions } from '../../adapter/core/options.js';
+import type { AuthMessage } from '../../adapter/core/messaging.js';
+import type { MessageSender } from '../../src/services/delivery/index.js';
 import { svcAdapter, svcTotpBridge } from '../../adapter/hono/index.js';
 import { createUser, signIn } from '../helpers/factories.js';
 import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN, type TestApi } from '../helpers/make-app.js';
@@ -50,8 +52,8 @@ export interface SendResult {
   headers: Headers;
 }
 
-export async function makeHarness(over: Partial<SvcAdapterOptions> = {}, apiEnv: Record<string, string> = {}): Promise<Harness> {
-  const t = await makeApi({ env: apiEnv });
+export async function makeHarness(over: Partial<SvcAdapterOptions> = {}, apiEnv: Record<string, string> = {}, api: { sender?: MessageSender | null; clockStartMs?: number } = {}): Promise<Harness> {
+  const t = await makeApi({ env: apiEnv, ...api });
   const upstream: UpstreamCall[] = [];
   const logs: { level: string; line: string }[] = [];
   const h = { intercept: null } as Harness;
@@ -138,3 +140,17 @@ export async function signedInBrowser(h: Harness, fields: Parameters<typeof crea
 
 /** Upstream calls other than JWKS fetches. */
 export const upstreamPaths = (h: Harness) => h.upstream.filter((c) => !c.path.startsWith('/.well-known/')).map((c) => `${c.method} ${c.path}`);
+
+/** Messaging options whose handlers record every message (the dev handler of a real app). */
+export function recordingMessaging(opts: { fail?: boolean } = {}) {
+  const messages: AuthMessage[] = [];
+  const handler = async (m: AuthMessage) => {
+    messages.push(m);
+    if (opts.fail) throw new Error(`provider refused ${m.to}`);
+    return { accepted: true, provider: 'test', channel: m.channel };
+  };
+  return { messages, messaging: { handlers: { otpEmail: handler, otpSms: handler, magicLinkEmail: handler } } };
+}
+
+/** Lets deliveries (started after the response, not awaited) settle. */
+export const settle = () => new Promise((r) => setTimeout(r, 20));

@@ -103,7 +103,8 @@ describe('origin guard (SameSite=None)', () => {
   it('refuses a cross-site POST with 403 before any refresh', async () => {
     const h = await makeHarness(prod);
     const { cookies } = await refreshOnlyBrowser(h);
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }]) {
+    const refused: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }];
+    for (const headers of refused) {
       const res = await h.send('DELETE', '/auth/logout', { cookies, headers });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'cross_site_request_blocked' });
@@ -115,7 +116,7 @@ describe('origin guard (SameSite=None)', () => {
   it('passes the issuer origin, allowed origins, same-site fetches, non-browsers, GET and bearer transport', async () => {
     const h = await makeHarness(prod);
     const { cookies } = await signedInBrowser(h);
-    const ok = [{ origin: 'http://localhost:3000' }, { origin: 'https://admin.example' }, { 'sec-fetch-site': 'same-origin', origin: 'https://x.example' }, {}];
+    const ok: Record<string, string>[] = [{ origin: 'http://localhost:3000' }, { origin: 'https://admin.example' }, { 'sec-fetch-site': 'same-origin', origin: 'https://x.example' }, {}];
     for (const headers of ok) {
       const res = await h.send('POST', '/auth/webAuthn/register/start', { cookies, headers, body: {} });
       expect(res.status, JSON.stringify(headers)).not.toBe(403);
