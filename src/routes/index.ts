@@ -16,8 +16,10 @@ import { sessionRoutes } from './sessions.js';
 import { totpRoutes } from './totp.js';
 import { userRoutes } from './users.js';
 import { adminEventRoutes } from './admin-events.js';
+import { adminOrganizationRoutes } from './admin-organizations.js';
 import { adminSessionRoutes } from './admin-sessions.js';
 import { adminUserRoutes } from './admin-users.js';
+import { organizationRoutes } from './organizations.js';
 import { systemConfigRoutes } from './system-config.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
@@ -36,4 +38,6 @@ export const routeGroups: Hono<AppEnv>[] = [
   registrationRoutes,
   otpRoutes,
   magicLinkRoutes,
+  organizationRoutes,
+  adminOrganizationRoutes,
 ];
