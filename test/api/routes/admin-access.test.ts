@@ -26,6 +26,15 @@ export const ADMIN_ROUTES: [string, string, 'admin:read' | 'admin:write'][] = [
   ['DELETE', `/admin/sessions/${ID}/revoke-all`, 'admin:write'],
   ['GET', '/admin/auth-events', 'admin:read'],
   ['GET', '/admin/credential-count', 'admin:read'],
+  ['GET', '/admin/organizations', 'admin:read'],
+  ['POST', '/admin/organizations', 'admin:write'],
+  ['GET', `/admin/organizations/${ID}`, 'admin:read'],
+  ['PATCH', `/admin/organizations/${ID}`, 'admin:write'],
+  ['DELETE', `/admin/organizations/${ID}`, 'admin:write'],
+  ['GET', `/admin/organizations/${ID}/members`, 'admin:read'],
+  ['POST', `/admin/organizations/${ID}/members`, 'admin:write'],
+  ['PATCH', `/admin/organizations/${ID}/members/${ID}`, 'admin:write'],
+  ['DELETE', `/admin/organizations/${ID}/members/${ID}`, 'admin:write'],
 ];
 
 describe('admin and config route gates', () => {
