@@ -19,8 +19,10 @@ import { adminEventRoutes } from './admin-events.js';
 import { adminOrganizationRoutes } from './admin-organizations.js';
 import { adminSessionRoutes } from './admin-sessions.js';
 import { adminUserRoutes } from './admin-users.js';
+import { internalRoutes } from './internal.js';
 import { organizationRoutes } from './organizations.js';
 import { systemConfigRoutes } from './system-config.js';
+import { userDeletionRoutes } from './user-deletion.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -40,4 +42,6 @@ export const routeGroups: Hono<AppEnv>[] = [
   magicLinkRoutes,
   organizationRoutes,
   adminOrganizationRoutes,
+  userDeletionRoutes,
+  internalRoutes,
 ];

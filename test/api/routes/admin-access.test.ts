@@ -35,6 +35,12 @@ export const ADMIN_ROUTES: [string, string, 'admin:read' | 'admin:write'][] = [
   ['POST', `/admin/organizations/${ID}/members`, 'admin:write'],
   ['PATCH', `/admin/organizations/${ID}/members/${ID}`, 'admin:write'],
   ['DELETE', `/admin/organizations/${ID}/members/${ID}`, 'admin:write'],
+  ['GET', '/internal/auth-events/summary', 'admin:read'],
+  ['GET', '/internal/auth-events/timeseries', 'admin:read'],
+  ['GET', '/internal/auth-events/login-stats', 'admin:read'],
+  ['GET', '/internal/auth-events/grouped', 'admin:read'],
+  ['GET', '/internal/security/anomalies', 'admin:read'],
+  ['GET', '/internal/metrics/dashboard', 'admin:read'],
 ];
 
 describe('admin and config route gates', () => {

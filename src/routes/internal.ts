@@ -1,0 +1,68 @@
+/** Internal metrics (contract §3.16; every route `A+r`). */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../deps.js';
+import { fail } from '../errors.js';
+import { authEventJson } from '../http/serialize.js';
+import { parseQuery } from '../http/validate.js';
+import { requireAccess } from '../middleware/auth.js';
+import { requireRole } from '../middleware/require-role.js';
+import { listAnomalies } from '../repositories/auth-event-queries.js';
+import { dashboard, DAY_MS, eventSummary, groupedSummary, loginStats, MAX_WINDOW_MS, timeseries, type Window } from '../services/metrics.js';
+
+const iso = z.iso.datetime({ offset: true }).transform((v) => Date.parse(v));
+const windowShape = { from: iso.optional(), to: iso.optional() };
+const ordered = (q: { from?: number; to?: number }) => q.from === undefined || q.to === undefined || q.from <= q.to;
+const orderedIssue = { message: '`from` must not be after `to`', path: ['from'] };
+
+const windowQuery = z.object(windowShape).refine(ordered, orderedIssue);
+const groupedQuery = z.object({ ...windowShape, groupBy: z.enum(['type', 'category']).default('category') }).refine(ordered, orderedIssue);
+const seriesQuery = z.object({ ...windowShape, interval: z.enum(['hour', 'day']) }).refine(ordered, orderedIssue);
+const anomaliesQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .transform(Number)
+    .pipe(z.number().min(1).max(200))
+    .default(50),
+});
+
+/** Defaults: the last 24 hours (§3.16). */
+function resolveWindow(q: { from?: number; to?: number }, nowMs: number): Window {
+  const toMs = q.to ?? nowMs;
+  return { fromMs: q.from ?? toMs - DAY_MS, toMs };
+}
+
+const gate = [requireAccess, requireRole('admin:read')] as const;
+
+export const internalRoutes = new Hono<AppEnv>()
+  .get('/internal/auth-events/summary', ...gate, async (c) => {
+    const deps = c.get('deps');
+    const w = resolveWindow(parseQuery(c, windowQuery), deps.clock.now());
+    return c.json({ summary: await eventSummary(deps, w) });
+  })
+  .get('/internal/auth-events/timeseries', ...gate, async (c) => {
+    const deps = c.get('deps');
+    const q = parseQuery(c, seriesQuery);
+    const w = resolveWindow(q, deps.clock.now());
+    if (w.toMs - w.fromMs > MAX_WINDOW_MS[q.interval] || w.fromMs > w.toMs) {
+      const issue = { path: ['from'], code: 'too_big', message: q.interval === 'hour' ? 'Hourly windows are at most 31 days' : 'Daily windows are at most 366 days' };
+      throw fail('invalid_request', 'Request failed schema validation.', { details: { issues: [issue] } });
+    }
+    return c.json(await timeseries(deps, w, q.interval));
+  })
+  .get('/internal/auth-events/login-stats', ...gate, async (c) => {
+    const deps = c.get('deps');
+    return c.json(await loginStats(deps, resolveWindow(parseQuery(c, windowQuery), deps.clock.now())));
+  })
+  .get('/internal/auth-events/grouped', ...gate, async (c) => {
+    const deps = c.get('deps');
+    const q = parseQuery(c, groupedQuery);
+    return c.json(await groupedSummary(deps, resolveWindow(q, deps.clock.now()), q.groupBy));
+  })
+  .get('/internal/security/anomalies', ...gate, async (c) => {
+    const { limit } = parseQuery(c, anomaliesQuery);
+    const { rows, total } = await listAnomalies(c.get('deps').db, limit);
+    return c.json({ anomalies: rows.map(authEventJson), total });
+  })
+  .get('/internal/metrics/dashboard', ...gate, async (c) => c.json(await dashboard(c.get('deps'))));
