@@ -71,4 +71,27 @@ describe('admin and config route gates', () => {
     expect(res.status).toBe(403);
     expect(res.body.required).toEqual(['admin:write']);
   });
+
+  // Routes added later by other features are covered too: every registered
+  // /admin, /internal and /system-config route (except the public one).
+  it('covers every registered admin, internal and config route', async () => {
+    const registered = [
+      ...new Set(
+        t.api.routes
+          .filter((r) => r.method !== 'ALL' && /^\/(admin|internal|system-config)\//.test(r.path) && r.path !== '/system-config/public')
+          .map((r) => `${r.method} ${r.path.replace(/:[^/]+/g, ID)}`),
+      ),
+    ];
+    expect(registered.length).toBeGreaterThanOrEqual(ADMIN_ROUTES.length);
+    for (const route of registered) {
+      const [method, path] = route.split(' ') as [string, string];
+      const body = method === 'GET' || method === 'DELETE' ? undefined : {};
+      const anon = await t.call(method, path, { body });
+      expect(anon.status, `${route} anonymous`).toBe(401);
+      const res = await t.call(method, path, { token: user.token, body });
+      expect(res.status, `${route} non-admin`).toBe(403);
+      expect(res.body.error, route).toBe('forbidden');
+      expect(Array.isArray(res.body.required), route).toBe(true);
+    }
+  });
 });
