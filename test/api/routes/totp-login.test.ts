@@ -91,7 +91,7 @@ describe('MFA login step', () => {
     const { t, user, secret, first } = await mfaLogin();
     const code = codeAt(secret, t.clock.now());
     // The ctx-mfa token is neither an access token nor a refresh token.
-    // (No ctx-login route is on main yet; see the report.)
+    // The ctx-login routes (OTP generate/verify, magic-link check) are covered in totp-login-e2e.test.ts.
     expect((await t.call('GET', '/users/me', { token: first.token })).status).toBe(401);
     expect((await t.call('POST', '/refresh', { token: first.token })).status).toBe(401);
     expect((await t.call('POST', '/totp/verify-mfa', { token: first.token, body: { code } })).status).toBe(401);
