@@ -4,6 +4,7 @@
  */
 import type { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
+import { credentialRoutes } from './credentials.js';
 import { deviceReplacementRoutes } from './device-replacement.js';
 import { healthRoutes } from './health.js';
 import { oauthRoutes } from './oauth.js';
@@ -13,6 +14,7 @@ import { otpRoutes } from './otp.js';
 import { registrationRoutes } from './registration.js';
 import { refreshRoutes } from './refresh.js';
 import { sessionRoutes } from './sessions.js';
+import { stepUpRoutes } from './step-up.js';
 import { totpRoutes } from './totp.js';
 import { userRoutes } from './users.js';
 import { adminEventRoutes } from './admin-events.js';
@@ -23,6 +25,7 @@ import { internalRoutes } from './internal.js';
 import { organizationRoutes } from './organizations.js';
 import { systemConfigRoutes } from './system-config.js';
 import { userDeletionRoutes } from './user-deletion.js';
+import { webauthnRoutes } from './webauthn.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -44,4 +47,7 @@ export const routeGroups: Hono<AppEnv>[] = [
   adminOrganizationRoutes,
   userDeletionRoutes,
   internalRoutes,
+  webauthnRoutes,
+  stepUpRoutes,
+  credentialRoutes,
 ];

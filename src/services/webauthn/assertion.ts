@@ -1,0 +1,87 @@
+/**
+ * Assertion options and verification shared by passkey login and passkey
+ * step-up (contract §3.6, §3.11): user verification always required, the
+ * challenge consumed before any other check, the credential looked up by id
+ * and owner, and a non-zero stored counter that does not increase refused.
+ */
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { fromBase64Url } from '../../crypto/encoding.js';
+import type { CredentialRow } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { findUserCredential, recordCredentialUse } from '../../repositories/credentials.js';
+import { consumeChallenge, type ChallengePurpose } from './challenges.js';
+import { assertNoPrfOutput, prfEvalExtension, type PrfInput } from './prf.js';
+import { classifyVerificationError } from './registration.js';
+import { CEREMONY_TIMEOUT_MS, relyingParty } from './relying-party.js';
+
+type WebAuthnDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+
+export interface AllowedCredential {
+  id: string;
+  transports: string[];
+  prfCapable: boolean;
+}
+
+/** Applies the request filters: `credentialId`, and PRF capability when `prf` is requested. */
+export function filterCredentials<T extends AllowedCredential>(creds: T[], filters: { credentialId?: string | undefined; prf?: PrfInput | undefined }): T[] {
+  return creds.filter((c) => (filters.credentialId === undefined || c.id === filters.credentialId) && (!filters.prf || c.prfCapable));
+}
+
+export async function assertionOptions(deps: Pick<Deps, 'config'>, input: { challenge: string; allow: AllowedCredential[]; prf?: PrfInput | undefined }) {
+  const rp = relyingParty(await deps.config.get());
+  const options = await generateAuthenticationOptions({
+    rpID: rp.rpId,
+    challenge: new Uint8Array(fromBase64Url(input.challenge)),
+    timeout: CEREMONY_TIMEOUT_MS,
+    userVerification: 'required',
+    allowCredentials: input.allow.map((c) => ({ id: c.id, transports: c.transports as never })),
+  });
+  const { extensions: _none, ...rest } = options;
+  return input.prf ? { ...rest, extensions: prfEvalExtension(input.prf) } : rest;
+}
+
+export type AssertionResult =
+  | { ok: true; credential: CredentialRow; newCounter: number }
+  | { ok: false; reason: 'no_challenge' | 'unknown_credential' | 'counter' | string };
+
+/**
+ * Verifies an assertion for `userId`. Throws 400 `prf_output_not_allowed`
+ * (after spending the challenge) when PRF outputs are present.
+ */
+export async function verifyAssertion(
+  deps: WebAuthnDeps,
+  input: { userId: string; purpose: ChallengePurpose; response: AuthenticationResponseJSON },
+): Promise<AssertionResult> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const live = await consumeChallenge(db, input.userId, input.purpose, now);
+  assertNoPrfOutput(input.response.clientExtensionResults);
+  if (!live) return { ok: false, reason: 'no_challenge' };
+
+  const credential = await findUserCredential(db, input.userId, input.response.id);
+  if (!credential) return { ok: false, reason: 'unknown_credential' };
+
+  const rp = relyingParty(await deps.config.get());
+  let newCounter: number;
+  try {
+    const verified = await verifyAuthenticationResponse({
+      response: input.response,
+      expectedChallenge: live.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.rpId,
+      requireUserVerification: true,
+      // Counter 0 here: the library's own counter rule is replaced by ours below.
+      credential: { id: credential.id, publicKey: new Uint8Array(fromBase64Url(credential.publicKey)), counter: 0, transports: credential.transports as never },
+    });
+    if (!verified.verified || !verified.authenticationInfo.userVerified) return { ok: false, reason: 'user_verification' };
+    newCounter = verified.authenticationInfo.newCounter;
+  } catch (err) {
+    return { ok: false, reason: classifyVerificationError(err) };
+  }
+
+  // A non-zero stored counter that does not increase means a cloned authenticator (§3.6).
+  if (credential.counter > 0 && newCounter <= credential.counter) return { ok: false, reason: 'counter' };
+  // Conditional on the counter we read, so a racing assertion with the same counter loses.
+  if (!(await recordCredentialUse(db, credential.id, credential.counter, newCounter, new Date(now)))) return { ok: false, reason: 'counter' };
+  return { ok: true, credential, newCounter };
+}
