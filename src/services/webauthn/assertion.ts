@@ -73,7 +73,8 @@ export async function verifyAssertion(
       // Counter 0 here: the library's own counter rule is replaced by ours below.
       credential: { id: credential.id, publicKey: new Uint8Array(fromBase64Url(credential.publicKey)), counter: 0, transports: credential.transports as never },
     });
-    if (!verified.verified || !verified.authenticationInfo.userVerified) return { ok: false, reason: 'user_verification' };
+    if (!verified.verified) return { ok: false, reason: 'signature' };
+    if (!verified.authenticationInfo.userVerified) return { ok: false, reason: 'user_verification' };
     newCounter = verified.authenticationInfo.newCounter;
   } catch (err) {
     return { ok: false, reason: classifyVerificationError(err) };
