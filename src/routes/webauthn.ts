@@ -2,11 +2,11 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
+import { responseFloor } from '../http/floor.js';
 import { credentialJson } from '../http/serialize.js';
 import { parseBody, parseQuery } from '../http/validate.js';
 import { requireAccess, requireEphemeral } from '../middleware/auth.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
-import { responseFloor } from '../middleware/response-floor.js';
 import { finishPasskeyLogin, startPasskeyLogin } from '../services/webauthn/login.js';
 import { finishRegistration, startRegistration } from '../services/webauthn/registration.js';
 import {

@@ -10,10 +10,10 @@ import type { Deps, EphemeralAuth, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { listCredentials } from '../../repositories/credentials.js';
 import { clientFields } from '../auth-events.js';
+import { decoyShapeForSubject } from '../decoy.js';
 import { issueSession } from '../session-issuance.js';
 import { assertionOptions, filterCredentials, verifyAssertion } from './assertion.js';
 import { issueChallenge } from './challenges.js';
-import { decoyPasskey } from './decoy-credential.js';
 import { assertNoPrfOutput, type PrfInput } from './prf.js';
 
 export interface LoginStartInput {
@@ -23,6 +23,7 @@ export interface LoginStartInput {
   prf?: PrfInput | undefined;
 }
 
+/** Login-policy check (§3.0 step 8): passkey must be in `login_methods`, for real and decoy principals. */
 async function assertPasskeyAllowed(deps: Pick<Deps, 'config'>) {
   const cfg = await deps.config.get();
   if (!cfg.login_methods.includes('passkey')) throw fail('login_method_disabled');
@@ -36,7 +37,7 @@ export async function startPasskeyLogin(deps: Deps, input: LoginStartInput) {
   const eventBase = { ...clientFields(client), metadata: { attemptId: auth.claims.jti } };
 
   if (!auth.user) {
-    const decoy = decoyPasskey(deps.env.secrets.decoySubject, auth.subject, auth.claims.idt, {
+    const decoy = decoyShapeForSubject(deps.env.secrets.decoySubject, auth.subject, auth.claims.idt, {
       loginMethods: cfg.login_methods,
       fallback: cfg.passkey_login_fallback_enabled,
     });

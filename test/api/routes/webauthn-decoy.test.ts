@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { authFailures, webauthnChallenges } from '../../../src/db/schema.js';
 import { makeApi, TEST_SERVICE_TOKEN } from '../../helpers/make-app.js';
-import { assertWith, loginToken } from '../../helpers/passkeys.js';
+import { createUser, signIn } from '../../helpers/factories.js';
+import { assertWith, loginToken, registerPasskey } from '../../helpers/passkeys.js';
 import { SoftwareAuthenticator } from '../../helpers/software-authenticator.js';
 
 /** A decoy subject whose shape byte has bit 0 (hasPasskey) equal to `withPasskey`. */
@@ -66,5 +67,33 @@ describe('passkey login for a decoy principal (contract §3.20)', () => {
     const bad = await t.call('POST', '/webauthn/login/start', { token: await loginToken(t, decoySubject(true)), body: { credentialId: '!!' } });
     expect(bad.status).toBe(400);
     expect(performance.now() - t1).toBeLessThan(115);
+  });
+});
+
+describe('passkey login after /login (end to end)', () => {
+  it('offers passkey in loginMethods exactly when login/start answers options, for unknown identifiers', async () => {
+    const t = await makeApi();
+    const seen = new Set<boolean>();
+    for (let i = 0; i < 12; i++) {
+      const login = await t.call('POST', '/login', { body: { identifier: `nobody-${i}@example.com` } });
+      expect(login.status).toBe(200);
+      const start = await t.call('POST', '/webauthn/login/start', { token: login.body.token, body: {} });
+      const offered = login.body.loginMethods.includes('passkey');
+      seen.add(offered);
+      expect(start.status).toBe(offered ? 200 : 401);
+      if (!offered) expect(start.body.error).toBe('credentials_not_found');
+    }
+    expect(seen.size).toBe(2);
+  });
+
+  it('a real user signs in with /login then the passkey', async () => {
+    const t = await makeApi();
+    const user = await createUser(t);
+    const { authenticator } = await registerPasskey(t, (await signIn(t, user)).token);
+    const login = await t.call('POST', '/login', { body: { identifier: user.email } });
+    expect(login.body.loginMethods).toContain('passkey');
+    const { finish } = await assertWith(t, '/webauthn/login', login.body.token, authenticator);
+    expect(finish.status).toBe(200);
+    expect(finish.body.sub).toBe(user.id);
   });
 });
