@@ -1,18 +1,24 @@
 /** Bun entry: `bun src/bun.ts`. Bun runs the same app; the socket address comes from `server.requestIP`. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createAuthApi } from './index.js';
+import { createAuthApi, ConfigError } from './index.js';
+
+declare const Bun: {
+  serve(o: { fetch: (req: Request, server: unknown) => Response | Promise<Response>; port: number; hostname: string }): { hostname: string; port: number };
+};
 
 const env = process.env;
 const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
 if (url.startsWith('file:') && !url.startsWith('file::memory:')) mkdirSync(dirname(url.slice(5)), { recursive: true });
 
-const app = await createAuthApi({
-  env,
-  connectionIp: (c) => (c.env as { requestIP?: (r: Request) => { address: string } | null })?.requestIP?.(c.req.raw)?.address,
-});
-
-const server = Bun.serve({ fetch: app.fetch, port: Number(env['PORT'] ?? 8787), hostname: env['HOST'] ?? '127.0.0.1' });
-console.log(`svc auth API (bun) listening on http://${server.hostname}:${server.port}`);
-
-declare const Bun: { serve(o: { fetch: typeof app.fetch; port: number; hostname: string }): { hostname: string; port: number } };
+try {
+  const app = await createAuthApi({
+    env,
+    connectionIp: (c) => (c.env as { requestIP?: (r: Request) => { address: string } | null })?.requestIP?.(c.req.raw)?.address,
+  });
+  const server = Bun.serve({ fetch: (req, srv) => app.fetch(req, srv), port: Number(env['PORT'] ?? 8787), hostname: env['HOST'] ?? '127.0.0.1' });
+  console.log(`svc auth API (bun) listening on http://${server.hostname}:${server.port}`);
+} catch (err) {
+  console.error(err instanceof ConfigError ? `svc-auth: configuration error: ${err.message}` : err);
+  process.exit(1);
+}

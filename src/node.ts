@@ -12,7 +12,10 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
   const port = Number(env['PORT'] ?? 8787);
   const hostname = env['HOST'] ?? '127.0.0.1';
   const server = serve({ fetch: app.fetch, port, hostname });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', () => resolve());
+    server.once('error', (err) => reject(new ConfigError('PORT', `cannot listen on ${hostname}:${port} (${(err as NodeJS.ErrnoException).code ?? err.message})`)));
+  });
   return { app, server, url: `http://${hostname}:${port}` };
 }
 

@@ -1,0 +1,34 @@
+/** Deno entry: `deno run -A --sloppy-imports src/deno.ts`. Same app; the socket address comes from `info.remoteAddr`. */
+import { createAuthApi, ConfigError } from './index.js';
+
+declare const Deno: {
+  env: { toObject(): Record<string, string> };
+  mkdirSync(path: string, o: { recursive: boolean }): void;
+  exit(code: number): never;
+  serve(
+    o: { port: number; hostname: string; onListen?: (a: { hostname: string; port: number }) => void },
+    handler: (req: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
+  ): unknown;
+};
+
+const env = Deno.env.toObject();
+const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
+if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
+  const dir = url.slice(5).replace(/\/[^/]*$/, '');
+  if (dir && dir !== url.slice(5)) Deno.mkdirSync(dir, { recursive: true });
+}
+
+try {
+  const app = await createAuthApi({ env, connectionIp: (c) => (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname });
+  Deno.serve(
+    {
+      port: Number(env['PORT'] ?? 8787),
+      hostname: env['HOST'] ?? '127.0.0.1',
+      onListen: ({ hostname, port }) => console.log(`svc auth API (deno) listening on http://${hostname}:${port}`),
+    },
+    (req, info) => app.fetch(req, info),
+  );
+} catch (err) {
+  console.error(err instanceof ConfigError ? `svc-auth: configuration error: ${err.message}` : err);
+  Deno.exit(1);
+}

@@ -1,0 +1,71 @@
+/**
+ * The Node entry (`npm run api` = `tsx src/node.ts`) as a real process:
+ * configured from env only, it boots on a file database and serves JWKS; bad
+ * configuration stops it at startup with one line naming the variable.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, freePort, http, removeDir, smokeEnv, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+
+describe('auth API on Node (src/node.ts)', () => {
+  let node: Spawned | undefined;
+  let dir: string | undefined;
+  let base = '';
+  let env: Record<string, string> = {};
+
+  beforeAll(async () => {
+    dir = tempDir('node');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    env = { ...smokeEnv(base, `file:${join(dir, 'nested', 'svc.db')}`), PORT: String(port), HOST: '127.0.0.1' };
+    node = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env });
+    await waitForHttp(`${base}/health/status`, node, 30_000);
+  }, 45_000);
+
+  afterAll(async () => {
+    await node?.stop();
+    removeDir(dir);
+  });
+
+  it('creates the database file and serves the dev JWKS', async () => {
+    expect(node!.output()).toContain(`svc auth API listening on ${base}`);
+    expect(existsSync(join(dir!, 'nested', 'svc.db'))).toBe(true);
+    const res = await http(`${base}/.well-known/jwks.json`);
+    expect(res.status).toBe(200);
+    expect(res.body.keys.map((k: { kid: string }) => k.kid)).toEqual(['dev-main']);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+  });
+
+  const failures: [string, Record<string, string | undefined>, string][] = [
+    ['a malformed ISSUER', { ISSUER: 'not a url' }, 'svc-auth: configuration error: ISSUER: must be an absolute http(s) URL'],
+    ['a malformed duration seed', { ACCESS_TOKEN_TTL: 'soon' }, 'ACCESS_TOKEN_TTL'],
+    ['an unsupported DATABASE_URL', { DATABASE_URL: 'postgres://x' }, 'DATABASE_URL'],
+  ];
+  for (const [name, over, line] of failures) {
+    it.concurrent(`exits non-zero at startup on ${name}, printing one line naming the variable`, async () => {
+      const fresh = tempDir('node-bad');
+      try {
+        const bad = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
+          env: { ...smokeEnv('http://127.0.0.1:1', `file:${join(fresh, 'svc.db')}`), PORT: String(await freePort()), ...over },
+        });
+        const code = await bad.exited;
+        expect(code).not.toBe(0);
+        const lines = bad.output().trim().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^svc-auth: configuration error: /);
+        expect(lines[0]).toContain(line);
+      } finally {
+        removeDir(fresh);
+      }
+    });
+  }
+
+  it('exits non-zero with one line when the port is taken', async () => {
+    const port = new URL(base).port;
+    const bad = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env: { ...env, PORT: port } });
+    expect(await bad.exited).not.toBe(0);
+    const lines = bad.output().trim().split('\n').filter((l) => !l.startsWith('[svc-auth] warn'));
+    expect(lines).toEqual([`svc-auth: configuration error: PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`]);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * `npm start` (scripts/start.ts) with zero configuration in an empty directory:
+ * it creates ./.data/svc.db, prints its URL and serves JWKS; a `.env` file in
+ * the directory is honoured.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, freePort, http, removeDir, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+
+describe('npm start', () => {
+  let proc: Spawned | undefined;
+  let dir: string | undefined;
+  let base = '';
+
+  beforeAll(async () => {
+    dir = tempDir('start');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    writeFileSync(join(dir, '.env'), `# local overrides\nAPP_NAME="svc from dotenv"\nPORT=${port}\n`);
+    // Only PATH/HOME from the parent: no config variables leak into the zero-config run.
+    const clean = { PATH: process.env['PATH'], HOME: process.env['HOME'] };
+    proc = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: dir, env: clean });
+    await waitForHttp(`${base}/health/status`, proc, 30_000);
+  }, 45_000);
+
+  afterAll(async () => {
+    await proc?.stop();
+    removeDir(dir);
+  });
+
+  it('prints its URL, creates ./.data/svc.db and answers the JWKS', async () => {
+    expect(proc!.output()).toContain(`svc auth API: ${base}`);
+    expect(existsSync(join(dir!, '.data', 'svc.db'))).toBe(true);
+    const res = await http(`${base}/.well-known/jwks.json`);
+    expect(res.status).toBe(200);
+    expect(res.body.keys[0].kid).toBe('dev-main');
+  });
+
+  it('seeds system config from the development defaults and .env', async () => {
+    const { createClient } = await import('@libsql/client');
+    const client = createClient({ url: `file:${join(dir!, '.data', 'svc.db')}` });
+    try {
+      const rs = await client.execute("SELECT key, value FROM system_config WHERE key IN ('app_name', 'rpid', 'origins')");
+      const rows = Object.fromEntries(rs.rows.map((r) => [r['key'], JSON.parse(String(r['value']))]));
+      expect(rows).toEqual({ app_name: 'svc from dotenv', rpid: 'localhost', origins: ['http://localhost:3000'] });
+    } finally {
+      client.close();
+    }
+  });
+});
