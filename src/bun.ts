@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { createAuthApi, ConfigError } from './index.js';
 
 declare const Bun: {
-  serve(o: { fetch: (req: Request, server: unknown) => Response | Promise<Response>; port: number; hostname: string }): { hostname: string; port: number };
+  serve(o: { fetch: (req: Request, server: Record<string, unknown>) => Response | Promise<Response>; port: number; hostname: string }): { hostname: string; port: number };
 };
 
 const env = process.env;
