@@ -3,7 +3,8 @@
  * consumed by a plain Node ESM project through the `exports` map, types
  * included, with the bundled migrations applied from dist.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,12 +12,14 @@ import { ROOT, removeDir, tempDir } from './processes.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types?: string; default?: string } | string> };
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+// Async on purpose: a synchronous child blocks the vitest worker's event loop and its RPC times out.
+const run = async (args: string[], cwd: string) => (await promisify(execFile)(process.execPath, args, { cwd, encoding: 'utf8' })).stdout;
 
 describe('package exports (built dist)', () => {
   let dir: string | undefined;
   let consumer = '';
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = tempDir('exports');
     // The package as installed: package.json + dist/ built from this tree, its dependencies linked.
     const installed = join(dir, 'pkg');
@@ -25,7 +28,7 @@ describe('package exports (built dist)', () => {
     symlinkSync(join(ROOT, 'node_modules'), join(installed, 'node_modules'), 'dir');
     // `npm run build` is `tsc -p tsconfig.build.json`; --noCheck because `npm test` typechecks first
     // (a NodeNext resolution mistake still fails below, when Node imports the output).
-    execFileSync(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(installed, 'dist'), '--noCheck'], { cwd: ROOT, stdio: 'pipe' });
+    await run([TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(installed, 'dist'), '--noCheck'], ROOT);
     // A consumer project depending on it.
     consumer = join(dir, 'consumer');
     mkdirSync(join(consumer, 'node_modules'), { recursive: true });
@@ -42,7 +45,7 @@ describe('package exports (built dist)', () => {
     }
   });
 
-  it('resolves svc-auth/api for a plain Node ESM consumer and boots from dist with bundled migrations', () => {
+  it('resolves svc-auth/api for a plain Node ESM consumer and boots from dist with bundled migrations', async () => {
     const script = `
       const { createAuthApi, ConfigError } = await import('svc-auth/api');
       if (typeof createAuthApi !== 'function' || typeof ConfigError !== 'function') throw new Error('missing exports');
@@ -56,13 +59,13 @@ describe('package exports (built dist)', () => {
       console.log(JSON.stringify({ status: res.status, kid: body.keys[0].kid, resolved: import.meta.resolve('svc-auth/api') }));
       await app.close();
     `;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    const out = await run(['--input-type=module', '-e', script], consumer);
     const result = JSON.parse(out.trim().split('\n').pop()!);
     expect(result).toMatchObject({ status: 200, kid: 'dev-main' });
     expect(result.resolved).toMatch(/\/dist\/src\/index\.js$/);
   });
 
-  it('ships types that a NodeNext TypeScript consumer can use', () => {
+  it('ships types that a NodeNext TypeScript consumer can use', async () => {
     writeFileSync(
       join(consumer, 'index.ts'),
       `import { createAuthApi, type EnvRecord } from 'svc-auth/api';\nconst env: EnvRecord = {};\nexport const app: Promise<{ fetch: (r: Request) => Response | Promise<Response> }> = createAuthApi({ env });\n`,
@@ -71,6 +74,6 @@ describe('package exports (built dist)', () => {
       join(consumer, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] }, files: ['index.ts'] }),
     );
-    execFileSync(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], { cwd: consumer, encoding: 'utf8' });
+    await run([TSC, '-p', join(consumer, 'tsconfig.json')], consumer);
   }, 30_000);
 });
