@@ -5,6 +5,7 @@ import { authEvents, credentials, sessions, totpCredentials, type UserRow } from
 import { issueSession } from '../../../src/services/session-issuance.js';
 import { createUser, signIn, testClient } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
+import { assertWith, loginToken, registerPasskey } from '../../helpers/passkeys.js';
 import { codeAt, enrollTotp, STEP_ALIGNED_START_MS, STEP_MS, totpEnv } from '../../helpers/totp.js';
 
 const path = (userId: string) => `/admin/users/${userId}/recovery/device-replacement`;
@@ -161,5 +162,27 @@ describe('POST /admin/users/:userId/recovery/device-replacement', () => {
   it('requires an access token', async () => {
     const { t, target } = await setup();
     expect((await t.call('POST', path(target.id), { body: { proofing } })).status).toBe(401);
+  });
+
+  it('accepts a passkey step-up too, and the target’s real passkey can no longer sign in', async () => {
+    const t = await makeApi({ env: totpEnv });
+    const admin = await createUser(t, { roles: ['admin'] });
+    const adminToken = (await signIn(t, admin)).token;
+    const adminKey = await registerPasskey(t, adminToken);
+    expect(adminKey.finish.status).toBe(200);
+    const target = await createUser(t);
+    const targetKey = await registerPasskey(t, (await signIn(t, target)).token);
+    expect(targetKey.finish.status).toBe(200);
+    // Before: the target's passkey signs in.
+    expect((await assertWith(t, '/webauthn/login', await loginToken(t, target.id), targetKey.authenticator)).finish.status).toBe(200);
+
+    expect((await assertWith(t, '/step-up/webauthn', adminToken, adminKey.authenticator)).finish.status).toBe(200);
+    const res = await t.call('POST', path(target.id), { token: adminToken, body: { proofing } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ removedCredentials: 1, revokedSessions: 2, disabledTotpCredentials: 0 });
+
+    const after = await assertWith(t, '/webauthn/login', await loginToken(t, target.id), targetKey.authenticator);
+    expect(after.start.status).toBe(401);
+    expect(after.start.body.error).toBe('credentials_not_found');
   });
 });
