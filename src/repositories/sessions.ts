@@ -49,11 +49,18 @@ export async function revokeChain(db: Db, chainId: string, reason: string, nowMs
   return res.rowsAffected;
 }
 
-/** Revokes the user's active sessions, optionally keeping one. Returns the count. */
-export async function revokeUserSessions(db: Db, userId: string, reason: string, nowMs: number, keepSessionId?: string): Promise<number> {
-  const res = await db
-    .update(sessions)
-    .set({ revokedAt: new Date(nowMs), revokedReason: reason, updatedAt: new Date(nowMs) })
-    .where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs), keepSessionId ? ne(sessions.id, keepSessionId) : sql`1 = 1`));
-  return res.rowsAffected;
+/**
+ * Revokes every not-yet-revoked session of the user, optionally keeping one
+ * sign-in chain. Rotated-away rows are revoked too: their access tokens stay
+ * valid until expiry otherwise (contract §0.3). Returns how many *active*
+ * sessions were ended.
+ */
+export async function revokeUserSessions(db: Db, userId: string, reason: string, nowMs: number, keepChainId?: string): Promise<number> {
+  const set = { revokedAt: new Date(nowMs), revokedReason: reason, updatedAt: new Date(nowMs) };
+  const keep = keepChainId ? ne(sessions.chainId, keepChainId) : sql`1 = 1`;
+  const [active] = await db.batch([
+    db.update(sessions).set(set).where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs), keep)),
+    db.update(sessions).set(set).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep)),
+  ]);
+  return active.rowsAffected;
 }

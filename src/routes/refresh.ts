@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { bearerToken, requireAccessForLogout } from '../middleware/auth.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
-import { revokeSession, revokeUserSessions } from '../repositories/sessions.js';
+import { revokeChain, revokeUserSessions } from '../repositories/sessions.js';
 import { rotateRefreshToken } from '../services/refresh-rotation.js';
 
 export const refreshRoutes = new Hono<AppEnv>()
@@ -16,7 +16,8 @@ export const refreshRoutes = new Hono<AppEnv>()
     const { db, clock, events } = c.get('deps');
     const { session, user } = c.get('access');
     const client = c.get('client');
-    await revokeSession(db, session.id, 'user_logout', clock.now());
+    // The whole sign-in chain: an access token of a rotated-away row must end its successor too.
+    await revokeChain(db, session.chainId, 'user_logout', clock.now());
     await events.record({ type: 'logout_success', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { scope: 'current_session' } });
     return c.json({ message: 'Success' });
   });

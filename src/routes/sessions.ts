@@ -4,7 +4,7 @@ import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { sessionJson } from '../http/serialize.js';
 import { requireAccess } from '../middleware/auth.js';
-import { findSessionById, listActiveSessions, revokeSession, revokeUserSessions } from '../repositories/sessions.js';
+import { findSessionById, listActiveSessions, revokeChain, revokeUserSessions } from '../repositories/sessions.js';
 
 export const sessionRoutes = new Hono<AppEnv>()
   .use('/sessions', requireAccess)
@@ -20,7 +20,8 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { user, session } = c.get('access');
     const target = await findSessionById(db, c.req.param('id'));
     if (!target || target.userId !== user.id) throw fail('not_found', 'Session not found');
-    await revokeSession(db, target.id, 'user_revoked', clock.now());
+    // The target's whole chain, so a refresh racing this call cannot keep a successor alive.
+    await revokeChain(db, target.chainId, 'user_revoked', clock.now());
     const client = c.get('client');
     await events.record({ type: 'session_revoked', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { revokedSessionId: target.id } });
     return c.json({ message: 'Success' });
@@ -28,7 +29,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   .delete('/sessions', async (c) => {
     const { db, clock, events } = c.get('deps');
     const { user, session } = c.get('access');
-    const revokedSessions = await revokeUserSessions(db, user.id, 'user_revoked', clock.now(), session.id);
+    const revokedSessions = await revokeUserSessions(db, user.id, 'user_revoked', clock.now(), session.chainId);
     const client = c.get('client');
     await events.record({ type: 'session_revoked', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { scope: 'others', revokedSessions } });
     return c.json({ message: 'Success', revokedSessions });

@@ -150,3 +150,42 @@ describe('DELETE /sessions', () => {
     expect((await refresh(t, s[0]!.refreshToken)).status).toBe(200);
   });
 });
+
+describe('revocation reaches rotated-away sessions (their access tokens outlive the rotation, contract §0.3)', () => {
+  it('DELETE /logout with the access token of a rotated-away session ends its successor', async () => {
+    const { t, s } = await setup(1);
+    const next = (await refresh(t, s[0]!.refreshToken)).body;
+    expect((await t.call('DELETE', '/logout', { token: s[0]!.token })).status).toBe(200);
+    expect((await me(t, next.token)).status).toBe(401);
+    expect((await refresh(t, next.refreshToken)).body.error).toBe('invalid_refresh_token');
+  });
+
+  it('DELETE /logout/all also kills the access token of a rotated-away session and counts active sessions only', async () => {
+    const { t, s } = await setup(2);
+    const next = (await refresh(t, s[0]!.refreshToken)).body;
+    expect((await me(t, s[0]!.token)).status).toBe(200);
+    const res = await t.call('DELETE', '/logout/all', { token: s[1]!.token });
+    expect(res.body).toEqual({ message: 'Success', revokedSessions: 2 });
+    for (const token of [s[0]!.token, next.token, s[1]!.token]) expect((await me(t, token)).status).toBe(401);
+  });
+
+  it('DELETE /sessions ends other chains, rotated-away rows included, and keeps the current chain', async () => {
+    const { t, s } = await setup(2);
+    const other = (await refresh(t, s[1]!.refreshToken)).body;
+    const mine = (await refresh(t, s[0]!.refreshToken)).body;
+    const res = await t.call('DELETE', '/sessions', { token: mine.token });
+    expect(res.body).toEqual({ message: 'Success', revokedSessions: 1 });
+    expect((await me(t, s[1]!.token)).status).toBe(401);
+    expect((await me(t, other.token)).status).toBe(401);
+    expect((await me(t, mine.token)).status).toBe(200);
+    expect((await me(t, s[0]!.token)).status).toBe(200);
+  });
+
+  it('DELETE /sessions/:id ends the target’s whole chain', async () => {
+    const { t, s } = await setup(2);
+    const res = await t.call('DELETE', `/sessions/${s[1]!.sessionId}`, { token: s[0]!.token });
+    expect(res.status).toBe(200);
+    expect((await me(t, s[1]!.token)).status).toBe(401);
+    expect((await me(t, s[0]!.token)).status).toBe(200);
+  });
+});
