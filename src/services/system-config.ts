@@ -99,23 +99,32 @@ export async function bootstrapSystemConfig(db: Db, env: EnvRecord, clock: Clock
 export function createSystemConfigService(db: Db, clock: Clock, ttlMs = CONFIG_CACHE_TTL_MS): SystemConfigService {
   let cached: { value: SystemConfigValues; expiresAt: number } | null = null;
   let loading: Promise<SystemConfigValues> | null = null;
+  // Bumped by invalidate(): a read that started before it must neither fill
+  // the cache nor be shared with callers that come after it.
+  let generation = 0;
   return {
     async get() {
       const now = clock.now();
       if (cached && cached.expiresAt > now) return cached.value;
-      loading ??= readRows(db)
-        .then((rows) => {
-          const value = validateConfig(rows);
-          cached = { value, expiresAt: clock.now() + ttlMs };
-          return value;
-        })
-        .finally(() => {
-          loading = null;
-        });
+      if (!loading) {
+        const gen = generation;
+        const load = readRows(db)
+          .then((rows) => {
+            const value = validateConfig(rows);
+            if (gen === generation) cached = { value, expiresAt: clock.now() + ttlMs };
+            return value;
+          })
+          .finally(() => {
+            if (loading === load) loading = null;
+          });
+        loading = load;
+      }
       return loading;
     },
     invalidate() {
       cached = null;
+      loading = null;
+      generation++;
     },
   };
 }

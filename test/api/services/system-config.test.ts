@@ -207,6 +207,38 @@ describe('system config cache (contract §6.4)', () => {
     expect((await t.api.deps.config.get()).rate_limit).toBe(7);
   });
 
+  it('invalidate() also discards a read that was already in flight', async () => {
+    // A client whose system_config reads answer only when the gate opens: the
+    // in-flight read has seen the old row before the write and invalidate().
+    const real = await prepareClient();
+    let gate: Promise<void> | null = null;
+    let open = () => {};
+    const client = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+        return async (stmt: string | { sql: string }) => {
+          const rs = await target.execute(stmt as string);
+          const sqlText = typeof stmt === 'string' ? stmt : stmt.sql;
+          if (gate && /from "system_config"/i.test(sqlText)) await gate;
+          return rs;
+        };
+      },
+    });
+    const api = await createAuthApi({ env: baseEnv, client, logger: quiet });
+    api.deps.config.invalidate(); // whatever boot cached: the next get() must read the table
+    gate = new Promise<void>((r) => (open = r));
+    const inFlight = api.deps.config.get();
+    await new Promise((r) => setTimeout(r, 20));
+    await real.execute({ sql: 'UPDATE system_config SET value = ? WHERE key = ?', args: [JSON.stringify('Renamed'), 'app_name'] });
+    api.deps.config.invalidate();
+    const fresh = api.deps.config.get();
+    gate = null;
+    open();
+    expect((await inFlight).app_name).toBe('svc test');
+    expect((await fresh).app_name).toBe('Renamed');
+    expect((await api.deps.config.get()).app_name).toBe('Renamed');
+  });
+
   it('validates every value it serves: a row broken after boot fails the read', async () => {
     const t = await makeApi();
     await t.api.deps.db.update(systemConfig).set({ value: -5 }).where(eq(systemConfig.key, 'rate_limit'));
