@@ -93,3 +93,34 @@ describe('passkey step-up (contract §3.11)', () => {
     expect((await t.call('POST', '/step-up/webauthn/finish', { token, body: { assertionResponse: await authenticator.assert(start.body) } })).status).toBe(200);
   });
 });
+
+describe('requireStepUp (+SU) with a passkey step-up (contract §4.5)', () => {
+  it('device replacement answers 403 step_up_required with fresh:false, then 200 after a passkey step-up, then 403 once stale', async () => {
+    const t = await makeApi();
+    const admin = await createUser(t, { roles: ['admin:write'] });
+    const { token } = await signIn(t, admin);
+    const { authenticator } = await registerPasskey(t, token);
+    const target = await createUser(t);
+    const { authenticator: targetKey } = await registerPasskey(t, (await signIn(t, target)).token);
+    const path = `/admin/users/${target.id}/recovery/device-replacement`;
+    const body = { proofing: { method: 'in_person', evidenceRef: 'ticket-42' } };
+
+    const refused = await t.call('POST', path, { token, body });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'step_up_required', message: 'Recent step-up authentication is required', fresh: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 });
+
+    expect((await assertWith(t, '/step-up/webauthn', token, authenticator)).finish.status).toBe(200);
+    const ok = await t.call('POST', path, { token, body });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ userId: target.id, removedCredentials: 1 });
+    // The target's passkey is gone: it can no longer sign in with it.
+    const login = await assertWith(t, '/webauthn/login', await loginToken(t, target.id), targetKey);
+    expect(login.start.status).toBe(401);
+    expect(login.start.body.error).toBe('credentials_not_found');
+
+    t.clock.advance(300_000);
+    const stale = await t.call('POST', path, { token, body });
+    expect(stale.status).toBe(403);
+    expect(stale.body).toMatchObject({ error: 'step_up_required', fresh: false, method: 'webauthn' });
+  });
+});
