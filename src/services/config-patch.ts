@@ -4,6 +4,7 @@
  * one batched write with `updated_by` = the admin, cache invalidated.
  */
 import { z } from 'zod';
+import { oauthProviderSchema } from '../config/oauth-provider.js';
 import { CONFIG_KEYS, configSchemas, crossKeyIssues, type ConfigKey, type SystemConfigValues } from '../config/keys.js';
 import type { Deps } from '../deps.js';
 import { fail, type ApiError } from '../errors.js';
@@ -18,7 +19,7 @@ export const configPatchSchema = z.strictObject(
 
 export type ConfigPatch = Partial<SystemConfigValues>;
 
-type PatchDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'events'>;
+type PatchDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'events' | 'env'>;
 
 /** Reads the stored config fresh from the table (bypassing the cache) and validates it. */
 export async function readStoredConfig(deps: Pick<Deps, 'db'>): Promise<SystemConfigValues> {
@@ -68,6 +69,12 @@ export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: Ac
     );
   }
   const patch = Object.fromEntries(Object.entries(parsed.data!).filter(([, v]) => v !== undefined)) as ConfigPatch;
+  // Boot tolerates an invalid provider (it is hidden, §6.1); an admin write must not create one.
+  const providerIssues = (patch.oauth_providers ?? []).flatMap((p, i) => {
+    const r = oauthProviderSchema(deps.env.production).safeParse(p);
+    return r.success ? [] : r.error.issues.map((x) => ({ path: ['oauth_providers', i, ...x.path.map((k) => (typeof k === 'symbol' ? String(k) : k))], code: x.code, message: x.message }));
+  });
+  if (providerIssues.length) await refuse(fail('invalid_request', 'Request failed schema validation.', { details: { issues: providerIssues } }), submittedKeys);
   const updatedKeys = CONFIG_KEYS.filter((k) => k in patch);
   if (updatedKeys.length === 0) await refuse(fail('no_changes'), []);
 

@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { authEvents, organizationMemberships, sessions } from '../../../src/db/schema.js';
+import { deleteMembershipGuarded, updateMembershipGuarded } from '../../../src/repositories/organizations.js';
 import { signedIn, type SignedIn } from '../../helpers/admin.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
@@ -183,6 +184,42 @@ describe('organization members', () => {
       error: 'not_found',
       message: 'Membership not found',
     });
+  });
+
+  it('lets exactly one of two owners who demote each other at the same time succeed', async () => {
+    const t = await makeApi();
+    const alice = await signedIn(t);
+    const bob = await signedIn(t);
+    const org = await createOrg(t, alice, { name: 'Race' });
+    await addMember(t, alice, org.id, { userId: bob.user.id, roles: ['owner'] });
+    const [a, b] = await Promise.all([
+      t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, { token: alice.token, body: { roles: ['member'] } }),
+      t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token, body: { roles: ['member'] } }),
+    ]);
+    // The loser is refused either by the guarded UPDATE (400 last_owner) or, if it ran later,
+    // because it is no longer a manager (404); never do both succeed.
+    const statuses = [a.status, b.status].sort();
+    expect(statuses[0]).toBe(200);
+    expect([400, 404]).toContain(statuses[1]);
+    const owners = (await t.api.deps.db.select().from(organizationMemberships).where(eq(organizationMemberships.organizationId, org.id))).filter((m) => m.roles.includes('owner'));
+    expect(owners).toHaveLength(1);
+  });
+
+  it('enforces the last-owner rule inside the UPDATE and DELETE statements themselves', async () => {
+    const t = await makeApi();
+    const alice = await signedIn(t);
+    const bob = await signedIn(t);
+    const org = await createOrg(t, alice, { name: 'Guard' });
+    await addMember(t, alice, org.id, { userId: bob.user.id, roles: ['owner'] });
+    const db = t.api.deps.db;
+    // Both writers decided with the same stale view (two owners); the statements settle it.
+    const outcomes = await Promise.all([
+      updateMembershipGuarded(db, org.id, bob.user.id, { roles: ['member'], scopes: [] }, t.clock.now()),
+      deleteMembershipGuarded(db, org.id, alice.user.id, t.clock.now()),
+    ]);
+    expect(outcomes.filter((o) => o === 'last_owner')).toHaveLength(1);
+    const owners = (await db.select().from(organizationMemberships).where(eq(organizationMemberships.organizationId, org.id))).filter((m) => m.roles.includes('owner'));
+    expect(owners).toHaveLength(1);
   });
 
   it('lets only an owner grant or take away owner; an organization admin cannot promote themselves', async () => {

@@ -97,6 +97,11 @@ describe('PATCH /system-config/admin', () => {
     expect(full.body.login_methods).toEqual(['email_otp']);
     expect(full.body.app_name).toBe('Renamed');
     expect((await t.call('GET', '/system-config/public')).body).toEqual({ loginMethods: ['email_otp'], appName: 'Renamed' });
+    // The very next /login offers the new policy.
+    const someone = await createUser(t);
+    const login = await t.call('POST', '/login', { body: { identifier: someone.email } });
+    expect(login.status).toBe(200);
+    expect(login.body.loginMethods).toEqual(['email_otp']);
 
     const rows = await storedRows(t);
     expect(rows['login_methods']).toEqual({ value: ['email_otp'], updatedBy: admin.user.id });
@@ -143,6 +148,25 @@ describe('PATCH /system-config/admin', () => {
       await refused(t, admin.token, { access_token_ttl: '2d' }, 'invalid_request');
       await refused(t, admin.token, { available_roles: ['user', 'user'] }, 'invalid_request');
       await refused(t, admin.token, [1, 2], 'invalid_request');
+    });
+
+    it('refuses an OAuth provider entry that fails provider validation, naming the path', async () => {
+      const t = await makeApi();
+      const admin = await signedIn(t, ['admin']);
+      const good = {
+        id: 'acme',
+        name: 'Acme',
+        clientId: 'client',
+        clientSecretEnv: 'ACME_SECRET',
+        authorizationUrl: 'https://id.acme.test/authorize',
+        tokenUrl: 'https://id.acme.test/token',
+        userInfoUrl: 'https://id.acme.test/userinfo',
+      };
+      const res = await refused(t, admin.token, { oauth_providers: [good, { ...good, id: 'other', tokenUrl: 'not a url' }] }, 'invalid_request');
+      expect(res.body.details.issues[0].path).toEqual(['oauth_providers', 1, 'tokenUrl']);
+      await refused(t, admin.token, { oauth_providers: [good, good] }, 'invalid_request');
+      const ok = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { oauth_providers: [good] } });
+      expect(ok.status).toBe(200);
     });
 
     it('rule 1: every default role must be in available_roles (role_not_available)', async () => {
