@@ -12,6 +12,7 @@ import { loginRoutes } from './login.js';
 import { magicLinkRoutes } from './magic-link.js';
 import { otpRoutes } from './otp.js';
 import { registrationRoutes } from './registration.js';
+import { oauthProviderAdminRoutes } from './oauth-providers-admin.js';
 import { refreshRoutes } from './refresh.js';
 import { sessionRoutes } from './sessions.js';
 import { stepUpRoutes } from './step-up.js';
@@ -50,4 +51,5 @@ export const routeGroups: Hono<AppEnv>[] = [
   webauthnRoutes,
   stepUpRoutes,
   credentialRoutes,
+  oauthProviderAdminRoutes,
 ];

@@ -80,3 +80,23 @@ describe('boot', () => {
     expect(t.logs.some((l) => l.level === 'warn' && l.line.includes('OAuth provider config is invalid'))).toBe(true);
   });
 });
+
+describe('OAuth per-flow limiter (contract §3.19)', () => {
+  it('allows 10 starts per provider and IP in 15 minutes, then 429 with Retry-After', async () => {
+    const t = await apiWith([provider(), provider({ id: 'acme2', name: 'Acme 2' })]);
+    for (let i = 0; i < 10; i++) expect((await t.call('POST', '/oauth/acme/start', { body: {} })).status).toBe(200);
+    const limited = await t.call('POST', '/oauth/acme/start', { body: {} });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toBe('rate_limited');
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    // The callback shares the provider+IP counter; another provider has its own.
+    expect((await t.call('POST', '/oauth/acme/callback', { body: { code: 'c', state: 's.s' } })).status).toBe(429);
+    expect((await t.call('POST', '/oauth/acme2/start', { body: {} })).status).toBe(200);
+    const { rateLimitCounters } = await import('../../../src/db/schema.js');
+    const keys = (await t.api.deps.db.select().from(rateLimitCounters)).map((r) => r.key);
+    expect(keys.some((k) => /^oauth:provider:acme:/.test(k))).toBe(true);
+    expect(keys.some((k) => /^oauth:ip:/.test(k))).toBe(true);
+    t.clock.advance(15 * 60_000);
+    expect((await t.call('POST', '/oauth/acme/start', { body: {} })).status).toBe(200);
+  });
+});
