@@ -1,0 +1,110 @@
+/**
+ * The demo application of `npm start`: a plain Hono app on
+ * http://localhost:3000 that mounts the svc adapter at `/auth`, the TOTP
+ * bridge at `/auth/totp`, protects `/app` with `requireAuth` and `/admin` with
+ * `requireRole('admin:read')`, and serves a small login page. Messages are
+ * delivered by a dev handler that prints codes and links in the terminal and
+ * keeps the last one per address for `GET /dev/outbox?to=` (non-production only).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono, type Context } from 'hono';
+import type { AuthMessage } from '../adapter/core/messaging.js';
+import type { SvcAdapterOptions } from '../adapter/core/options.js';
+import { getUser, requireAuth, requireRole, svcAdapter, svcTotpBridge, type SvcVariables } from '../adapter/hono/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PUBLIC = join(here, 'public');
+const WEBAUTHN_BUNDLE = join(here, '..', 'node_modules', '@simplewebauthn', 'browser', 'dist', 'bundle', 'index.umd.min.js');
+
+export const DEMO_COOKIE_SECRET = 'svc-demo-cookie-secret-not-for-production-use';
+
+export interface DemoOptions {
+  /** Base URL of the auth API (also its ISSUER unless `audience` is given). */
+  authServerUrl: string;
+  audience?: string;
+  /** The API's `API_SERVICE_TOKEN`. */
+  serviceSecret: string;
+  cookieSecret?: string;
+  /** Public origin of the demo. Default `http://localhost:3000`. */
+  origin?: string;
+  /** Print delivered codes and links (default true). */
+  printMessages?: boolean;
+  fetch?: SvcAdapterOptions['fetch'];
+  production?: boolean;
+}
+
+export interface OutboxEntry {
+  kind: AuthMessage['kind'];
+  to: string;
+  code?: string;
+  magicLinkUrl?: string;
+  at: string;
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml' };
+
+function file(c: Context, path: string, status = 200) {
+  const ext = path.slice(path.lastIndexOf('.'));
+  return c.body(readFileSync(path), status as 200, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+}
+
+export function createDemoApp(opts: DemoOptions) {
+  const origin = opts.origin ?? 'http://localhost:3000';
+  const production = opts.production ?? process.env['NODE_ENV'] === 'production';
+  const outbox = new Map<string, OutboxEntry>();
+  const print = opts.printMessages ?? true;
+
+  const deliver = async (m: AuthMessage) => {
+    outbox.set(m.to.toLowerCase(), { kind: m.kind, to: m.to, code: m.code, magicLinkUrl: m.magicLinkUrl, at: new Date().toISOString() });
+    if (print) {
+      const what = m.code ? `code ${m.code}` : `link ${m.magicLinkUrl}`;
+      console.log(`\n  ✉  [dev delivery] ${m.kind} to ${m.to}: ${what}\n`);
+    }
+    return { accepted: true, provider: 'dev-terminal', channel: m.channel };
+  };
+
+  const adapterOptions: SvcAdapterOptions = {
+    authServerUrl: opts.authServerUrl,
+    audience: opts.audience ?? opts.authServerUrl,
+    serviceSecret: opts.serviceSecret,
+    cookieSecret: opts.cookieSecret ?? DEMO_COOKIE_SECRET,
+    issuer: origin,
+    messaging: { handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver }, defaults: { appName: 'svc demo' } },
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  };
+  const auth = requireAuth({ cookieSecret: adapterOptions.cookieSecret, issuer: origin });
+
+  const app = new Hono<{ Variables: SvcVariables }>();
+  app.route('/auth', svcAdapter(adapterOptions));
+  app.route('/auth/totp', svcTotpBridge(adapterOptions));
+
+  // Pages. A guarded page without a usable cookie goes back to the login page,
+  // which refreshes through /auth/users/me and returns (requireAuth never refreshes).
+  const toLogin = (path: string) => async (c: Context, next: () => Promise<void>) => {
+    await next();
+    if (c.res.status === 401) c.res = c.redirect(`/?next=${encodeURIComponent(path)}`);
+  };
+  app.get('/', (c) => file(c, join(PUBLIC, 'index.html')));
+  app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));
+  app.get('/app', toLogin('/app'), auth, (c) => file(c, join(PUBLIC, 'app.html')));
+  app.get('/admin', toLogin('/admin'), auth, requireRole('admin:read'), (c) => file(c, join(PUBLIC, 'admin.html')));
+  // An application route using the guard and the user loader.
+  app.get('/api/profile', auth, async (c) => {
+    const { token: _token, ...user } = c.get('user');
+    return c.json({ user, me: await getUser(c, adapterOptions) });
+  });
+  app.get('/static/webauthn.js', (c) => file(c, WEBAUTHN_BUNDLE));
+  app.get('/static/:name{[a-z-]+\\.(css|js|svg)}', (c) => file(c, join(PUBLIC, c.req.param('name'))));
+
+  if (!production) {
+    // Dev-only: the last message per address, for the browser e2e suite.
+    app.get('/dev/outbox', (c) => {
+      const to = c.req.query('to')?.trim().toLowerCase();
+      const entry = to ? outbox.get(to) : undefined;
+      return entry ? c.json(entry) : c.json({ error: 'not_found' }, 404);
+    });
+  }
+  return { app, outbox, adapterOptions };
+}

@@ -1,0 +1,129 @@
+import { $, api, busy, describeError, escapeHtml, notice, show, when, webauthn } from '/static/common.js';
+
+const say = (kind, text) => notice($('#notice'), kind, text);
+let pendingRetry = null;
+
+/** Runs `action`; a 403 step_up_required opens the confirmation card and retries after it. */
+async function withStepUp(action) {
+  const res = await action();
+  if (res.status === 403 && res.body && res.body.error === 'step_up_required') {
+    pendingRetry = action;
+    show($('#stepup'));
+    say('info', describeError(res));
+    return null;
+  }
+  return res;
+}
+
+async function afterStepUp(res) {
+  if (res.status !== 200) return say('error', describeError(res));
+  show($('#stepup'), false);
+  say('ok', 'Confirmed.');
+  const retry = pendingRetry;
+  pendingRetry = null;
+  if (retry) {
+    const again = await retry();
+    if (again && again.status >= 400) say('error', describeError(again));
+    await refresh();
+  }
+}
+
+async function load() {
+  // /auth/users/me refreshes an expired access cookie transparently (ensureCookies).
+  const me = await api('GET', '/auth/users/me');
+  if (me.status === 401) return location.assign('/?next=/app');
+  if (me.status !== 200) return say('error', describeError(me));
+  const { user, credentials } = me.body;
+  $('#who').textContent = user.email;
+  const roles = user.roles.length ? user.roles.map((r) => `<span class="pill">${escapeHtml(r)}</span>`).join('') : '<span class="pill grey">none</span>';
+  $('#profile').innerHTML = `<dt>Email</dt><dd>${escapeHtml(user.email)} ${user.emailVerified ? '<span class="pill green">verified</span>' : ''}</dd>
+    <dt>Roles</dt><dd>${roles}</dd><dt>User id</dt><dd class="muted">${escapeHtml(user.id)}</dd>
+    <dt>Member since</dt><dd>${when(user.createdAt)}</dd><dt>Last sign-in</dt><dd>${when(user.lastLogin)}</dd>`;
+  show($('#admin-link'), user.roles.some((r) => r === 'admin' || r.startsWith('admin:')));
+  $('#passkeys').innerHTML = credentials.length
+    ? credentials.map((c) => `<tr><td>${escapeHtml(c.friendlyName || 'Passkey')}</td><td>${escapeHtml(c.deviceType || '')}${c.backedUp ? ' <span class="pill grey">synced</span>' : ''}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td><td><button class="small danger" data-del="${escapeHtml(c.id)}">Remove</button></td></tr>`).join('')
+    : '<tr><td colspan="5" class="muted">No passkeys yet.</td></tr>';
+  for (const b of document.querySelectorAll('[data-del]')) b.addEventListener('click', () => removePasskey(b.dataset.del));
+
+  const sessions = await api('GET', '/auth/sessions');
+  if (sessions.status === 200) {
+    $('#sessions').innerHTML = sessions.body.sessions.map((s) => `<tr><td>${escapeHtml(s.deviceName || s.userAgent || 'Unknown device')} ${s.current ? '<span class="pill green">this device</span>' : ''}</td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`).join('');
+    for (const b of document.querySelectorAll('[data-revoke]')) b.addEventListener('click', async () => {
+      const res = await api('DELETE', `/auth/sessions/${encodeURIComponent(b.dataset.revoke)}`);
+      say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Session signed out.' : describeError(res));
+      refresh();
+    });
+  }
+  const totp = await api('GET', '/auth/totp/status');
+  if (totp.status === 200) {
+    $('#totp-status').innerHTML = totp.body.enabled ? `<span class="pill green">on</span> since ${when(totp.body.verifiedAt)}` : '<span class="pill grey">off</span> Add a second step to email sign-ins.';
+    show($('#totp-start'), !totp.body.enabled);
+  } else {
+    $('#totp-status').textContent = 'The TOTP bridge is not available.';
+  }
+}
+const refresh = () => load().catch(() => say('error', 'Could not load your account.'));
+
+async function removePasskey(id) {
+  const res = await withStepUp(() => api('DELETE', '/auth/users/credentials', { id }));
+  if (!res) return;
+  say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Passkey removed.' : describeError(res));
+  refresh();
+}
+
+async function addPasskey() {
+  const start = await withStepUp(() => api('POST', '/auth/webAuthn/register/start', {}));
+  if (!start) return;
+  if (start.status !== 200) return say('error', describeError(start));
+  let attestation;
+  try {
+    attestation = await webauthn().startRegistration({ optionsJSON: start.body });
+  } catch (err) {
+    return say('error', err && err.name === 'InvalidStateError' ? 'This device already has a passkey for your account.' : 'The passkey prompt was cancelled.');
+  }
+  const finish = await api('POST', '/auth/webAuthn/register/finish', { attestationResponse: attestation, metadata: { friendlyName: `Passkey on ${navigator.platform || 'this device'}` } });
+  say(finish.status === 200 ? 'ok' : 'error', finish.status === 200 ? 'Passkey added. You can now sign in with it.' : describeError(finish));
+  refresh();
+}
+$('#add-passkey').addEventListener('click', (e) => { const b = e.currentTarget; busy(b, true, 'Waiting for your device…'); addPasskey().finally(() => busy(b, false)); });
+
+$('#totp-start').addEventListener('click', async () => {
+  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/start', {}));
+  if (!res) return;
+  if (res.status !== 200) return say('error', describeError(res));
+  $('#totp-secret').textContent = res.body.secret.replace(/(.{4})/g, '$1 ').trim();
+  $('#totp-url').href = res.body.otpauthUrl;
+  show($('#totp-enroll'));
+  show($('#totp-start'), false);
+});
+$('#totp-verify').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/verify', { code: $('#totp-code').value.trim() }));
+  if (!res) return;
+  if (res.status !== 200) return say('error', describeError(res));
+  show($('#totp-enroll'), false);
+  say('ok', 'Authenticator app turned on. Email sign-ins now ask for a code from it.');
+  refresh();
+});
+
+$('#stepup-passkey').addEventListener('click', async () => {
+  const start = await api('POST', '/auth/step-up/webauthn/start', {});
+  if (start.status !== 200) return say('error', describeError(start));
+  let assertion;
+  try { assertion = await webauthn().startAuthentication({ optionsJSON: start.body }); } catch { return say('error', 'The passkey prompt was cancelled.'); }
+  afterStepUp(await api('POST', '/auth/step-up/webauthn/finish', { assertionResponse: assertion }));
+});
+$('#stepup-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  afterStepUp(await api('POST', '/auth/totp/verify-mfa', { code: $('#stepup-code').value.trim() }));
+});
+
+$('#revoke-others').addEventListener('click', async () => {
+  const res = await api('DELETE', '/auth/sessions');
+  say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? `Signed out ${res.body.revokedSessions} other session(s).` : describeError(res));
+  refresh();
+});
+$('#logout').addEventListener('click', async () => { await api('DELETE', '/auth/logout'); location.assign('/'); });
+$('#logout-all').addEventListener('click', async () => { await api('DELETE', '/auth/logout/all'); location.assign('/'); });
+
+refresh();

@@ -1,0 +1,70 @@
+// Shared helpers of the demo pages: JSON calls to the adapter and readable errors.
+const MESSAGES = {
+  unauthorized: 'Your session has expired. Please sign in again.',
+  otp_verification_failed: 'That code is not valid or has expired.',
+  totp_verification_failed: 'That authenticator code is not valid.',
+  authentication_failed: 'The passkey could not be verified.',
+  credentials_not_found: 'No passkey is registered for this account on this device.',
+  login_method_disabled: 'This sign-in method is not enabled.',
+  account_locked: 'Too many failed attempts. Try again later.',
+  rate_limited: 'Too many requests. Please wait a moment and try again.',
+  invalid_identifier: 'Enter a valid email address.',
+  invalid_request: 'Please check what you entered.',
+  invalid_verification_token: 'This sign-in link is invalid, used or expired.',
+  step_up_required: 'Please confirm it is you first.',
+  step_up_unavailable: 'No confirmation method is available for this account.',
+  step_up_failed: 'The confirmation failed.',
+  webauthn_registration_failed: 'The passkey could not be registered.',
+  already_exists: 'This passkey is already registered.',
+  last_credential: 'You cannot remove your last sign-in method.',
+  upstream_unavailable: 'The auth server is not reachable.',
+  cross_site_request_blocked: 'The request was blocked.',
+};
+
+export function describeError(res) {
+  const code = res && res.body && res.body.error;
+  if (!code) return `Something went wrong (HTTP ${res ? res.status : '?'}).`;
+  return MESSAGES[code] || (res.body.message ? `${res.body.message}` : `Something went wrong (${code}).`);
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    return { status: 0, body: { error: 'upstream_unavailable' } };
+  }
+  const text = await res.text();
+  let parsed;
+  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  return { status: res.status, body: parsed };
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const show = (el, on = true) => el.classList.toggle('hidden', !on);
+
+export function notice(el, kind, text) {
+  el.className = `notice ${kind}`;
+  el.textContent = text;
+  show(el, Boolean(text));
+}
+
+export function busy(button, on, label) {
+  if (on) {
+    button.dataset.label = button.innerHTML;
+    button.disabled = true;
+    button.innerHTML = `<span class="spinner"></span>${label || 'Working…'}`;
+  } else {
+    button.disabled = false;
+    if (button.dataset.label) button.innerHTML = button.dataset.label;
+  }
+}
+
+export const escapeHtml = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+export const webauthn = () => window.SimpleWebAuthnBrowser;

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { createCookieCodec } from '../../adapter/core/cookies.js';
+import { createDemoApp, DEMO_COOKIE_SECRET } from '../../demo/app.js';
+import { createUser, signIn } from '../helpers/factories.js';
+import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN } from '../helpers/make-app.js';
+
+async function demo(production = false) {
+  const t = await makeApi();
+  const { app } = createDemoApp({
+    authServerUrl: TEST_ISSUER,
+    serviceSecret: TEST_SERVICE_TOKEN,
+    printMessages: false,
+    production,
+    fetch: (input, init) => Promise.resolve(t.api.request(input, init)),
+  });
+  return { t, app };
+}
+
+describe('demo app', () => {
+  it('serves the login page, its scripts and the WebAuthn browser bundle', async () => {
+    const { app } = await demo();
+    const page = await app.request('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('Sign in or create an account');
+    for (const path of ['/static/login.js', '/static/common.js', '/static/account.js', '/static/styles.css', '/static/webauthn.js', '/verify-magiclink']) {
+      expect((await app.request(path)).status, path).toBe(200);
+    }
+    expect(await (await app.request('/static/webauthn.js')).text()).toContain('SimpleWebAuthnBrowser');
+    expect((await app.request('/static/..%2Fapp.ts')).status).toBe(404);
+  });
+
+  it('answers 401 on /auth/users/me for an anonymous browser and sends /app and /admin to the login page', async () => {
+    const { app } = await demo();
+    const me = await app.request('/auth/users/me');
+    expect(me.status).toBe(401);
+    expect(await me.json()).toEqual({ error: 'unauthorized', message: 'Access session required' });
+    const page = await app.request('/app');
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/?next=%2Fapp');
+  });
+
+  it('registers through the adapter with the dev delivery and exposes the last code at /dev/outbox', async () => {
+    const { app } = await demo();
+    const reg = await app.request('/auth/registration/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@example.com' }) });
+    expect(reg.status).toBe(200);
+    const cookie = reg.headers.getSetCookie()[0]!.split(';')[0]!;
+    await new Promise((r) => setTimeout(r, 20));
+    const outbox = await app.request('/dev/outbox?to=DEMO@example.com');
+    expect(outbox.status).toBe(200);
+    const { code, kind } = (await outbox.json()) as { code: string; kind: string };
+    expect(kind).toBe('otp_email');
+    const verify = await app.request('/auth/otp/verify-email-otp', { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ verificationToken: code }) });
+    expect(verify.status).toBe(200);
+    const cookies = verify.headers.getSetCookie().map((s) => s.split(';')[0]).filter((s) => !s!.endsWith('=')).join('; ');
+    const account = await app.request('/app', { headers: { cookie: cookies } });
+    expect(account.status).toBe(200);
+    const profile = (await (await app.request('/api/profile', { headers: { cookie: cookies } })).json()) as any;
+    expect(profile.me.email).toBe('demo@example.com');
+    expect(profile.user).not.toHaveProperty('token');
+    expect((await app.request('/admin', { headers: { cookie: cookies } })).status).toBe(403);
+  });
+
+  it('lets an admin:read user into /admin and lists users through the adapter', async () => {
+    const { t, app } = await demo();
+    const admin = await createUser(t, { roles: ['admin:read'] });
+    const env = await signIn(t, admin);
+    const codec = createCookieCodec(DEMO_COOKIE_SECRET, 'http://localhost:3000');
+    const access = codec.sign({ kind: 'access', sub: admin.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: null, organizationId: null }, env.ttl, Date.now());
+    const page = await app.request('/admin', { headers: { cookie: `svc-access=${access}` } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Admin');
+    const users = await app.request('/auth/admin/users', { headers: { cookie: `svc-access=${access}` } });
+    expect(users.status).toBe(200);
+    expect(((await users.json()) as any).users.map((u: { email: string }) => u.email)).toContain(admin.email);
+  });
+
+  it('does not mount /dev/outbox in production', async () => {
+    const { app } = await demo(true);
+    expect((await app.request('/dev/outbox?to=a@b.co')).status).toBe(404);
+  });
+});
