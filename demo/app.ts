@@ -95,6 +95,7 @@ export function createDemoApp(opts: DemoOptions) {
     const { token: _token, ...user } = c.get('user');
     return c.json({ user, me: await getUser(c, adapterOptions) });
   });
+  app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/static/webauthn.js', (c) => file(c, WEBAUTHN_BUNDLE));
   app.get('/static/:name{[a-z-]+\\.(css|js|svg)}', (c) => file(c, join(PUBLIC, c.req.param('name'))));
 

@@ -12,16 +12,20 @@ describe('npm start', () => {
   let proc: Spawned | undefined;
   let dir: string | undefined;
   let base = '';
+  let demo = '';
 
   beforeAll(async () => {
     dir = tempDir('start');
     const port = await freePort();
+    const demoPort = await freePort();
     base = `http://127.0.0.1:${port}`;
-    writeFileSync(join(dir, '.env'), `# local overrides\nAPP_NAME="svc from dotenv"\nPORT=${port}\n`);
+    demo = `http://localhost:${demoPort}`;
+    writeFileSync(join(dir, '.env'), `# local overrides\nAPP_NAME="svc from dotenv"\nPORT=${port}\nDEMO_PORT=${demoPort}\n`);
     // Only PATH/HOME from the parent: no config variables leak into the zero-config run.
     const clean = { PATH: process.env['PATH'], HOME: process.env['HOME'] };
     proc = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: dir, env: clean });
     await waitForHttp(`${base}/health/status`, proc, 30_000);
+    await waitForHttp(`${demo}/`, proc, 30_000);
   }, 45_000);
 
   afterAll(async () => {
@@ -47,5 +51,15 @@ describe('npm start', () => {
     } finally {
       client.close();
     }
+  });
+
+  it('serves the demo login page and /auth/users/me answers 401 for an anonymous browser', async () => {
+    expect(proc!.output()).toContain(`svc demo app: ${demo}`);
+    const page = await fetch(`${demo}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Sign in or create an account');
+    const me = await fetch(`${demo}/auth/users/me`);
+    expect(me.status).toBe(401);
+    expect(await me.json()).toEqual({ error: 'unauthorized', message: 'Access session required' });
   });
 });
