@@ -28,8 +28,13 @@ export async function findSessionByLookup(db: Db, lookup: string): Promise<{ ses
 export const activeSessionWhere = (nowMs: number) =>
   and(isNull(sessions.revokedAt), isNull(sessions.replacedBySessionId), gt(sessions.expiresAt, new Date(nowMs)), gt(sessions.idleExpiresAt, new Date(nowMs)));
 
+/** Newest first; the id breaks same-millisecond ties so the order is stable between calls. */
 export async function listActiveSessions(db: Db, userId: string, nowMs: number): Promise<SessionRow[]> {
-  return db.select().from(sessions).where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs))).orderBy(desc(sessions.createdAt));
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs)))
+    .orderBy(desc(sessions.createdAt), desc(sessions.id));
 }
 
 export async function revokeSession(db: Db, id: string, reason: string, nowMs: number): Promise<number> {
