@@ -20,7 +20,9 @@ export async function ephemeralStart(core: AdapterCore, res: UpstreamResponse, t
   if (!check.ok) return check.result;
   const ttl = positiveSeconds(body['ttl']);
   if (ttl === null) return failure(502, 'invalid_upstream_response');
-  const deliveries = collectDeliveries(core, body);
+  // Only registration is a delivery route (§5.3 Svc `D`); `/login` never carries `delivery`, so
+  // looking for one there would log the serviceSecret-mismatch warning on every sign-in.
+  const deliveries = ctx === 'registration' ? collectDeliveries(core, body) : [];
   if (transport === 'bearer') return { status: res.status, body: omit(body, 'delivery'), deliveries };
   const name = ctx === 'login' ? core.opts.names.preAuth : core.opts.names.registration;
   const browserBody = ctx === 'login' ? { message: body['message'], identifierType: body['identifierType'], loginMethods: body['loginMethods'] } : omit(body, 'token', 'delivery');
