@@ -1,0 +1,51 @@
+/**
+ * Log redaction (contract §5.10): every rule of the list, and what must
+ * survive so log lines stay useful.
+ */
+import { describe, expect, it } from 'vitest';
+import { redact } from '../../../adapter/core/redact.js';
+
+const R = '[REDACTED]';
+
+describe('redact (contract §5.10)', () => {
+  it.each([
+    ['an email address', 'sent to Jane.Doe+tag@example.co.uk now', `sent to ${R} now`],
+    ['an E.164 number', 'sms to +14155550100 failed', `sms to ${R} failed`],
+    ['the value after Bearer', 'authorization: Bearer eyJhbGciOi.eyJzdWIi.sig-_x', `authorization: Bearer ${R}`],
+    ['the value after bearer (any case)', 'BEARER abc.def.ghi', `BEARER ${R}`],
+    ['the magic-link path token', 'POST /magic-link/verify/Zm9vYmFyYmF6?x=1 200', `POST /magic-link/verify/${R}?x=1 200`],
+  ])('redacts %s', (_name, input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+
+  const KEYS = ['token', 'refreshToken', 'verificationToken', 'code', 'state', 'secret', 'salt', 'identifier', 'client_secret'];
+
+  it.each(KEYS)('redacts the JSON value of %s (string, number, escaped quotes)', (key) => {
+    const line = JSON.stringify({ before: 'kept', [key]: 'sensitive-value-1', after: 42 });
+    expect(redact(line)).toBe(`{"before":"kept","${key}":"${R}","after":42}`);
+    expect(redact(`{"${key}": 123456}`)).toBe(`{"${key}": "${R}"}`);
+    const escaped = redact(`{"${key}":"with \\"quotes\\" inside","n":1}`);
+    expect(escaped).toBe(`{"${key}":"${R}","n":1}`);
+  });
+
+  it.each(KEYS)('redacts the query value of %s', (key) => {
+    expect(redact(`GET /cb?x=1&${key}=sensitive-value-1&y=2`)).toBe(`GET /cb?x=1&${key}=${R}&y=2`);
+    expect(redact(`GET /cb?${key}=sensitive-value-1`)).toBe(`GET /cb?${key}=${R}`);
+  });
+
+  it('redacts everything in one line at once and never leaks a fragment', () => {
+    const secrets = ['a@b.co', '+447700900123', 'tok.en.x', 'mlTOKEN123', '654321', 'st4te', 'OTPCODE'];
+    const line =
+      `user a@b.co phone +447700900123 auth Bearer tok.en.x url /magic-link/verify/mlTOKEN123 ` +
+      `body {"code":"654321","state":"st4te"} query ?verificationToken=OTPCODE`;
+    const out = redact(line);
+    for (const s of secrets) expect(out).not.toContain(s);
+    expect(out).toContain('/magic-link/verify/');
+  });
+
+  it('leaves ordinary text, key names that merely contain a sensitive word, and short numbers alone', () => {
+    for (const line of ['GET /users/me 200 12ms', 'status 401 invalid_refresh_token', 'retry in 900 s', '{"tokenType":"x","codes":3}', 'port 8787']) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+});
