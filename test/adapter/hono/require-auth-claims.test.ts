@@ -1,0 +1,78 @@
+/**
+ * `requireAuth` bearer path (contract §5.9): tokens signed with the API's own
+ * key but with the wrong claims are refused, so the checks are proven
+ * independently of the signature (guards.test.ts covers foreign keys, alg:none
+ * and HS256 confusion). Also: a valid cookie wins over a valid bearer of
+ * another user.
+ */
+import { Hono } from 'hono';
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { requireAuth, type SvcVariables } from '../../../adapter/hono/index.js';
+import { createUser, signIn } from '../../helpers/factories.js';
+import { TEST_ISSUER } from '../../helpers/make-app.js';
+import { APP_ORIGIN, COOKIE_SECRET, makeHarness, signedInBrowser, type Harness } from '../helpers.js';
+
+function app(h: Harness) {
+  const a = new Hono<{ Variables: SvcVariables }>();
+  a.get('/app', requireAuth({ cookieSecret: COOKIE_SECRET, issuer: APP_ORIGIN, authServerUrl: TEST_ISSUER, audience: TEST_ISSUER, fetch: h.opts.fetch, now: () => h.t.clock.now() }), (c) =>
+    c.json({ user: c.get('user') }),
+  );
+  return a;
+}
+
+/** Signs with the API's real private key and kid. */
+async function apiSigned(h: Harness, claims: Record<string, unknown>, opts: { iss?: string; aud?: string; expInSeconds?: number } = {}) {
+  const now = Math.floor(h.t.clock.now() / 1000);
+  const keys = h.t.api.deps.keys;
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: keys.activeKid })
+    .setIssuer(opts.iss ?? TEST_ISSUER)
+    .setAudience(opts.aud ?? TEST_ISSUER)
+    .setIssuedAt(now)
+    .setExpirationTime(now + (opts.expInSeconds ?? 600))
+    .sign(keys.privateKey);
+}
+
+describe('requireAuth bearer claims (API-signed tokens)', () => {
+  it('accepts the control token and refuses wrong iss, wrong aud, wrong or missing typ, missing sub and expiry', async () => {
+    const h = await makeHarness();
+    const user = await createUser(h.t);
+    const env = await signIn(h.t, user);
+    const a = app(h);
+    const good = { sub: user.id, sid: env.sessionId, typ: 'access', roles: ['user'] };
+    const control = await a.request('/app', { headers: { authorization: `Bearer ${await apiSigned(h, good)}` } });
+    expect(control.status).toBe(200);
+
+    const { sub: _sub, ...noSub } = good;
+    const { typ: _typ, ...noTyp } = good;
+    const bad: Record<string, string> = {
+      wrongIssuer: await apiSigned(h, good, { iss: 'http://evil.test' }),
+      wrongAudience: await apiSigned(h, good, { aud: 'http://other-app.test' }),
+      typEphemeral: await apiSigned(h, { ...good, typ: 'ephemeral', ctx: 'login' }),
+      typRefresh: await apiSigned(h, { ...good, typ: 'refresh' }),
+      noTyp: await apiSigned(h, noTyp),
+      noSub: await apiSigned(h, noSub),
+      numericSub: await apiSigned(h, { ...good, sub: 42 }),
+      expired: await apiSigned(h, good, { expInSeconds: -31 }),
+    };
+    for (const [name, token] of Object.entries(bad)) {
+      const res = await a.request('/app', { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, name).toBe(401);
+      expect(await res.json(), name).toEqual({ error: 'unauthorized', message: 'Invalid or expired session' });
+    }
+  });
+
+  it('lets a valid cookie win over a valid bearer of another user', async () => {
+    const h = await makeHarness();
+    const { user: cookieUser, cookies } = await signedInBrowser(h);
+    const other = await signIn(h.t, await createUser(h.t));
+    const res = await app(h).request('/app', {
+      headers: { cookie: Object.entries(cookies).map(([k, v]) => `${k}=${v}`).join('; '), authorization: `Bearer ${other.token}` },
+    });
+    expect(res.status).toBe(200);
+    const { user } = (await res.json()) as { user: { id: string; email?: string } };
+    expect(user.id).toBe(cookieUser.id);
+    expect(user.email).toBe(cookieUser.email);
+  });
+});
