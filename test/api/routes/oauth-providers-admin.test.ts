@@ -95,7 +95,8 @@ describe('/system-config/oauth-providers', () => {
     const { t, writer } = await setup();
     const off = await t.call('PATCH', `${BASE}/acme`, { token: writer.token, body: { enabled: false, redirectUri: 'https://app.example/cb' } });
     expect(off.status).toBe(200);
-    expect(off.body.provider).toMatchObject({ id: 'acme', enabled: false, redirectUri: 'https://app.example/cb', name: 'Acme' });
+    expect(off.body.provider).toMatchObject({ id: 'acme', enabled: false, redirectUri: 'https://app.example/cb', name: 'Acme', secretConfigured: true });
+    expect(JSON.stringify(off.body)).not.toContain(SECRET_VALUE);
     expect((await t.call('GET', '/oauth/providers')).body.providers).toEqual([]);
     const reset = await t.call('PATCH', `${BASE}/acme`, { token: writer.token, body: { redirectUri: null, enabled: null } });
     expect(reset.body.provider.redirectUri).toBeUndefined();

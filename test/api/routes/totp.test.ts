@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { authEvents, authFailures, totpCredentials } from '../../../src/db/schema.js';
 import { createUser, signIn } from '../../helpers/factories.js';
-import { makeApi } from '../../helpers/make-app.js';
+import { makeApi, TEST_SERVICE_TOKEN } from '../../helpers/make-app.js';
+import { openSecret } from '../../../src/crypto/secret-box.js';
+import { Secret } from 'otpauth';
 import { codeAt, enrollTotp, generatorFromUrl, STEP_ALIGNED_START_MS, STEP_MS, totpEnv, wrongCodeAt } from '../../helpers/totp.js';
 
 async function setup(env: Record<string, string> = totpEnv) {
@@ -117,6 +119,30 @@ describe('TOTP enrollment', () => {
     expect(atob(row!.secretIv)).toHaveLength(12);
     const everything = JSON.stringify(t.logs) + JSON.stringify(await t.api.deps.db.select().from(authEvents));
     expect(everything).not.toContain(secret);
+  });
+});
+
+describe('TOTP secret at rest (contract §1.8)', () => {
+  it('the stored row decrypts to the enrolled secret only with the configured key and the owner’s user id', async () => {
+    const key = 'totp-at-rest-key-0123456789abcdef-0123';
+    const { t, user, token } = await setup({ ...totpEnv, TOTP_SECRET_ENCRYPTION_KEY: key });
+    const other = await createUser(t);
+    const secret = await enrollTotp(t, token);
+    const [row] = await t.api.deps.db.select().from(totpCredentials).where(eq(totpCredentials.userId, user.id));
+    const sealed = { ciphertext: row!.secretCiphertext, iv: row!.secretIv };
+    expect(row!.secretCiphertext).not.toContain(secret);
+    expect(await openSecret(key, user.id, sealed)).toEqual(Secret.fromBase32(secret).bytes);
+    expect(await openSecret(key, other.id, sealed)).toBeNull();
+    // Not the API_SERVICE_TOKEN fallback once TOTP_SECRET_ENCRYPTION_KEY is set, and no other key.
+    expect(await openSecret(TEST_SERVICE_TOKEN, user.id, sealed)).toBeNull();
+    expect(await openSecret(`${key}x`, user.id, sealed)).toBeNull();
+  });
+
+  it('falls back to API_SERVICE_TOKEN as the key when TOTP_SECRET_ENCRYPTION_KEY is unset', async () => {
+    const { t, user, token } = await setup();
+    const secret = await enrollTotp(t, token);
+    const [row] = await t.api.deps.db.select().from(totpCredentials).where(eq(totpCredentials.userId, user.id));
+    expect(await openSecret(TEST_SERVICE_TOKEN, user.id, { ciphertext: row!.secretCiphertext, iv: row!.secretIv })).toEqual(Secret.fromBase32(secret).bytes);
   });
 });
 
