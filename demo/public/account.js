@@ -1,15 +1,21 @@
 import { $, api, busy, describeError, escapeHtml, notice, show, when, webauthn } from '/static/common.js';
 
 const say = (kind, text) => notice($('#notice'), kind, text);
-let pendingRetry = null;
+let resume = null;
 
-/** Runs `action`; a 403 step_up_required opens the confirmation card and retries after it. */
-async function withStepUp(action) {
+/**
+ * Runs `action`; a 403 step_up_required opens the confirmation card and
+ * returns null. Once the user confirms, `again` (the whole operation) runs
+ * from the start, so a flow that continues in the browser (the passkey prompt,
+ * showing a new TOTP secret) continues too.
+ */
+async function withStepUp(action, again) {
   const res = await action();
   if (res.status === 403 && res.body && res.body.error === 'step_up_required') {
-    pendingRetry = action;
+    resume = again;
     show($('#stepup'));
     say('info', describeError(res));
+    $('#stepup-code').value = '';
     return null;
   }
   return res;
@@ -19,13 +25,10 @@ async function afterStepUp(res) {
   if (res.status !== 200) return say('error', describeError(res));
   show($('#stepup'), false);
   say('ok', 'Confirmed.');
-  const retry = pendingRetry;
-  pendingRetry = null;
-  if (retry) {
-    const again = await retry();
-    if (again && again.status >= 400) say('error', describeError(again));
-    await refresh();
-  }
+  const again = resume;
+  resume = null;
+  if (again) await again();
+  else await refresh();
 }
 
 async function load() {
@@ -65,14 +68,14 @@ async function load() {
 const refresh = () => load().catch(() => say('error', 'Could not load your account.'));
 
 async function removePasskey(id) {
-  const res = await withStepUp(() => api('DELETE', '/auth/users/credentials', { id }));
+  const res = await withStepUp(() => api('DELETE', '/auth/users/credentials', { id }), () => removePasskey(id));
   if (!res) return;
   say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Passkey removed.' : describeError(res));
   refresh();
 }
 
 async function addPasskey() {
-  const start = await withStepUp(() => api('POST', '/auth/webAuthn/register/start', {}));
+  const start = await withStepUp(() => api('POST', '/auth/webAuthn/register/start', {}), addPasskey);
   if (!start) return;
   if (start.status !== 200) return say('error', describeError(start));
   let attestation;
@@ -87,24 +90,28 @@ async function addPasskey() {
 }
 $('#add-passkey').addEventListener('click', (e) => { const b = e.currentTarget; busy(b, true, 'Waiting for your device…'); addPasskey().finally(() => busy(b, false)); });
 
-$('#totp-start').addEventListener('click', async () => {
-  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/start', {}));
+async function startTotp() {
+  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/start', {}), startTotp);
   if (!res) return;
   if (res.status !== 200) return say('error', describeError(res));
   $('#totp-secret').textContent = res.body.secret.replace(/(.{4})/g, '$1 ').trim();
   $('#totp-url').href = res.body.otpauthUrl;
+  $('#totp-code').value = '';
   show($('#totp-enroll'));
   show($('#totp-start'), false);
-});
-$('#totp-verify').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/verify', { code: $('#totp-code').value.trim() }));
+  $('#totp-code').focus();
+}
+$('#totp-start').addEventListener('click', startTotp);
+
+async function verifyTotp() {
+  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/verify', { code: $('#totp-code').value.trim() }), verifyTotp);
   if (!res) return;
   if (res.status !== 200) return say('error', describeError(res));
   show($('#totp-enroll'), false);
   say('ok', 'Authenticator app turned on. Email sign-ins now ask for a code from it.');
   refresh();
-});
+}
+$('#totp-verify').addEventListener('submit', (e) => { e.preventDefault(); verifyTotp(); });
 
 $('#stepup-passkey').addEventListener('click', async () => {
   const start = await api('POST', '/auth/step-up/webauthn/start', {});

@@ -1,0 +1,168 @@
+/**
+ * Harness of the browser end-to-end suite: `npm start`'s own script
+ * (scripts/start.ts) as a process on free ports with a temporary database and
+ * the demo's dev delivery, Debian's Chromium driven by playwright-core, the
+ * DevTools WebAuthn virtual authenticator, the demo's dev outbox, TOTP codes
+ * and screenshots under test/e2e/artifacts/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as OTPAuth from 'otpauth';
+import { expect } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const ARTIFACTS = join(ROOT, 'test/e2e/artifacts');
+
+export interface Stack {
+  /** The demo app, e.g. http://localhost:41234 (WebAuthn needs a host name, not an IP). */
+  demo: string;
+  /** The auth API, e.g. http://127.0.0.1:41235. */
+  api: string;
+  proc: Spawned;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Runs scripts/start.ts (what `npm start` runs) in an empty temporary
+ * directory, so no `.env` of the checkout leaks in: the API and the demo on
+ * free ports, a fresh libSQL file, the relying party `localhost` with the
+ * demo's origin, and `ownerEmail` (if given) granted `admin` on verification.
+ */
+export async function startStack(opts: { ownerEmail?: string } = {}): Promise<Stack> {
+  const dir = tempDir('e2e');
+  const [apiPort, demoPort] = [await freePort(), await freePort()];
+  const demo = `http://localhost:${demoPort}`;
+  const api = `http://127.0.0.1:${apiPort}`;
+  const env: Record<string, string | undefined> = {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    NODE_ENV: 'development',
+    PORT: String(apiPort),
+    DEMO_PORT: String(demoPort),
+    DATABASE_URL: `file:${join(dir, 'svc.db')}`,
+    RPID: 'localhost',
+    ORIGINS: demo,
+    // One browser on loopback makes every request: keep the global limiter out of the way.
+    RATE_LIMIT: '10000',
+    DELAY_AFTER: '0',
+    LOGIN_RESPONSE_FLOOR_MS: '0',
+    ...(opts.ownerEmail ? { OWNER_EMAIL: opts.ownerEmail } : {}),
+  };
+  const proc = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: dir, env });
+  const stop = async () => {
+    await proc.stop();
+    removeDir(dir);
+  };
+  try {
+    await waitForHttp(`${api}/health/status`, proc, 45_000);
+    await waitForHttp(`${demo}/`, proc, 45_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { demo, api, proc, stop };
+}
+
+/** Headless Debian Chromium (never a downloaded build); a fresh temporary profile per launch. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A browser context (its own cookie jar) with one page. */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/**
+ * A platform authenticator on the page through the DevTools WebAuthn domain:
+ * CTAP2, resident keys, user verification that always succeeds. The real
+ * `navigator.credentials.create/get` run against the API's relying party.
+ */
+export async function addVirtualAuthenticator(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  return { cdp, authenticatorId, credentials };
+}
+
+export interface OutboxEntry {
+  kind: string;
+  to: string;
+  code?: string;
+  magicLinkUrl?: string;
+  at: string;
+}
+
+/**
+ * The next message delivered to `to` after `sinceIso`, from the demo's dev
+ * outbox (`GET /dev/outbox?to=`). Delivery runs after the adapter's answer, so
+ * this polls briefly.
+ */
+export async function nextMessage(stack: Stack, to: string, sinceIso: string, kind?: string): Promise<OutboxEntry> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${stack.demo}/dev/outbox?to=${encodeURIComponent(to)}`);
+    if (res.status === 200) {
+      const entry = (await res.json()) as OutboxEntry;
+      if (entry.at > sinceIso && (!kind || entry.kind === kind)) return entry;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no ${kind ?? 'message'} delivered to ${to} after ${sinceIso}`);
+}
+
+/**
+ * TOTP codes computed from the secret the page shows (SHA-1, 6 digits, 30 s,
+ * the authenticator-app defaults the otpauth link carries). The API accepts
+ * ±1 step and refuses a step it has already seen, so each code comes from a
+ * step newer than the last one used; a step more than one ahead of the clock
+ * is waited for.
+ */
+export class TotpDevice {
+  private readonly totp: OTPAuth.TOTP;
+  private lastCounter = -1;
+  constructor(secretBase32: string) {
+    this.totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretBase32.replace(/\s+/g, '')), algorithm: 'SHA1', digits: 6, period: 30 });
+  }
+  /** The code of the current step, without using it up (to pick a surely wrong one). */
+  async peek(): Promise<string> {
+    return this.totp.generate();
+  }
+  async nextCode(): Promise<string> {
+    const now = Date.now();
+    const current = this.totp.counter({ timestamp: now });
+    const counter = Math.max(current, this.lastCounter + 1);
+    if (counter > current + 1) await new Promise((r) => setTimeout(r, (counter - 1) * 30_000 - now + 250));
+    this.lastCounter = counter;
+    return this.totp.generate({ timestamp: counter * 30_000 + 1_000 });
+  }
+}
+
+/** Saves a full-page screenshot as test/e2e/artifacts/<name>.png (gitignored) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits until the page's notice banner is visible as `kind` (ok / error / info) and shows `text`. */
+export async function expectNotice(page: Page, kind: 'ok' | 'error' | 'info', text: string | RegExp): Promise<void> {
+  const el = page.locator('#notice');
+  const current = async () => ((await el.isVisible()) && (await el.getAttribute('class'))?.split(' ').includes(kind) ? ((await el.textContent()) ?? '') : '');
+  if (typeof text === 'string') await expect.poll(current, { timeout: 15_000 }).toBe(text);
+  else await expect.poll(current, { timeout: 15_000 }).toMatch(text);
+}
