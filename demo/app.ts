@@ -86,10 +86,15 @@ export function createDemoApp(opts: DemoOptions) {
     await next();
     if (c.res.status === 401) c.res = c.redirect(`/?next=${encodeURIComponent(path)}`);
   };
+  // A signed-in user without the role gets a readable page, not the guard's JSON.
+  const forbiddenPage = async (c: Context, next: () => Promise<void>) => {
+    await next();
+    if (c.res.status === 403) c.res = file(c, join(PUBLIC, 'forbidden.html'), 403);
+  };
   app.get('/', (c) => file(c, join(PUBLIC, 'index.html')));
   app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));
   app.get('/app', toLogin('/app'), auth, (c) => file(c, join(PUBLIC, 'app.html')));
-  app.get('/admin', toLogin('/admin'), auth, requireRole('admin:read'), (c) => file(c, join(PUBLIC, 'admin.html')));
+  app.get('/admin', toLogin('/admin'), forbiddenPage, auth, requireRole('admin:read'), (c) => file(c, join(PUBLIC, 'admin.html')));
   // An application route using the guard and the user loader.
   app.get('/api/profile', auth, async (c) => {
     const { token: _token, ...user } = c.get('user');

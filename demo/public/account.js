@@ -34,7 +34,7 @@ async function afterStepUp(res) {
 async function load() {
   // /auth/users/me refreshes an expired access cookie transparently (ensureCookies).
   const me = await api('GET', '/auth/users/me');
-  if (me.status === 401) return location.assign('/?next=/app');
+  if (me.status === 401) return location.assign(`/?next=${encodeURIComponent('/app')}`);
   if (me.status !== 200) return say('error', describeError(me));
   const { user, credentials } = me.body;
   $('#who').textContent = user.email;

@@ -59,7 +59,11 @@ describe('demo app', () => {
     const profile = (await (await app.request('/api/profile', { headers: { cookie: cookies } })).json()) as any;
     expect(profile.me.email).toBe('demo@example.com');
     expect(profile.user).not.toHaveProperty('token');
-    expect((await app.request('/admin', { headers: { cookie: cookies } })).status).toBe(403);
+    // A signed-in user without the role gets a readable 403 page, not the guard's JSON.
+    const forbidden = await app.request('/admin', { headers: { cookie: cookies } });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('content-type')).toContain('text/html');
+    expect(await forbidden.text()).toContain('You do not have access to this page');
   });
 
   it('lets an admin:read user into /admin and lists users through the adapter', async () => {

@@ -9,7 +9,7 @@
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TotpDevice, addVirtualAuthenticator, launchChromium, newPage, nextMessage, expectNotice, screenshot, startStack, type Stack } from './harness.js';
+import { TotpDevice, addVirtualAuthenticator, launchChromium, newPage, nextMessage, expectNotice, screenshot, signOut as signOutOf, startStack, type Stack } from './harness.js';
 
 const EMAIL = 'ada@e2e.test';
 
@@ -34,11 +34,7 @@ describe('account journey in Chromium', () => {
 
   const cookieNames = async () => (await context.cookies(stack.demo)).map((c) => c.name).sort();
 
-  async function signOut() {
-    await page.click('#logout');
-    await page.waitForURL(`${stack.demo}/`);
-    await page.locator('#step-start').waitFor({ state: 'visible' });
-  }
+  const signOut = () => signOutOf(stack, page);
 
   async function signInWithPasskey() {
     await page.fill('#email', EMAIL);

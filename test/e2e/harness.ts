@@ -166,3 +166,42 @@ export async function expectNotice(page: Page, kind: 'ok' | 'error' | 'info', te
   if (typeof text === 'string') await expect.poll(current, { timeout: 15_000 }).toBe(text);
   else await expect.poll(current, { timeout: 15_000 }).toMatch(text);
 }
+
+/** Creates an account from the sign-in page with the emailed code; ends on /app. */
+export async function registerWithEmailCode(stack: Stack, page: Page, email: string): Promise<void> {
+  await page.goto(`${stack.demo}/`);
+  await page.locator('#step-start').waitFor({ state: 'visible' });
+  await page.fill('#email', email);
+  const since = new Date().toISOString();
+  await page.click('#register');
+  await page.locator('#step-code').waitFor({ state: 'visible' });
+  const { code } = await nextMessage(stack, email, since, 'otp_email');
+  await page.fill('#code', code!);
+  await page.click('#code-submit');
+  await page.waitForURL(`${stack.demo}/app`);
+  await expect.poll(() => page.textContent('#who')).toBe(email);
+}
+
+/** Signs in from the sign-in page with an emailed code (no TOTP); ends on /app. */
+export async function signInWithEmailCode(stack: Stack, page: Page, email: string): Promise<void> {
+  await page.goto(`${stack.demo}/`);
+  await page.locator('#step-start').waitFor({ state: 'visible' });
+  await page.fill('#email', email);
+  await page.click('#continue');
+  await page.locator('#step-methods').waitFor({ state: 'visible' });
+  const since = new Date().toISOString();
+  await page.click('#m-email-otp');
+  await page.locator('#step-code').waitFor({ state: 'visible' });
+  const { code } = await nextMessage(stack, email, since, 'otp_email');
+  await page.fill('#code', code!);
+  await page.click('#code-submit');
+  await page.waitForURL(`${stack.demo}/app`);
+  await expect.poll(() => page.textContent('#who')).toBe(email);
+}
+
+/** Clicks "Sign out" on the account page; ends on the sign-in page. */
+export async function signOut(stack: Stack, page: Page): Promise<void> {
+  await page.click('#logout');
+  await page.waitForURL(`${stack.demo}/`);
+  await page.locator('#step-start').waitFor({ state: 'visible' });
+}

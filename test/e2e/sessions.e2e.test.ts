@@ -1,0 +1,106 @@
+/**
+ * Two browsers (two contexts, two cookie jars) against the demo of `npm start`:
+ * a magic link opened in the second completes the sign-in waiting in the
+ * first; the first lists both sessions and signs the other one out; the admin
+ * page refuses a non-admin with a readable page and lets the OWNER_EMAIL
+ * account in.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNotice, launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, signInWithEmailCode, signOut, startStack, type Stack } from './harness.js';
+
+const GRACE = 'grace@e2e.test';
+const OWNER = 'owner@e2e.test';
+
+describe('magic link, sessions and admin in Chromium', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let first: Page;
+  let second: Page;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack({ ownerEmail: OWNER }), launchChromium()]);
+    first = (await newPage(browser)).page;
+    second = (await newPage(browser)).page;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const sessionRows = (page: Page) => page.locator('#sessions tr');
+
+  it('signs in by magic link: the link opened in a second browser, the first one continues by itself', async () => {
+    await registerWithEmailCode(stack, first, GRACE);
+    await signOut(stack, first);
+
+    await first.fill('#email', GRACE);
+    await first.click('#continue');
+    await first.locator('#step-methods').waitFor({ state: 'visible' });
+    const since = new Date().toISOString();
+    await first.click('#m-magic-link');
+    await first.locator('#step-link').waitFor({ state: 'visible' });
+    await screenshot(first, '08-magic-link-waiting');
+
+    const { magicLinkUrl } = await nextMessage(stack, GRACE, since, 'magic_link_email');
+    expect(magicLinkUrl).toMatch(new RegExp(`^${stack.demo}/verify-magiclink\\?token=`));
+    await second.goto(magicLinkUrl!);
+    await expect.poll(() => second.textContent('#title')).toBe('You are signed in');
+    await expectNotice(second, 'ok', 'Link confirmed.');
+    // The token leaves the address bar once used.
+    expect(second.url()).toBe(`${stack.demo}/verify-magiclink`);
+    await screenshot(second, '09-magic-link-confirmed');
+
+    // The first browser's poll picks the session up and goes to the account page.
+    await first.waitForURL(`${stack.demo}/app`, { timeout: 20_000 });
+    await expect.poll(() => first.textContent('#who')).toBe(GRACE);
+
+    // A used link cannot be used again.
+    await second.goto(magicLinkUrl!);
+    await expect.poll(() => second.textContent('#title')).toBe('This link cannot be used');
+    await expectNotice(second, 'error', 'This sign-in link is invalid, used or expired.');
+    await screenshot(second, '10-magic-link-used');
+  });
+
+  it('lists both sessions and signs the other browser out', async () => {
+    await signInWithEmailCode(stack, second, GRACE);
+    await first.reload();
+    await expect.poll(() => sessionRows(first).count()).toBe(2);
+    await expect(first.locator('#sessions tr', { hasText: 'this device' }).count()).resolves.toBe(1);
+    await screenshot(first, '11-sessions');
+
+    await first.click('#sessions [data-revoke]');
+    await expectNotice(first, 'ok', 'Session signed out.');
+    await expect.poll(() => sessionRows(first).count()).toBe(1);
+
+    // The revoked browser: its account page finds the session gone and returns to sign-in.
+    await second.goto(`${stack.demo}/app`);
+    await second.waitForURL(`${stack.demo}/?next=%2Fapp`);
+    await second.locator('#step-start').waitFor({ state: 'visible' });
+    expect((await second.context().request.get(`${stack.demo}/auth/users/me`)).status()).toBe(401);
+    // The first browser is unaffected.
+    expect((await first.context().request.get(`${stack.demo}/auth/users/me`)).status()).toBe(200);
+  });
+
+  it('refuses the admin page to a non-admin with a readable page', async () => {
+    await expect(first.locator('#admin-link').isVisible()).resolves.toBe(false);
+    const res = await first.goto(`${stack.demo}/admin`);
+    expect(res!.status()).toBe(403);
+    await expect.poll(() => first.textContent('h1')).toBe('You do not have access to this page');
+    expect(await first.textContent('body')).not.toContain('"error"');
+    await screenshot(first, '12-admin-forbidden');
+    // The admin API behind the page refuses too.
+    expect((await first.context().request.get(`${stack.demo}/auth/admin/users`)).status()).toBe(403);
+  });
+
+  it('lets the OWNER_EMAIL account into the admin page', async () => {
+    await registerWithEmailCode(stack, second, OWNER);
+    await second.locator('#admin-link').waitFor({ state: 'visible' });
+    await second.click('#admin-link');
+    await second.waitForURL(`${stack.demo}/admin`);
+    await expect.poll(() => second.locator('#users tr').count()).toBe(2);
+    expect(await second.textContent('#users')).toContain(GRACE);
+    await screenshot(second, '13-admin');
+  });
+});
