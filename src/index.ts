@@ -51,7 +51,9 @@ async function openFromEnv(url: string, authToken: string | undefined): Promise<
   try {
     return await openDatabase(url, authToken);
   } catch (err) {
-    throw new ConfigError('DATABASE_URL', `cannot open the database (${(err as Error).message.split('\n')[0]})`);
+    // createAuthApi has no file-system access (it runs on Workers); the Node, Bun and Deno entries create the directory.
+    const hint = url.startsWith('file:') ? '; its directory must exist' : '';
+    throw new ConfigError('DATABASE_URL', `cannot open the database (${(err as Error).message.split('\n')[0]})${hint}`);
   }
 }
 
