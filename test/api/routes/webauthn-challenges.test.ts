@@ -49,6 +49,33 @@ describe('PRF outputs are refused everywhere (contract §3.6)', () => {
   });
 });
 
+describe('no pre-auth token can enroll a passkey (contract D5a)', () => {
+  it('refuses registration and login ephemeral tokens, and a refresh token, on register start and finish', async () => {
+    const t = await makeApi();
+    const reg = await t.call('POST', '/registration/register', { body: { email: 'planter@example.com' } });
+    expect(reg.status).toBe(200);
+    const user = await createUser(t);
+    const session = await signIn(t, user);
+    const login = await t.call('POST', '/login', { body: { identifier: user.email } });
+    const real = await t.call('POST', '/webauthn/register/start', { token: session.token, body: {} });
+    const attestationResponse = (await SoftwareAuthenticator.create()).register(real.body);
+    for (const [name, token] of [
+      ['registration', reg.body.token as string],
+      ['login', login.body.token as string],
+      ['refresh', session.refreshToken],
+    ] as const) {
+      const start = await t.call('POST', '/webauthn/register/start', { token, body: {} });
+      expect(start.status, name).toBe(401);
+      expect(start.body.error, name).toBe('unauthorized');
+      const finish = await t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse } });
+      expect(finish.status, name).toBe(401);
+    }
+    expect(await t.api.deps.db.select().from(credentials)).toHaveLength(0);
+    // Control: the access token's own finish still works with that (unspent) challenge.
+    expect((await t.call('POST', '/webauthn/register/finish', { token: session.token, body: { attestationResponse } })).status).toBe(200);
+  });
+});
+
 describe('challenge binding and atomic consumption (contract §2.7)', () => {
   it('a challenge issued to one user cannot be answered by another user, and stays live for its owner', async () => {
     const t = await makeApi();
