@@ -43,4 +43,25 @@ describe('refresh dedup (contract §5.7)', () => {
     for (let i = 0; i < REFRESH_DEDUP_MAX_ENTRIES + 5; i++) await d.run(`t${i}`, 0, async () => ({ success: true, value: i }));
     expect(d.size().recent).toBe(REFRESH_DEDUP_MAX_ENTRIES);
   });
+
+  it('caps the in-flight map at 10 000 entries too, and empties it once the calls settle', async () => {
+    const d = createRefreshDedup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pending = Array.from({ length: REFRESH_DEDUP_MAX_ENTRIES + 5 }, (_, i) => d.run(`p${i}`, 0, async () => (await gate, { success: false, value: i })));
+    expect(d.size().inflight).toBe(REFRESH_DEDUP_MAX_ENTRIES);
+    release();
+    await Promise.all(pending);
+    expect(d.size()).toEqual({ recent: 0, inflight: 0 });
+  });
+
+  it('replays a success to a caller arriving within 5 s even after the call settled, then forgets it', async () => {
+    const d = createRefreshDedup();
+    let calls = 0;
+    const call = async () => ({ success: true, value: ++calls });
+    expect((await d.run('t', 10_000, call)).value).toBe(1);
+    expect((await d.run('t', 14_999, call)).value).toBe(1);
+    expect((await d.run('t', 15_000, call)).value).toBe(2);
+    expect((await d.run('other', 15_000, call)).value).toBe(3);
+  });
 });
