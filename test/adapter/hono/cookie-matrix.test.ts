@@ -7,14 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { makeHarness, refreshOnlyBrowser, signedInBrowser, upstreamPaths } from '../helpers.js';
 
-const names = (setCookies: string[]) => setCookies.map((s) => s.split(';')[0]);
+const names = (setCookies: string[]) => setCookies.map((s) => s.split(';')[0]!);
 const CLEAR_ALL = ['svc-access=', 'svc-refresh=', 'svc-ephemeral='];
 
 describe('POST /auth/refresh (cookie transport)', () => {
   it('answers 401 Refresh token required without a valid refresh cookie and calls nothing', async () => {
     const h = await makeHarness();
     const { cookies } = await signedInBrowser(h);
-    for (const c of [{}, { 'svc-refresh': 'garbage' }, { 'svc-refresh': cookies['svc-access']! }]) {
+    const variants: Record<string, string>[] = [{}, { 'svc-refresh': 'garbage' }, { 'svc-refresh': cookies['svc-access']! }];
+    for (const c of variants) {
       const res = await h.send('POST', '/auth/refresh', { cookies: c });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'unauthorized', message: 'Refresh token required' });
