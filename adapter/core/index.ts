@@ -4,7 +4,7 @@
  * writes HTTP responses, reads env (except `NODE_ENV` once, at construction)
  * or imports a web framework. A new framework adapter parses its request into
  * an `AdapterRequest`, loops over `ROUTES`, calls `handleAdapterRequest`, and
- * writes the result with `serializeClearCookie` / `serializeCookie`.
+ * writes the result with `toWire` (status, headers, ordered `Set-Cookie` list, body).
  *
  * @example
  * import { createAdapterCore, ROUTES, handleAdapterRequest } from 'svc-auth/core';
@@ -55,3 +55,5 @@ export { createAdapterCore, type AdapterCore } from './core.js';
 export { guardOrigin, handleAdapterRequest, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
 export { handleBridgeRequest } from './bridge.js';
 export { accessTokenFor, bearerFrom, createAuthGuard, loadUser, type AuthFailure, type AuthGuard, type AuthUser, type RequireAuthOptions } from './user.js';
+export { getUserWith, requiredRoles, roleFailure, type RoleFailure } from './guards.js';
+export { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, internalFailure, MAX_BODY_BYTES, setCookieHeaders, startDeliveries, toWire, type BodyOutcome, type WireResponse } from './wire.js';

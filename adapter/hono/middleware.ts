@@ -6,9 +6,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { parseCookieHeader } from '../core/cookies.js';
 import { createAdapterCore } from '../core/core.js';
 import type { Me } from '../core/contract.js';
+import { getUserWith, requiredRoles, roleFailure } from '../core/guards.js';
 import type { SvcAdapterOptions } from '../core/options.js';
-import { satisfiesAny } from '../core/roles.js';
-import { accessTokenFor, createAuthGuard, loadUser, type AuthUser, type RequireAuthOptions } from '../core/user.js';
+import { createAuthGuard, type AuthUser, type RequireAuthOptions } from '../core/user.js';
+import { clientIpOf } from '../core/wire.js';
 import { defaultClientIp } from './request.js';
 
 /** Context variables set by the guards: `c.get('user')`. */
@@ -42,11 +43,10 @@ export function requireAuth(opts: RequireAuthOptions): MiddlewareHandler<{ Varia
  * app.get('/admin', requireAuth(auth), requireRole('admin:read'), handler);
  */
 export function requireRole(required: string | string[]): MiddlewareHandler<{ Variables: SvcVariables }> {
-  const list = Array.isArray(required) ? [...required] : [required];
+  const list = requiredRoles(required);
   return async (c, next) => {
-    const user = c.get('user') as AuthUser | undefined;
-    if (!user) return c.json({ error: 'unauthorized', message: 'Authentication required' }, 401);
-    if (!satisfiesAny(user.roles, list)) return c.json({ error: 'forbidden', message: 'Insufficient role', required: list }, 403);
+    const refused = roleFailure(c.get('user') as AuthUser | undefined, list);
+    if (refused) return c.json(refused.body, refused.status);
     await next();
   };
 }
@@ -61,14 +61,10 @@ export function requireRole(required: string | string[]): MiddlewareHandler<{ Va
  */
 export async function getUser(c: Context, opts: SvcAdapterOptions): Promise<Me | null> {
   const core = createAdapterCore(opts, 'svc-hono-adapter', 'getUser');
-  const resolved = (c.get('user') as AuthUser | undefined)?.token;
-  const token = resolved ?? (await accessTokenFor(core, parseCookieHeader(c.req.header('cookie')), c.req.header('authorization')));
-  if (!token) return null;
-  let ip: string | undefined;
-  try {
-    ip = (core.opts.resolveClientIp ?? defaultClientIp)(c);
-  } catch {
-    ip = undefined;
-  }
-  return loadUser(core, token, { ip, userAgent: c.req.header('user-agent') });
+  return getUserWith(core, {
+    resolvedToken: (c.get('user') as AuthUser | undefined)?.token,
+    cookies: parseCookieHeader(c.req.header('cookie')),
+    authorization: c.req.header('authorization'),
+    client: { ip: clientIpOf(core.opts, c, defaultClientIp), userAgent: c.req.header('user-agent') },
+  });
 }

@@ -7,9 +7,8 @@ import { getRuntimeKey } from 'hono/adapter';
 import { parseCookieHeader } from '../core/cookies.js';
 import type { ResolvedOptions } from '../core/options.js';
 import type { AdapterRequest } from '../core/pipeline.js';
-import { failure, type HandlerResult } from '../core/result.js';
-
-export const MAX_BODY_BYTES = 100 * 1024;
+import type { HandlerResult } from '../core/result.js';
+import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
 
 /** Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`. */
 export function defaultClientIp(c: Context): string | undefined {
@@ -27,11 +26,10 @@ export function defaultClientIp(c: Context): string | undefined {
   return undefined;
 }
 
-async function readBody(c: Context): Promise<{ ok: true; body: unknown } | { ok: false; result: HandlerResult }> {
-  const method = c.req.method;
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return { ok: true, body: undefined };
+async function readBody(c: Context): Promise<BodyOutcome> {
+  if (bodyless(c.req.method)) return { ok: true, body: undefined };
   const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) return { ok: false, result: failure(413, 'payload_too_large') };
+  if (declared > MAX_BODY_BYTES) return bodyTooLarge();
   const stream = c.req.raw.body;
   if (!stream) return { ok: true, body: undefined };
   const reader = stream.getReader();
@@ -43,7 +41,7 @@ async function readBody(c: Context): Promise<{ ok: true; body: unknown } | { ok:
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel().catch(() => {});
-      return { ok: false, result: failure(413, 'payload_too_large') };
+      return bodyTooLarge();
     }
     chunks.push(value);
   }
@@ -53,25 +51,14 @@ async function readBody(c: Context): Promise<{ ok: true; body: unknown } | { ok:
     bytes.set(ch, offset);
     offset += ch.byteLength;
   }
-  const text = new TextDecoder().decode(bytes).trim();
-  if (text === '') return { ok: true, body: undefined };
-  try {
-    return { ok: true, body: JSON.parse(text) };
-  } catch {
-    return { ok: false, result: failure(400, 'invalid_request', 'Malformed JSON body') };
-  }
+  return decodeJsonBody(bytes);
 }
 
 /** Builds the core request, or the 400/413 answer when the body is unusable. */
 export async function toAdapterRequest(c: Context, opts: ResolvedOptions): Promise<{ ok: true; req: AdapterRequest } | { ok: false; result: HandlerResult }> {
   const parsed = await readBody(c);
   if (!parsed.ok) return parsed;
-  let ip: string | undefined;
-  try {
-    ip = (opts.resolveClientIp ?? defaultClientIp)(c);
-  } catch {
-    ip = undefined;
-  }
+  const ip = clientIpOf(opts, c, defaultClientIp);
   return {
     ok: true,
     req: {

@@ -2,8 +2,8 @@
 import type { Context } from 'hono';
 import type { AdapterCore } from '../core/core.js';
 import type { AdapterRequest } from '../core/pipeline.js';
-import { redact } from '../core/redact.js';
-import { failure, type HandlerResult } from '../core/result.js';
+import type { HandlerResult } from '../core/result.js';
+import { internalFailure } from '../core/wire.js';
 import { toAdapterRequest } from './request.js';
 import { respond } from './respond.js';
 
@@ -14,8 +14,6 @@ export async function serve(c: Context, core: AdapterCore, handler: (req: Adapte
     if (!parsed.ok) return respond(c, core, parsed.result);
     return respond(c, core, await handler(parsed.req));
   } catch (e) {
-    core.opts.log('error', redact(`svc adapter: ${c.req.method} ${c.req.path} failed: ${(e as Error)?.stack ?? String(e)}`));
-    return respond(c, core, failure(500, 'internal_error'));
+    return respond(c, core, internalFailure(core, c.req.method, c.req.path, e));
   }
 }
-

@@ -1,15 +1,17 @@
 /**
  * Adapter test harness: a real in-process auth API (makeApi) behind the real
  * adapter, wired through the injected `fetch`, sharing the API's manual clock.
- * `upstream` records every call the adapter makes.
+ * `upstream` records every call the adapter makes. The adapter is Hono by
+ * default; `mount` swaps in another framework (the Express parity suite).
  */
 import { Hono } from 'hono';
 import { createCookieCodec } from '../../adapter/core/cookies.js';
 import type { CookiePayload } from '../../adapter/core/contract.js';
 import type { SvcAdapterOptions } from '../../adapter/core/options.js';
+import type { RequireAuthOptions } from '../../adapter/core/user.js';
 import type { AuthMessage } from '../../adapter/core/messaging.js';
 import type { MessageSender } from '../../src/services/delivery/index.js';
-import { svcAdapter, svcTotpBridge } from '../../adapter/hono/index.js';
+import { getUser, requireAuth, requireRole, svcAdapter, svcTotpBridge, type SvcVariables } from '../../adapter/hono/index.js';
 import { createUser, signIn } from '../helpers/factories.js';
 import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN, type TestApi } from '../helpers/make-app.js';
 
@@ -23,9 +25,30 @@ export interface UpstreamCall {
   body: string | undefined;
 }
 
+/** How a harness reaches its adapter: in memory (Hono `app.request`) or over a real port (Express). */
+export interface Driver {
+  request(path: string, init: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Mounts the adapter at `/auth`, the TOTP bridge at `/auth/totp`, and the guarded app routes `/app`, `/admin`, `/profile`. */
+export type Mount = (opts: SvcAdapterOptions, guard: RequireAuthOptions) => Promise<Driver>;
+
+export const honoMount: Mount = async (opts, guard) => {
+  const app = new Hono<{ Variables: SvcVariables }>();
+  app.route('/auth', svcAdapter(opts));
+  app.route('/auth/totp', svcTotpBridge(opts));
+  const auth = requireAuth(guard);
+  app.get('/app', auth, (c) => c.json({ user: c.get('user') }));
+  app.get('/admin', auth, requireRole('admin:read'), (c) => c.json({ ok: true }));
+  app.get('/profile', async (c) => c.json({ me: await getUser(c, opts) }));
+  app.notFound((c) => c.json({ error: 'not_found' }, 404));
+  return { request: async (path, init) => app.request(path, init), close: async () => {} };
+};
+
 export interface Harness {
   t: TestApi;
-  app: Hono;
+  driver: Driver;
   opts: SvcAdapterOptions;
   upstream: UpstreamCall[];
   logs: { level: string; line: string }[];
@@ -52,7 +75,11 @@ export interface SendResult {
   headers: Headers;
 }
 
-export async function makeHarness(over: Partial<SvcAdapterOptions> = {}, apiEnv: Record<string, string> = {}, api: { sender?: MessageSender | null; clockStartMs?: number } = {}): Promise<Harness> {
+export async function makeHarness(
+  over: Partial<SvcAdapterOptions> = {},
+  apiEnv: Record<string, string> = {},
+  { mount = honoMount, ...api }: { sender?: MessageSender | null; clockStartMs?: number; mount?: Mount } = {},
+): Promise<Harness> {
   const t = await makeApi({ env: apiEnv, ...api });
   const upstream: UpstreamCall[] = [];
   const logs: { level: string; line: string }[] = [];
@@ -76,13 +103,12 @@ export async function makeHarness(over: Partial<SvcAdapterOptions> = {}, apiEnv:
     log: (level, line) => logs.push({ level, line }),
     ...over,
   };
-  const app = new Hono();
-  app.route('/auth', svcAdapter(opts));
-  app.route('/auth/totp', svcTotpBridge(opts));
+  const guard: RequireAuthOptions = { cookieSecret: COOKIE_SECRET, issuer: APP_ORIGIN, authServerUrl: TEST_ISSUER, audience: TEST_ISSUER, fetch: fetchFn, now: () => t.clock.now() };
+  const driver = await mount(opts, guard);
   const codec = createCookieCodec(COOKIE_SECRET, APP_ORIGIN);
   Object.assign(h, {
     t,
-    app,
+    driver,
     opts,
     upstream,
     logs,
@@ -94,7 +120,7 @@ export async function makeHarness(over: Partial<SvcAdapterOptions> = {}, apiEnv:
         body = JSON.stringify(init.body);
         headers['content-type'] = 'application/json';
       }
-      const res = await app.request(path, { method, headers, body });
+      const res = await driver.request(path, { method, headers, body });
       const text = await res.text();
       const setCookies = res.headers.getSetCookie();
       const cookies: Record<string, string> = { ...init.cookies };

@@ -76,4 +76,36 @@ describe('package exports (built dist)', () => {
     );
     await run([TSC, '-p', join(consumer, 'tsconfig.json')], consumer);
   }, 30_000);
+
+  it('resolves svc-auth/express (Express 5 Router, Node only) and types req.user through the augmentation', async () => {
+    const script = `
+      const { svcExpressAdapter, svcExpressTotpBridge, requireAuth, requireRole, getUser } = await import('svc-auth/express');
+      const opts = { authServerUrl: 'http://127.0.0.1:1', audience: 'http://127.0.0.1:1', issuer: 'http://localhost:3000',
+        cookieSecret: 'c'.repeat(32), serviceSecret: 's'.repeat(32) };
+      const router = svcExpressAdapter(opts);
+      console.log(JSON.stringify({ router: typeof router, stack: router.stack.length, bridge: typeof svcExpressTotpBridge(opts),
+        guards: [requireAuth, requireRole, getUser].map((f) => typeof f), resolved: import.meta.resolve('svc-auth/express') }));
+    `;
+    const result = JSON.parse((await run(['--input-type=module', '-e', script], consumer)).trim().split('\n').pop()!);
+    expect(result).toMatchObject({ router: 'function', bridge: 'function', guards: ['function', 'function', 'function'] });
+    expect(result.stack).toBeGreaterThan(70);
+    expect(result.resolved).toMatch(/\/dist\/adapter\/express\/index\.js$/);
+    writeFileSync(
+      join(consumer, 'express.ts'),
+      [
+        `import { requireAuth, type ExpressUser } from 'svc-auth/express';`,
+        `const guard = requireAuth({ cookieSecret: 'c'.repeat(32) });`,
+        `type Req = Parameters<typeof guard>[0];`,
+        `export const roles = (req: Req): string[] => req.user?.roles ?? [];`,
+        `export const email = (user: ExpressUser): string | undefined => user.email;`,
+        `// @ts-expect-error -- req.user is typed, not any`,
+        `export const wrong = (req: Req): number => req.user?.email;`,
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(consumer, 'tsconfig.express.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] }, files: ['express.ts'] }),
+    );
+    await run([TSC, '-p', join(consumer, 'tsconfig.express.json')], consumer);
+  }, 30_000);
 });

@@ -1,0 +1,93 @@
+/**
+ * The edge of every framework layer, kept here so the Hono and Express
+ * adapters cannot drift: the body rules of contract §5.13 (> 100 KB → 413,
+ * malformed JSON → 400), the response plan as wire headers (§5.4: clears
+ * before sets, cookies before the body), deliveries started once the answer is
+ * decided (§5.10), and the redacted 500 for surprises.
+ */
+import { serializeClearCookie, serializeCookie } from './cookies.js';
+import type { AdapterCore } from './core.js';
+import { dispatchMessage } from './messaging.js';
+import type { ResolvedOptions } from './options.js';
+import { redact } from './redact.js';
+import { failure, type HandlerResult } from './result.js';
+
+/** Body limit of every mounted route (contract §5.13); Express's `"100kb"` is the same number. */
+export const MAX_BODY_BYTES = 100 * 1024;
+
+export type BodyOutcome = { ok: true; body: unknown } | { ok: false; result: HandlerResult };
+
+export const bodyTooLarge = (): BodyOutcome => ({ ok: false, result: failure(413, 'payload_too_large') });
+
+/** Methods whose body the adapter never reads (the API gets none either). */
+export const bodyless = (method: string): boolean => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+
+/**
+ * Decodes a request body already limited to `MAX_BODY_BYTES`: UTF-8, trimmed;
+ * empty → `undefined`; any JSON value is accepted whatever the Content-Type.
+ */
+export function decodeJsonBody(bytes: Uint8Array): BodyOutcome {
+  if (bytes.byteLength > MAX_BODY_BYTES) return bodyTooLarge();
+  const text = new TextDecoder().decode(bytes).trim();
+  if (text === '') return { ok: true, body: undefined };
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch {
+    return { ok: false, result: failure(400, 'invalid_request', 'Malformed JSON body') };
+  }
+}
+
+/** The ordered `Set-Cookie` values of a result: clears first, then the signed sets. */
+export function setCookieHeaders(core: AdapterCore, result: HandlerResult): string[] {
+  const attrs = core.opts.cookie;
+  const nowMs = core.now();
+  const out = (result.clearCookies ?? []).map((name) => serializeClearCookie(name, attrs));
+  for (const s of result.setCookies ?? []) out.push(serializeCookie(s.name, core.codec.sign(s.payload, s.maxAge, nowMs), s.maxAge, attrs, nowMs));
+  return out;
+}
+
+export interface WireResponse {
+  status: number;
+  /** Headers other than `Set-Cookie`, lower-case names. */
+  headers: Record<string, string>;
+  setCookies: string[];
+  /** JSON text, or null for an empty body (always null for 204). */
+  body: string | null;
+}
+
+/** A `HandlerResult` as bytes-on-the-wire decisions, identical for every framework. */
+export function toWire(core: AdapterCore, result: HandlerResult): WireResponse {
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
+  let body: string | null = null;
+  if (result.body !== undefined && result.status !== 204) {
+    body = JSON.stringify(result.body);
+    headers['content-type'] = 'application/json; charset=utf-8';
+  }
+  return { status: result.status, headers, setCookies: setCookieHeaders(core, result), body };
+}
+
+/**
+ * Starts the result's deliveries; the promise never rejects (dispatchMessage
+ * logs failures) and is not awaited by the response. Null when there is nothing to send.
+ */
+export function startDeliveries(core: AdapterCore, result: HandlerResult): Promise<unknown> | null {
+  const messaging = core.opts.messaging;
+  if (!messaging || !result.deliveries?.length) return null;
+  return Promise.all(result.deliveries.map((m) => dispatchMessage(messaging, m, core.opts.log)));
+}
+
+/** Logs an unexpected error (redacted, with its stack) and returns the 500 envelope without it. */
+export function internalFailure(core: AdapterCore, method: string, path: string, e: unknown): HandlerResult {
+  core.opts.log('error', redact(`svc adapter: ${method} ${path} failed: ${(e as Error)?.stack ?? String(e)}`));
+  return failure(500, 'internal_error');
+}
+
+/** `resolveClientIp` when given, else the framework's default; a throwing resolver means "unknown". */
+export function clientIpOf<C>(opts: Pick<ResolvedOptions, 'resolveClientIp'>, ctx: C, fallback: (ctx: C) => string | undefined): string | undefined {
+  try {
+    return (opts.resolveClientIp ?? fallback)(ctx);
+  } catch {
+    return undefined;
+  }
+}

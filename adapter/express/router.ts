@@ -1,0 +1,20 @@
+/** Builds an Express router from a route table: one handler per entry, the same matching rules as the Hono layer. */
+import express, { type Router } from 'express';
+import type { AdapterCore } from '../core/core.js';
+import type { AdapterRequest } from '../core/pipeline.js';
+import type { HandlerResult } from '../core/result.js';
+import type { HttpMethod } from '../core/route-table.js';
+import { serve } from './serve.js';
+
+const VERBS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const;
+
+/**
+ * Exact paths as a default Hono app matches them: case-sensitive, and a
+ * trailing slash is another path. A path or method outside the table falls
+ * through to the application.
+ */
+export function tableRouter<R extends { method: HttpMethod; path: string }>(core: AdapterCore, routes: readonly R[], handle: (route: R, req: AdapterRequest) => Promise<HandlerResult>): Router {
+  const router = express.Router({ caseSensitive: true, strict: true });
+  for (const route of routes) router.route(route.path)[VERBS[route.method]](serve(core, (req) => handle(route, req)));
+  return router;
+}
