@@ -40,9 +40,10 @@ export function decodeJsonBody(bytes: Uint8Array): BodyOutcome {
 /** The ordered `Set-Cookie` values of a result: clears first, then the signed sets. */
 export function setCookieHeaders(core: AdapterCore, result: HandlerResult): string[] {
   const attrs = core.opts.cookie;
-  const nowMs = core.now();
   const out = (result.clearCookies ?? []).map((name) => serializeClearCookie(name, attrs));
-  for (const s of result.setCookies ?? []) out.push(serializeCookie(s.name, core.codec.sign(s.payload, s.maxAge, nowMs), s.maxAge, attrs, nowMs));
+  if (!result.setCookies?.length) return out; // no clock read: a failure answer must not depend on it
+  const nowMs = core.now();
+  for (const s of result.setCookies) out.push(serializeCookie(s.name, core.codec.sign(s.payload, s.maxAge, nowMs), s.maxAge, attrs, nowMs));
   return out;
 }
 
@@ -79,7 +80,11 @@ export function startDeliveries(core: AdapterCore, result: HandlerResult): Promi
 
 /** Logs an unexpected error (redacted, with its stack) and returns the 500 envelope without it. */
 export function internalFailure(core: AdapterCore, method: string, path: string, e: unknown): HandlerResult {
-  core.opts.log('error', redact(`svc adapter: ${method} ${path} failed: ${(e as Error)?.stack ?? String(e)}`));
+  try {
+    core.opts.log('error', redact(`svc adapter: ${method} ${path} failed: ${(e as Error)?.stack ?? String(e)}`));
+  } catch {
+    // A throwing log sink must not turn the 500 envelope into the framework's error page.
+  }
   return failure(500, 'internal_error');
 }
 

@@ -10,11 +10,14 @@ const VERBS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as 
 
 /**
  * Exact paths as a default Hono app matches them: case-sensitive, and a
- * trailing slash is another path. A path or method outside the table falls
- * through to the application.
+ * trailing slash is another path. A path or method outside the table
+ * (OPTIONS included) falls through to the application.
  */
 export function tableRouter<R extends { method: HttpMethod; path: string }>(core: AdapterCore, routes: readonly R[], handle: (route: R, req: AdapterRequest) => Promise<HandlerResult>): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
+  // No adapter route answers OPTIONS: leave before any route matches, or the router's automatic
+  // `Allow` answer would shadow the application's CORS preflight (Hono falls through too).
+  router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));
   for (const route of routes) router.route(route.path)[VERBS[route.method]](serve(core, (req) => handle(route, req)));
   return router;
 }

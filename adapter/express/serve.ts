@@ -16,8 +16,12 @@ export function serve(core: AdapterCore, handler: (req: AdapterRequest) => Promi
       respond(res, core, await handler(toAdapterRequest(req, core.opts, parsed.body)));
     } catch (e) {
       const result = internalFailure(core, req.method, req.originalUrl.split('?')[0] ?? '', e);
-      if (!res.headersSent) respond(res, core, result);
-      else res.destroy();
+      if (res.headersSent) return void res.destroy();
+      try {
+        respond(res, core, result);
+      } catch {
+        res.status(500).setHeader('content-type', 'application/json; charset=utf-8').end(JSON.stringify(result.body));
+      }
     }
   };
 }
