@@ -1,7 +1,9 @@
-import { $, api, busy, describeError, escapeHtml, notice, show, when, webauthn } from '/static/common.js';
+import { $, api, busy, describeError, deviceName, escapeHtml, notice, show, when, webauthn } from '/static/common.js';
 
 const say = (kind, text) => notice($('#notice'), kind, text);
 let resume = null;
+/** What the step-up card can offer (from the last load). */
+const factors = { passkey: false, totp: false };
 
 /**
  * Runs `action`; a 403 step_up_required opens the confirmation card and
@@ -13,9 +15,12 @@ async function withStepUp(action, again) {
   const res = await action();
   if (res.status === 403 && res.body && res.body.error === 'step_up_required') {
     resume = again;
+    show($('#stepup-passkey-row'), factors.passkey);
+    show($('#stepup-form'), factors.totp);
+    $('#stepup-code').value = '';
     show($('#stepup'));
     say('info', describeError(res));
-    $('#stepup-code').value = '';
+    (factors.totp ? $('#stepup-code') : $('#stepup-passkey')).focus();
     return null;
   }
   return res;
@@ -43,14 +48,15 @@ async function load() {
     <dt>Roles</dt><dd>${roles}</dd><dt>User id</dt><dd class="muted">${escapeHtml(user.id)}</dd>
     <dt>Member since</dt><dd>${when(user.createdAt)}</dd><dt>Last sign-in</dt><dd>${when(user.lastLogin)}</dd>`;
   show($('#admin-link'), user.roles.some((r) => r === 'admin' || r.startsWith('admin:')));
+  factors.passkey = credentials.length > 0;
   $('#passkeys').innerHTML = credentials.length
-    ? credentials.map((c) => `<tr><td>${escapeHtml(c.friendlyName || 'Passkey')}</td><td>${escapeHtml(c.deviceType || '')}${c.backedUp ? ' <span class="pill grey">synced</span>' : ''}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td><td><button class="small danger" data-del="${escapeHtml(c.id)}">Remove</button></td></tr>`).join('')
+    ? credentials.map((c) => `<tr><td>${escapeHtml(c.friendlyName || 'Passkey')}</td><td>${c.backedUp ? 'Synced' : c.deviceType === 'singleDevice' ? 'This device only' : 'Passkey'}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td><td><button class="small danger" data-del="${escapeHtml(c.id)}">Remove</button></td></tr>`).join('')
     : '<tr><td colspan="5" class="muted">No passkeys yet.</td></tr>';
   for (const b of document.querySelectorAll('[data-del]')) b.addEventListener('click', () => removePasskey(b.dataset.del));
 
   const sessions = await api('GET', '/auth/sessions');
   if (sessions.status === 200) {
-    $('#sessions').innerHTML = sessions.body.sessions.map((s) => `<tr><td>${escapeHtml(s.deviceName || s.userAgent || 'Unknown device')} ${s.current ? '<span class="pill green">this device</span>' : ''}</td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`).join('');
+    $('#sessions').innerHTML = sessions.body.sessions.map((s) => `<tr><td title="${escapeHtml(s.userAgent || '')}">${escapeHtml(s.deviceName || deviceName(s.userAgent))} ${s.current ? '<span class="pill green">this device</span>' : ''}</td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.createdAt)}</td><td>${s.current ? 'Now' : when(s.lastUsedAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`).join('');
     for (const b of document.querySelectorAll('[data-revoke]')) b.addEventListener('click', async () => {
       const res = await api('DELETE', `/auth/sessions/${encodeURIComponent(b.dataset.revoke)}`);
       say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Session signed out.' : describeError(res));
@@ -58,6 +64,7 @@ async function load() {
     });
   }
   const totp = await api('GET', '/auth/totp/status');
+  factors.totp = totp.status === 200 && totp.body.enabled;
   if (totp.status === 200) {
     $('#totp-status').innerHTML = totp.body.enabled ? `<span class="pill green">on</span> since ${when(totp.body.verifiedAt)}` : '<span class="pill grey">off</span> Add a second step to email sign-ins.';
     show($('#totp-start'), !totp.body.enabled);
@@ -119,6 +126,11 @@ $('#stepup-passkey').addEventListener('click', async () => {
   let assertion;
   try { assertion = await webauthn().startAuthentication({ optionsJSON: start.body }); } catch { return say('error', 'The passkey prompt was cancelled.'); }
   afterStepUp(await api('POST', '/auth/step-up/webauthn/finish', { assertionResponse: assertion }));
+});
+$('#stepup-cancel').addEventListener('click', () => {
+  resume = null;
+  show($('#stepup'), false);
+  say('', '');
 });
 $('#stepup-form').addEventListener('submit', async (e) => {
   e.preventDefault();

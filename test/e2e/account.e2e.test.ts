@@ -58,7 +58,7 @@ describe('account journey in Chromium', () => {
     await page.locator('#step-code').waitFor({ state: 'visible' });
     expect(await page.textContent('#code-lead')).toContain(EMAIL);
     const message = await nextMessage(stack, EMAIL, since, 'otp_email');
-    expect(message.code).toMatch(/^[A-Z0-9]{6}$/);
+    expect(message.code).toMatch(/^[A-Z]{6}$/);
 
     // A wrong code first: a readable error, still on the code step.
     await page.fill('#code', message.code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA');
@@ -116,6 +116,9 @@ describe('account journey in Chromium', () => {
     // The user has a passkey, so the change needs a fresh confirmation first.
     await page.locator('#stepup').waitFor({ state: 'visible' });
     await expectNotice(page, 'info', 'Please confirm it is you first.');
+    // Only what the user has is offered: a passkey, no authenticator code yet.
+    await expect(page.locator('#stepup-passkey').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#stepup-form').isVisible()).resolves.toBe(false);
     await screenshot(page, '05-step-up');
     await page.click('#stepup-passkey');
 
@@ -129,7 +132,7 @@ describe('account journey in Chromium', () => {
     await screenshot(page, '06-totp-enrol');
 
     totp = new TotpDevice(shown);
-    await page.fill('#totp-code', '000000' === (await totp.peek()) ? '111111' : '000000');
+    await page.fill('#totp-code', totp.wrongCode());
     await page.click('#totp-verify button');
     await expectNotice(page, 'error', 'That authenticator code is not valid.');
 
@@ -145,8 +148,21 @@ describe('account journey in Chromium', () => {
     await signOut();
     await signInWithPasskey();
 
+    // Cancel closes the card and removes nothing.
     await page.click('#passkeys [data-del]');
     await page.locator('#stepup').waitFor({ state: 'visible' });
+    await page.click('#stepup-cancel');
+    await page.locator('#stepup').waitFor({ state: 'hidden' });
+    await expect(page.locator('#passkeys [data-del]').count()).resolves.toBe(1);
+
+    await page.click('#passkeys [data-del]');
+    await page.locator('#stepup').waitFor({ state: 'visible' });
+    await expect(page.locator('#stepup-passkey').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#stepup-form').isVisible()).resolves.toBe(true);
+    await page.fill('#stepup-code', totp.wrongCode());
+    await page.click('#stepup-form button');
+    await expectNotice(page, 'error', 'That authenticator code is not valid.');
+    await screenshot(page, '07-step-up-error');
     await page.fill('#stepup-code', await totp.nextCode());
     await page.click('#stepup-form button');
     await expectNotice(page, 'ok', 'Passkey removed.');
@@ -168,7 +184,7 @@ describe('account journey in Chromium', () => {
     await page.click('#code-submit');
 
     await page.locator('#step-mfa').waitFor({ state: 'visible' });
-    await screenshot(page, '07-mfa');
+    await screenshot(page, '08-mfa');
     await page.fill('#mfa-code', await totp.nextCode());
     await page.click('#mfa-submit');
     await page.waitForURL(`${stack.demo}/app`);

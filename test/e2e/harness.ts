@@ -139,9 +139,14 @@ export class TotpDevice {
   constructor(secretBase32: string) {
     this.totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretBase32.replace(/\s+/g, '')), algorithm: 'SHA1', digits: 6, period: 30 });
   }
-  /** The code of the current step, without using it up (to pick a surely wrong one). */
-  async peek(): Promise<string> {
-    return this.totp.generate();
+  /** A code that matches none of the steps the API accepts now (to show the error). */
+  wrongCode(): string {
+    const now = Date.now();
+    const near = [-1, 0, 1].map((d) => this.totp.generate({ timestamp: now + d * 30_000 }));
+    for (let n = 0; ; n++) {
+      const candidate = String(n).padStart(6, '0');
+      if (!near.includes(candidate)) return candidate;
+    }
   }
   async nextCode(): Promise<string> {
     const now = Date.now();

@@ -41,7 +41,7 @@ describe('magic link, sessions and admin in Chromium', () => {
     const since = new Date().toISOString();
     await first.click('#m-magic-link');
     await first.locator('#step-link').waitFor({ state: 'visible' });
-    await screenshot(first, '08-magic-link-waiting');
+    await screenshot(first, '09-magic-link-waiting');
 
     const { magicLinkUrl } = await nextMessage(stack, GRACE, since, 'magic_link_email');
     expect(magicLinkUrl).toMatch(new RegExp(`^${stack.demo}/verify-magiclink\\?token=`));
@@ -50,7 +50,7 @@ describe('magic link, sessions and admin in Chromium', () => {
     await expectNotice(second, 'ok', 'Link confirmed.');
     // The token leaves the address bar once used.
     expect(second.url()).toBe(`${stack.demo}/verify-magiclink`);
-    await screenshot(second, '09-magic-link-confirmed');
+    await screenshot(second, '10-magic-link-confirmed');
 
     // The first browser's poll picks the session up and goes to the account page.
     await first.waitForURL(`${stack.demo}/app`, { timeout: 20_000 });
@@ -60,7 +60,7 @@ describe('magic link, sessions and admin in Chromium', () => {
     await second.goto(magicLinkUrl!);
     await expect.poll(() => second.textContent('#title')).toBe('This link cannot be used');
     await expectNotice(second, 'error', 'This sign-in link is invalid, used or expired.');
-    await screenshot(second, '10-magic-link-used');
+    await screenshot(second, '11-magic-link-used');
   });
 
   it('lists both sessions and signs the other browser out', async () => {
@@ -68,7 +68,9 @@ describe('magic link, sessions and admin in Chromium', () => {
     await first.reload();
     await expect.poll(() => sessionRows(first).count()).toBe(2);
     await expect(first.locator('#sessions tr', { hasText: 'this device' }).count()).resolves.toBe(1);
-    await screenshot(first, '11-sessions');
+    // Readable device names, not raw User-Agent strings.
+    expect(await first.locator('#sessions tr td:first-child').allTextContents()).toEqual([expect.stringMatching(/^Chrome on Linux/), expect.stringMatching(/^Chrome on Linux/)]);
+    await screenshot(first, '12-sessions');
 
     await first.click('#sessions [data-revoke]');
     await expectNotice(first, 'ok', 'Session signed out.');
@@ -89,7 +91,7 @@ describe('magic link, sessions and admin in Chromium', () => {
     expect(res!.status()).toBe(403);
     await expect.poll(() => first.textContent('h1')).toBe('You do not have access to this page');
     expect(await first.textContent('body')).not.toContain('"error"');
-    await screenshot(first, '12-admin-forbidden');
+    await screenshot(first, '13-admin-forbidden');
     // The admin API behind the page refuses too.
     expect((await first.context().request.get(`${stack.demo}/auth/admin/users`)).status()).toBe(403);
   });
@@ -101,6 +103,6 @@ describe('magic link, sessions and admin in Chromium', () => {
     await second.waitForURL(`${stack.demo}/admin`);
     await expect.poll(() => second.locator('#users tr').count()).toBe(2);
     expect(await second.textContent('#users')).toContain(GRACE);
-    await screenshot(second, '13-admin');
+    await screenshot(second, '14-admin');
   });
 });
