@@ -9,7 +9,7 @@
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TotpDevice, addVirtualAuthenticator, launchChromium, newPage, nextMessage, expectNotice, screenshot, signOut as signOutOf, startStack, type Stack } from './harness.js';
+import { TotpDevice, addVirtualAuthenticator, launchChromium, newPage, nextMessage, expectNotice, screenshot, signOut as signOutOf, startStack, stopAllStacks, type Stack } from './harness.js';
 
 const EMAIL = 'ada@e2e.test';
 
@@ -22,14 +22,15 @@ describe('account journey in Chromium', () => {
   let totp: TotpDevice;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+    browser = await launchChromium(); // first: no server is started when the browser is missing
+    stack = await startStack();
     ({ context, page } = await newPage(browser));
     authenticator = await addVirtualAuthenticator(context, page);
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
+    await stopAllStacks();
   });
 
   const cookieNames = async () => (await context.cookies(stack.demo)).map((c) => c.name).sort();

@@ -24,6 +24,14 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
+/** Stop functions of every stack still running (a hook that timed out never got its `Stack`). */
+const running = new Set<() => Promise<void>>();
+
+/** Stops every stack this file started; call it from `afterAll`. */
+export async function stopAllStacks(): Promise<void> {
+  await Promise.all([...running].map((stop) => stop()));
+}
+
 /**
  * Runs scripts/start.ts (what `npm start` runs) in an empty temporary
  * directory, so no `.env` of the checkout leaks in: the API and the demo on
@@ -52,9 +60,11 @@ export async function startStack(opts: { ownerEmail?: string } = {}): Promise<St
   };
   const proc = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: dir, env });
   const stop = async () => {
+    running.delete(stop);
     await proc.stop();
     removeDir(dir);
   };
+  running.add(stop);
   try {
     await waitForHttp(`${api}/health/status`, proc, 45_000);
     await waitForHttp(`${demo}/`, proc, 45_000);
@@ -129,13 +139,16 @@ export async function nextMessage(stack: Stack, to: string, sinceIso: string, ki
 /**
  * TOTP codes computed from the secret the page shows (SHA-1, 6 digits, 30 s,
  * the authenticator-app defaults the otpauth link carries). The API accepts
- * ±1 step and refuses a step it has already seen, so each code comes from a
- * step newer than the last one used; a step more than one ahead of the clock
- * is waited for.
+ * the steps before, at and after the current one and refuses a step it has
+ * already seen, so each code comes from a step newer than the last one used,
+ * starting from the previous step (a code that just rolled over, which the
+ * drift window is for): three codes fit in one step without waiting. A step
+ * more than one ahead of the clock is waited for; so is a step boundary less
+ * than 2 s away, so the API sees the same step the code was made for.
  */
 export class TotpDevice {
   private readonly totp: OTPAuth.TOTP;
-  private lastCounter = -1;
+  private lastCounter = -Infinity;
   constructor(secretBase32: string) {
     this.totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretBase32.replace(/\s+/g, '')), algorithm: 'SHA1', digits: 6, period: 30 });
   }
@@ -149,10 +162,11 @@ export class TotpDevice {
     }
   }
   async nextCode(): Promise<string> {
-    const now = Date.now();
-    const current = this.totp.counter({ timestamp: now });
-    const counter = Math.max(current, this.lastCounter + 1);
-    if (counter > current + 1) await new Promise((r) => setTimeout(r, (counter - 1) * 30_000 - now + 250));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+    if (Date.now() % 30_000 > 28_000) await sleep(30_000 - (Date.now() % 30_000) + 100);
+    const current = this.totp.counter({ timestamp: Date.now() });
+    const counter = Math.max(current - 1, this.lastCounter + 1);
+    if (counter > current + 1) await sleep((counter - 1) * 30_000 - Date.now() + 100);
     this.lastCounter = counter;
     return this.totp.generate({ timestamp: counter * 30_000 + 1_000 });
   }

@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNotice, launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, signInWithEmailCode, signOut, startStack, type Stack } from './harness.js';
+import { expectNotice, launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, signInWithEmailCode, signOut, startStack, stopAllStacks, type Stack } from './harness.js';
 
 const GRACE = 'grace@e2e.test';
 const OWNER = 'owner@e2e.test';
@@ -19,14 +19,15 @@ describe('magic link, sessions and admin in Chromium', () => {
   let second: Page;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack({ ownerEmail: OWNER }), launchChromium()]);
+    browser = await launchChromium(); // first: no server is started when the browser is missing
+    stack = await startStack({ ownerEmail: OWNER });
     first = (await newPage(browser)).page;
     second = (await newPage(browser)).page;
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
+    await stopAllStacks();
   });
 
   const sessionRows = (page: Page) => page.locator('#sessions tr');
