@@ -11,11 +11,12 @@ import { closeServers } from './harness.js';
 import { Normaliser, runBoth } from './parity.js';
 import { FLOW_SCENARIOS } from './scenarios-flows.js';
 import { GUARD_SCENARIOS } from './scenarios-guards.js';
+import { MORE_SCENARIOS } from './scenarios-more.js';
 
 afterAll(closeServers);
 
 describe('Express ≡ Hono (parity)', () => {
-  it.each([...FLOW_SCENARIOS, ...GUARD_SCENARIOS].map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
+  it.each([...FLOW_SCENARIOS, ...GUARD_SCENARIOS, ...MORE_SCENARIOS].map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
     const { hono, express } = await runBoth(scenario);
     expect(hono.entries.length).toBeGreaterThan(3);
     expect(express.entries).toEqual(hono.entries);

@@ -29,6 +29,8 @@ export interface Scenario {
   name: string;
   over?: Partial<SvcAdapterOptions>;
   apiEnv?: Record<string, string>;
+  /** Manual-clock start of both runs (default: now). */
+  clockStartMs?: number;
   run(r: Run): Promise<void>;
 }
 
@@ -130,7 +132,7 @@ export async function runScenario(scenario: Scenario, mount: Mount, clockStartMs
 
 /** Both runs of a scenario, Hono first. */
 export async function runBoth(scenario: Scenario): Promise<{ hono: Transcript; express: Transcript }> {
-  const start = Date.now();
+  const start = scenario.clockStartMs ?? Date.now();
   const hono = await runScenario(scenario, honoMount, start);
   const express = await runScenario(scenario, expressMount, start);
   return { hono, express };
