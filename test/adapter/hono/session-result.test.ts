@@ -165,3 +165,23 @@ describe('session result: other token-carrying answers', () => {
     expect(res.setCookies).toEqual([]);
   });
 });
+
+describe('session result: refresh answers for another user', () => {
+  it('refuses a genuine envelope of another user on /auth/refresh and in ensureCookies (sub ≠ the refresh cookie’s sub)', async () => {
+    const h = await makeHarness();
+    const a = await createUser(h.t);
+    const envA = await signIn(h.t, a);
+    const envB = await signIn(h.t, await createUser(h.t));
+    const cookies = { 'svc-refresh': h.cookie({ kind: 'refresh', sub: a.id, refreshToken: envA.refreshToken }, envA.refreshTtl) };
+    answer(h, '/refresh', { ...envB });
+    const route = await h.send('POST', '/auth/refresh', { cookies });
+    expect(route.status).toBe(502);
+    expect(route.body.error).toBe('invalid_upstream_response');
+    expect(route.setCookies).toEqual([]);
+    answer(h, '/refresh', { ...envB, refreshToken: `${envB.refreshToken}x` }); // a distinct token: no dedup replay
+    const ensured = await h.send('GET', '/auth/sessions', { cookies: { 'svc-refresh': h.cookie({ kind: 'refresh', sub: a.id, refreshToken: `${envA.refreshToken}y` }, envA.refreshTtl) } });
+    expect(ensured.status).toBe(502);
+    expect(ensured.setCookies).toEqual([]);
+    expect(h.upstream.filter((c) => c.path === '/sessions')).toEqual([]);
+  });
+});
