@@ -79,6 +79,20 @@ describe('account journey in Chromium', () => {
     await screenshot(page, '03-account');
   });
 
+  it('comes back through the refresh cookie once the access cookie has expired', async () => {
+    // The browser drops svc-access at its Max-Age (the access token TTL); only svc-refresh is left.
+    await context.clearCookies({ name: 'svc-access' });
+    expect(await cookieNames()).toEqual(['svc-refresh']);
+    // requireAuth never refreshes: /app sends the browser to the sign-in page, whose
+    // /auth/users/me call refreshes through the adapter and returns to /app.
+    await page.goto(`${stack.demo}/app`);
+    await page.waitForURL(`${stack.demo}/app`);
+    await expect.poll(() => page.textContent('#who')).toBe(EMAIL);
+    expect(await cookieNames()).toEqual(['svc-access', 'svc-refresh']);
+    // Still the same session (a refresh rotates the token, not the session).
+    await expect.poll(() => page.locator('#sessions tr').count()).toBe(1);
+  });
+
   it('enrols a passkey with the virtual authenticator (relying party localhost)', async () => {
     await page.click('#add-passkey');
     await expectNotice(page, 'ok', 'Passkey added. You can now sign in with it.');
