@@ -8,7 +8,7 @@
  */
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TotpDevice, addVirtualAuthenticator, launchChromium, newPage, nextMessage, expectNotice, screenshot, signOut as signOutOf, startStack, stopAllStacks, type Stack } from './harness.js';
 
 const EMAIL = 'ada@e2e.test';
@@ -20,12 +20,17 @@ describe('account journey in Chromium', () => {
   let page: Page;
   let authenticator: Awaited<ReturnType<typeof addVirtualAuthenticator>>;
   let totp: TotpDevice;
+  let pageErrors: string[];
 
   beforeAll(async () => {
     browser = await launchChromium(); // first: no server is started when the browser is missing
     stack = await startStack();
-    ({ context, page } = await newPage(browser));
+    ({ context, page, pageErrors } = await newPage(browser));
     authenticator = await addVirtualAuthenticator(context, page);
+  });
+
+  afterEach(() => {
+    expect(pageErrors).toEqual([]);
   });
 
   afterAll(async () => {

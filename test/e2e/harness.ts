@@ -87,12 +87,17 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A browser context (its own cookie jar) with one page. */
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A browser context (its own cookie jar) with one page. `pageErrors` collects
+ * every uncaught exception of the demo's scripts (the tests expect none).
+ */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  return { context, page };
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  return { context, page, pageErrors };
 }
 
 /**

@@ -6,7 +6,7 @@
  * account in.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectNotice, launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, signInWithEmailCode, signOut, startStack, stopAllStacks, type Stack } from './harness.js';
 
 const GRACE = 'grace@e2e.test';
@@ -17,12 +17,19 @@ describe('magic link, sessions and admin in Chromium', () => {
   let browser: Browser;
   let first: Page;
   let second: Page;
+  let pageErrors: () => string[];
 
   beforeAll(async () => {
     browser = await launchChromium(); // first: no server is started when the browser is missing
     stack = await startStack({ ownerEmail: OWNER });
-    first = (await newPage(browser)).page;
-    second = (await newPage(browser)).page;
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    [first, second] = [a.page, b.page];
+    pageErrors = () => [...a.pageErrors, ...b.pageErrors];
+  });
+
+  afterEach(() => {
+    expect(pageErrors()).toEqual([]);
   });
 
   afterAll(async () => {
@@ -47,13 +54,14 @@ describe('magic link, sessions and admin in Chromium', () => {
     const { magicLinkUrl } = await nextMessage(stack, GRACE, since, 'magic_link_email');
     expect(magicLinkUrl).toMatch(new RegExp(`^${stack.demo}/verify-magiclink\\?token=`));
     await second.goto(magicLinkUrl!);
-    await expect.poll(() => second.textContent('#title')).toBe('You are signed in');
+    await expect.poll(() => second.textContent('#title')).toBe('Sign-in confirmed');
     await expectNotice(second, 'ok', 'Link confirmed.');
     // The token leaves the address bar once used.
     expect(second.url()).toBe(`${stack.demo}/verify-magiclink`);
     await screenshot(second, '10-magic-link-confirmed');
 
-    // The first browser's poll picks the session up and goes to the account page.
+    // The second browser holds no session; the first browser's poll picks it up and goes to the account page.
+    expect((await second.context().cookies(stack.demo)).map((c) => c.name)).toEqual([]);
     await first.waitForURL(`${stack.demo}/app`, { timeout: 20_000 });
     await expect.poll(() => first.textContent('#who')).toBe(GRACE);
 
