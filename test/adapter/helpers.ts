@@ -63,6 +63,8 @@ export interface SendInit {
   body?: unknown;
   rawBody?: string;
   headers?: Record<string, string>;
+  /** Another driver to send through (a second adapter on the same API and fetch). */
+  via?: Driver;
 }
 
 export interface SendResult {
@@ -120,7 +122,7 @@ export async function makeHarness(
         body = JSON.stringify(init.body);
         headers['content-type'] = 'application/json';
       }
-      const res = await driver.request(path, { method, headers, body });
+      const res = await (init.via ?? driver).request(path, { method, headers, body });
       const text = await res.text();
       const setCookies = res.headers.getSetCookie();
       const cookies: Record<string, string> = { ...init.cookies };
