@@ -77,6 +77,30 @@ describe('package exports (built dist)', () => {
     await run([TSC, '-p', join(consumer, 'tsconfig.json')], consumer);
   }, 30_000);
 
+  it('resolves svc-auth/core and svc-auth/hono: a Hono app mounts the adapter and its guard refuses an anonymous request', async () => {
+    // The consumer's own Hono app: it depends on hono itself, as a real app does.
+    if (!existsSync(join(consumer, 'node_modules', 'hono'))) symlinkSync(join(ROOT, 'node_modules', 'hono'), join(consumer, 'node_modules', 'hono'), 'dir');
+    const script = `
+      const { Hono } = await import('hono');
+      const { svcAdapter, requireAuth } = await import('svc-auth/hono');
+      const { ROUTES, satisfiesAny } = await import('svc-auth/core');
+      const opts = { authServerUrl: 'http://127.0.0.1:1', audience: 'http://127.0.0.1:1', issuer: 'http://localhost:3000',
+        cookieSecret: 'c'.repeat(32), serviceSecret: 's'.repeat(32) };
+      const app = new Hono();
+      app.route('/auth', svcAdapter(opts));
+      app.get('/app', requireAuth({ cookieSecret: opts.cookieSecret, issuer: opts.issuer }), (c) => c.text('in'));
+      const res = await app.request('/app');
+      console.log(JSON.stringify({ status: res.status, routes: ROUTES.length, admin: satisfiesAny(['admin'], ['admin:read']),
+        core: import.meta.resolve('svc-auth/core'), hono: import.meta.resolve('svc-auth/hono') }));
+    `;
+    const result = JSON.parse((await run(['--input-type=module', '-e', script], consumer)).trim().split('\n').pop()!);
+    expect(result.status).toBe(401);
+    expect(result.routes).toBeGreaterThan(30);
+    expect(result.admin).toBe(true);
+    expect(result.core).toMatch(/\/dist\/adapter\/core\/index\.js$/);
+    expect(result.hono).toMatch(/\/dist\/adapter\/hono\/index\.js$/);
+  }, 30_000);
+
   it('resolves svc-auth/express (Express 5 Router, Node only) and types req.user through the augmentation', async () => {
     const script = `
       const { svcExpressAdapter, svcExpressTotpBridge, requireAuth, requireRole, getUser } = await import('svc-auth/express');
