@@ -22,6 +22,11 @@ export interface AuthEvents {
   record(event: AuthEventInput): Promise<void>;
 }
 
+const isForeignKeyError = (err: unknown): boolean => {
+  for (let e = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) if (/FOREIGN KEY/i.test(e.message)) return true;
+  return false;
+};
+
 export function createAuthEvents(db: Db, clock: Clock, log: Logger): AuthEvents {
   return {
     async record(e) {
@@ -38,8 +43,9 @@ export function createAuthEvents(db: Db, clock: Clock, log: Logger): AuthEvents 
           createdAt: new Date(clock.now()),
         });
       } catch (err) {
-        // A user id that no longer exists (FK) must not lose the event.
-        if (e.userId && /FOREIGN KEY/i.test(String((err as Error).message))) {
+        // A user id that no longer exists (FK) must not lose the event. drizzle wraps the
+        // driver error ("Failed query: …"), so the constraint text is on `cause`.
+        if (e.userId && isForeignKeyError(err)) {
           return this.record({ ...e, userId: null, metadata: { ...(e.metadata ?? {}), missingUserId: e.userId } });
         }
         log.log('error', 'auth event write failed', { type: e.type, error: (err as Error).message });
