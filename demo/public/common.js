@@ -27,6 +27,23 @@ export function describeError(res) {
   return MESSAGES[code] || (res.body.message ? `${res.body.message}` : `Something went wrong (${code}).`);
 }
 
+/**
+ * The `?next=` target after sign-in: an absolute URL on this origin, else `/app`.
+ * Resolved with the URL parser, because browsers read `/\evil.test` and
+ * `/<tab>/evil.test` as `//evil.test` (another host), which a prefix check misses.
+ * The absolute form stops a resolved path such as `//evil.test` (from
+ * `/..//evil.test`) from being read as a host once more.
+ */
+export function safeNextPath(next, origin) {
+  if (!next || !next.startsWith('/')) return '/app';
+  try {
+    const url = new URL(next, origin);
+    return url.origin === origin ? url.href : '/app';
+  } catch {
+    return '/app';
+  }
+}
+
 export async function api(method, path, body) {
   const init = { method, headers: {}, credentials: 'same-origin' };
   if (body !== undefined) {

@@ -1,9 +1,9 @@
-import { $, api, busy, describeError, notice, show, webauthn } from '/static/common.js';
+import { $, api, busy, describeError, notice, safeNextPath, show, webauthn } from '/static/common.js';
 
 const steps = ['start', 'methods', 'code', 'link', 'mfa', 'signed-in'];
 const state = { email: '', mode: 'login', poll: null };
 const next = new URLSearchParams(location.search).get('next');
-const safeNext = next && next.startsWith('/') && !next.startsWith('//') ? next : '/app';
+const safeNext = safeNextPath(next, location.origin);
 
 function go(step) {
   for (const s of steps) show($(`#step-${s}`), s === step);
