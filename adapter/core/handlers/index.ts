@@ -4,7 +4,7 @@
  * (ensureCookies or the client's bearer).
  */
 import type { AdapterCore } from '../core.js';
-import type { HandlerResult } from '../result.js';
+import { failure, type HandlerResult } from '../result.js';
 import type { RouteEntry } from '../route-table.js';
 import { sessionResult, type Transport } from '../session-result.js';
 import { fillPath, type ClientInfo } from '../upstream.js';
@@ -27,7 +27,15 @@ export interface RouteCall {
   client: ClientInfo;
 }
 
+/**
+ * `.` and `..` cannot travel as one segment (contract §5.2): URL parsers resolve them
+ * (`%2e` too), so `/sessions/.` would reach `DELETE /sessions`. Express decodes
+ * `%2e%2e` into such a parameter; standard clients never send one.
+ */
+const isDotSegment = (value: string) => value === '.' || value === '..';
+
 export async function runRoute(core: AdapterCore, route: RouteEntry, call: RouteCall): Promise<HandlerResult> {
+  if (Object.values(call.params).some(isDotSegment)) return failure(400, 'invalid_request', 'Invalid path parameter');
   const authorization = call.transport === 'bearer' ? call.authorization : call.token ? `Bearer ${call.token}` : null;
   if (route.response === 'refresh') {
     const token = call.transport === 'bearer' ? (/^Bearer +(\S+)\s*$/i.exec(call.authorization?.trim() ?? '')?.[1] ?? null) : call.token;
