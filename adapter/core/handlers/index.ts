@@ -8,6 +8,7 @@ import { failure, type HandlerResult } from '../result.js';
 import type { RouteEntry } from '../route-table.js';
 import { sessionResult, type Transport } from '../session-result.js';
 import { fillPath, type ClientInfo } from '../upstream.js';
+import { bearerFrom } from '../user.js';
 import { deleteUser, logout, me, organizationSwitch, refreshRoute } from './account.js';
 import { collectDeliveries } from './delivery.js';
 import { ephemeralRenew, ephemeralStart } from './ephemeral.js';
@@ -38,7 +39,7 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
   if (Object.values(call.params).some(isDotSegment)) return failure(400, 'invalid_request', 'Invalid path parameter');
   const authorization = call.transport === 'bearer' ? call.authorization : call.token ? `Bearer ${call.token}` : null;
   if (route.response === 'refresh') {
-    const token = call.transport === 'bearer' ? (/^Bearer +(\S+)\s*$/i.exec(call.authorization?.trim() ?? '')?.[1] ?? null) : call.token;
+    const token = call.transport === 'bearer' ? bearerFrom(call.authorization ?? undefined) : call.token;
     if (!token) return { status: 401, body: { error: 'unauthorized', message: 'Refresh token required' } };
     return refreshRoute(core, token, call.transport, call.credentialSub, call.client);
   }
