@@ -1,9 +1,10 @@
 /** Builds an Express router from a route table: one handler per entry, the same matching rules as the Hono layer. */
-import express, { type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AdapterCore } from '../core/core.js';
 import type { AdapterRequest } from '../core/pipeline.js';
-import type { HandlerResult } from '../core/result.js';
+import { failure, type HandlerResult } from '../core/result.js';
 import type { HttpMethod } from '../core/route-table.js';
+import { respond } from './respond.js';
 import { serve } from './serve.js';
 
 const VERBS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const;
@@ -19,5 +20,11 @@ export function tableRouter<R extends { method: HttpMethod; path: string }>(core
   // `Allow` answer would shadow the application's CORS preflight (Hono falls through too).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));
   for (const route of routes) router.route(route.path)[VERBS[route.method]](serve(core, (req) => handle(route, req)));
+  // A malformed escape in a path parameter (`/sessions/%E0%A4%A`) makes the router's decode throw a
+  // URIError while matching one of these routes: answer JSON (contract §5.13), not Express's HTML page.
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (err instanceof URIError) respond(res, core, failure(400, 'invalid_request', 'Malformed path parameter'));
+    else next(err);
+  });
   return router;
 }
