@@ -53,6 +53,9 @@ function file(c: Context, path: string, status = 200) {
 export function createDemoApp(opts: DemoOptions) {
   const origin = opts.origin ?? 'http://localhost:3000';
   const production = opts.production ?? process.env['NODE_ENV'] === 'production';
+  // The default secret is in this repository: with it anyone can sign an access cookie
+  // (any roles) that requireAuth and requireRole would accept.
+  if (production && !opts.cookieSecret) throw new Error('demo: cookieSecret is required in production (the default one is public)');
   const outbox = new Map<string, OutboxEntry>();
   const print = opts.printMessages ?? true;
 

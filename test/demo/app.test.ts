@@ -11,6 +11,7 @@ async function demo(production = false) {
     serviceSecret: TEST_SERVICE_TOKEN,
     printMessages: false,
     production,
+    ...(production ? { cookieSecret: 'demo-test-production-cookie-secret-0123456789' } : {}),
     fetch: (input, init) => Promise.resolve(t.api.request(input, init)),
   });
   return { t, app };
@@ -78,6 +79,11 @@ describe('demo app', () => {
     const users = await app.request('/auth/admin/users', { headers: { cookie: `svc-access=${access}` } });
     expect(users.status).toBe(200);
     expect(((await users.json()) as any).users.map((u: { email: string }) => u.email)).toContain(admin.email);
+  });
+
+  it('refuses to start in production with the public default cookie secret', async () => {
+    // A cookie signed with the published default would pass requireAuth + requireRole('admin:read').
+    expect(() => createDemoApp({ authServerUrl: TEST_ISSUER, serviceSecret: TEST_SERVICE_TOKEN, printMessages: false, production: true })).toThrow(/cookieSecret is required in production/);
   });
 
   it('does not mount /dev/outbox in production', async () => {
