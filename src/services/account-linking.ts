@@ -12,6 +12,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { OAuthProviderConfig } from '../config/oauth-provider.js';
 import { randomId } from '../crypto/random.js';
 import { otpCodes, users, type UserRow } from '../db/schema.js';
+import { uniqueViolation } from '../db/unique-violation.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 import { findOAuthIdentity, insertOAuthIdentity, touchOAuthIdentity } from '../repositories/oauth-identities.js';
@@ -141,7 +142,7 @@ export async function resolveOAuthUser(
     return { user: user!, outcome: 'created' };
   } catch (err) {
     // A concurrent callback created the user or the identity first: resolve again, once.
-    if (attempt === 0 && /UNIQUE constraint failed/i.test(String((err as Error).message))) {
+    if (attempt === 0 && uniqueViolation(err)) {
       return resolveOAuthUser(deps, input, 1);
     }
     throw err;

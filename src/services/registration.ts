@@ -8,6 +8,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { EPHEMERAL_TTL_SECONDS, signEphemeralToken } from '../crypto/jwt.js';
 import { randomId } from '../crypto/random.js';
 import { otpCodes, users, type UserRow } from '../db/schema.js';
+import { uniqueViolation } from '../db/unique-violation.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { findUserByEmail, findUserByPhone } from '../repositories/users.js';
 import { clientFields } from './auth-events.js';
@@ -99,7 +100,7 @@ async function replacePhone(deps: RegDeps, user: UserRow, phone: string | null):
       deps.db.delete(otpCodes).where(and(eq(otpCodes.userId, user.id), eq(otpCodes.channel, 'phone'))),
     ]);
   } catch (err) {
-    if (/UNIQUE/i.test(String((err as Error).message))) return null; // taken meanwhile
+    if (uniqueViolation(err)) return null; // taken meanwhile
     throw err;
   }
   return { ...user, phone, phoneVerified: false };
