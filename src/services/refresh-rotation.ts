@@ -56,17 +56,18 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
   const newLookup = refreshTokenLookup(env.secrets.refreshLookup, newToken);
   const idleCandidate = now + durationToSeconds(cfg.session_idle_ttl) * 1000;
 
-  const [claim] = await db.batch([
+  const [claim, inserted] = await db.batch([
     db.run(sql`UPDATE sessions SET replaced_by_session_id = ${newId}, last_used_at = ${now}, updated_at = ${now}
       WHERE id = ${session.id} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`),
-    db.run(sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
+    db.all<{ organization_id: string | null }>(sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
         user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, created_at, updated_at)
       SELECT ${newId}, s.user_id, s.chain_id, s.infra_id,
         CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = s.organization_id AND m.user_id = s.user_id)
           THEN s.organization_id ELSE NULL END,
         s.mode, ${newHash}, ${newLookup}, ${client.userAgent}, ${client.ip}, s.expires_at, MIN(${idleCandidate}, s.expires_at),
         s.step_up_verified_at, s.step_up_method, ${now}, ${now}
-      FROM sessions s WHERE s.id = ${session.id} AND s.replaced_by_session_id = ${newId}`),
+      FROM sessions s WHERE s.id = ${session.id} AND s.replaced_by_session_id = ${newId}
+      RETURNING organization_id`),
   ]);
 
   if (claim.rowsAffected !== 1) {
@@ -76,7 +77,7 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
     throw fail('refresh_token_reused');
   }
 
-  const [successor] = await db.all<{ organization_id: string | null }>(sql`SELECT organization_id FROM sessions WHERE id = ${newId}`);
+  const [successor] = inserted;
   await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata: { previousSessionId: session.id } });
   return buildEnvelope(deps, {
     user,
