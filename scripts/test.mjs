@@ -1,19 +1,32 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, then every vitest suite (API, adapters, runtimes on
-// workerd/Bun, parity), then the browser end-to-end suite when it exists.
+// workerd/Bun/Deno, parity), then the browser end-to-end suite. It brings its
+// own browser (scripts/chromium.mjs) and fails, never skips, when it cannot.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { resolveChromium } from './chromium.mjs';
+
+let browser;
+try {
+  browser = resolveChromium();
+} catch (err) {
+  console.error(`npm test: ${err.message}`);
+  process.exit(1);
+}
+console.log(`npm test: browser suite uses ${browser.version} from ${browser.source} (${browser.path})`);
+const e2eEnv = { ...process.env, ...browser.env, CHROMIUM_PATH: browser.path };
 
 const steps = [
-  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
-  ['unit, integration and runtime suites', 'npx', ['vitest', 'run']],
+  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], process.env],
+  ['unit, integration and runtime suites', 'npx', ['vitest', 'run'], process.env],
+  ['browser end-to-end suite', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts'], e2eEnv],
 ];
-if (existsSync('vitest.e2e.config.ts')) steps.push(['browser end-to-end suite', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']]);
 
-for (const [name, cmd, args] of steps) {
+const total = Date.now();
+for (const [name, cmd, args, env] of steps) {
   const started = Date.now();
   console.log(`\n== ${name}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
   console.log(`== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+console.log(`\nnpm test: all suites passed in ${((Date.now() - total) / 1000).toFixed(0)} s`);

@@ -1,18 +1,18 @@
 /**
  * Harness of the browser end-to-end suite: `npm start`'s own script
  * (scripts/start.ts) as a process on free ports with a temporary database and
- * the demo's dev delivery, Debian's Chromium driven by playwright-core, the
+ * the demo's dev delivery, Chromium (scripts/chromium.mjs) driven by playwright-core, the
  * DevTools WebAuthn virtual authenticator, the demo's dev outbox, TOTP codes
  * and screenshots under test/e2e/artifacts/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as OTPAuth from 'otpauth';
 import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { resolveChromium } from '../../scripts/chromium.mjs';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'test/e2e/artifacts');
 
 export interface Stack {
@@ -75,14 +75,17 @@ export async function startStack(opts: { ownerEmail?: string } = {}): Promise<St
   return { demo, api, proc, stop };
 }
 
-/** Headless Debian Chromium (never a downloaded build); a fresh temporary profile per launch. */
+/**
+ * Headless Chromium as `npm test` resolves it (CHROMIUM_PATH, PATH, the npm
+ * dev dependency, apt-get; never a browser download of playwright's own); a
+ * fresh temporary profile per launch. Throws one line saying what to install.
+ */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
-  }
+  const browser = resolveChromium();
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: browser.path,
     headless: true,
+    ...(browser.env ? { env: { ...process.env, ...browser.env } } : {}),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
