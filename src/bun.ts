@@ -1,7 +1,7 @@
 /** Bun entry: `bun src/bun.ts`. Bun runs the same app; the socket address comes from `server.requestIP`. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createAuthApi, ConfigError } from './index.js';
+import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 
 declare const Bun: {
   serve(o: { fetch: (req: Request, server: Record<string, unknown>) => Response | Promise<Response>; port: number; hostname: string }): { hostname: string; port: number };
@@ -19,6 +19,6 @@ try {
   const server = Bun.serve({ fetch: (req, srv) => app.fetch(req, srv), port: Number(env['PORT'] ?? 8787), hostname: env['HOST'] ?? '127.0.0.1' });
   console.log(`svc auth API (bun) listening on http://${server.hostname}:${server.port}`);
 } catch (err) {
-  console.error(err instanceof ConfigError ? `svc-auth: configuration error: ${err.message}` : err);
+  console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : err);
   process.exit(1);
 }

@@ -1,5 +1,5 @@
 /** Deno entry: `deno run -A --sloppy-imports src/deno.ts`. Same app; the socket address comes from `info.remoteAddr`. */
-import { createAuthApi, ConfigError } from './index.js';
+import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -29,6 +29,6 @@ try {
     (req, info) => app.fetch(req, info),
   );
 } catch (err) {
-  console.error(err instanceof ConfigError ? `svc-auth: configuration error: ${err.message}` : err);
+  console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : err);
   Deno.exit(1);
 }

@@ -24,7 +24,7 @@ import { createSenderFromEnv, type MessageSender } from './services/delivery/ind
 import { createLockout } from './services/lockout.js';
 import { loadProviderEntries } from './services/oauth-providers.js';
 import { createDatabaseStore, createMemoryStore, createRateLimiter } from './services/rate-limiter.js';
-import { bootstrapSystemConfig, createSystemConfigService } from './services/system-config.js';
+import { bootstrapSystemConfig, createSystemConfigService, seedIssues } from './services/system-config.js';
 
 export interface CreateAuthApiOptions {
   /** The same variables as the process environment (`process.env`, Workers bindings). */
@@ -58,6 +58,20 @@ async function openFromEnv(url: string, authToken: string | undefined): Promise<
 }
 
 /**
+ * When the env itself is bad, the present config seeds are checked too, so one
+ * start reports every bad variable (a seed is only consulted when its row is
+ * missing, so this runs only on a start that fails anyway).
+ */
+function parseEnvReportingSeeds(raw: EnvRecord) {
+  try {
+    return parseEnv(raw);
+  } catch (err) {
+    if (err instanceof ConfigError) throw ConfigError.combine([err, ...seedIssues(raw)]);
+    throw err;
+  }
+}
+
+/**
  * Opens the database, applies migrations, bootstraps system config, loads or
  * creates signing keys, and resolves to the Hono app. Bad configuration
  * rejects with a `ConfigError` whose message names the variable.
@@ -65,7 +79,7 @@ async function openFromEnv(url: string, authToken: string | undefined): Promise<
 export async function createAuthApi(options: CreateAuthApiOptions): Promise<AuthApi> {
   const clock = options.clock ?? systemClock;
   const log = options.logger ?? createLogger();
-  const env = parseEnv(options.env);
+  const env = parseEnvReportingSeeds(options.env);
   const database = options.client
     ? wrapClient(options.client, env.databaseUrl.startsWith('file:') || env.databaseUrl === ':memory:' ? 'file' : 'remote')
     : await openFromEnv(env.databaseUrl, env.databaseAuthToken);
@@ -106,7 +120,7 @@ export async function createAuthApi(options: CreateAuthApiOptions): Promise<Auth
   });
 }
 
-export { ConfigError } from './config/config-error.js';
+export { ConfigError, configErrorLines } from './config/config-error.js';
 export { runMaintenance } from './services/maintenance.js';
 export type { EnvRecord } from './config/env.js';
 export type { Clock } from './clock.js';

@@ -128,55 +128,76 @@ function parseDelivery(env: EnvRecord, production: boolean): DeliveryEnv {
   return { mode, webhookUrl: parsed.toString(), webhookSecret };
 }
 
+/**
+ * Parses the API's environment. Every problem is collected and reported in
+ * one `ConfigError` (one line per variable), so a newcomer fixes them in one
+ * attempt; secrets and production keys still fail loudly.
+ */
 export function parseEnv(env: EnvRecord): ApiEnv {
+  const issues: ConfigError[] = [];
+  /** Runs one check; a ConfigError is recorded and `fallback` stands in so the other checks still run. */
+  const check = <T>(fn: () => T, fallback: T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(err);
+      return fallback;
+    }
+  };
+  const fail = (key: string, problem: string) => issues.push(new ConfigError(key, problem));
   const production = str(env, 'NODE_ENV') === 'production';
   const warnings: string[] = [];
-  const issuer = parseIssuer(str(env, 'ISSUER'));
-  if (production && !issuer.startsWith('https://')) throw new ConfigError('ISSUER', 'must use https in production');
+  const issuer = check(() => parseIssuer(str(env, 'ISSUER')), 'http://invalid.invalid');
+  if (production && !issuer.startsWith('https://') && !issues.some((i) => i.key === 'ISSUER')) fail('ISSUER', 'must use https in production');
 
-  let serviceToken = secret(env, 'API_SERVICE_TOKEN');
+  let serviceToken = check(() => secret(env, 'API_SERVICE_TOKEN'), undefined);
   if (!serviceToken) {
-    if (production) throw new ConfigError('API_SERVICE_TOKEN', 'is required in production');
+    if (production) fail('API_SERVICE_TOKEN', 'is required in production');
+    else warnings.push('API_SERVICE_TOKEN is unset: using the development constant (never do this in production)');
     serviceToken = DEV_SERVICE_TOKEN;
-    warnings.push('API_SERVICE_TOKEN is unset: using the development constant (never do this in production)');
   }
-  const oauthState = secret(env, 'OAUTH_STATE_SECRET');
-  if (!oauthState && production) throw new ConfigError('OAUTH_STATE_SECRET', 'is required in production');
-  secret(env, 'COOKIE_SIGNING_KEY'); // accepted and unused (contract §1.1), but still length-checked
+  const optionalSecret = (name: string) => check(() => secret(env, name), undefined);
+  const oauthState = optionalSecret('OAUTH_STATE_SECRET');
+  if (!oauthState && production && str(env, 'OAUTH_STATE_SECRET') === undefined) fail('OAUTH_STATE_SECRET', 'is required in production');
+  optionalSecret('COOKIE_SIGNING_KEY'); // accepted and unused (contract §1.1), but still length-checked
   const secrets: ApiSecrets = {
     serviceToken,
-    refreshLookup: secret(env, 'REFRESH_TOKEN_LOOKUP_SECRET') ?? serviceToken,
-    totpEncryption: secret(env, 'TOTP_SECRET_ENCRYPTION_KEY') ?? serviceToken,
+    refreshLookup: optionalSecret('REFRESH_TOKEN_LOOKUP_SECRET') ?? serviceToken,
+    totpEncryption: optionalSecret('TOTP_SECRET_ENCRYPTION_KEY') ?? serviceToken,
     oauthState: oauthState ?? serviceToken,
-    decoySubject: secret(env, 'DECOY_SUBJECT_SECRET') ?? serviceToken,
+    decoySubject: optionalSecret('DECOY_SUBJECT_SECRET') ?? serviceToken,
   };
 
   let productionKeys: ProductionKeysEnv | null = null;
   if (production) {
     const activeKid = str(env, 'SVC_JWKS_ACTIVE_KID');
-    if (!activeKid) throw new ConfigError('SVC_JWKS_ACTIVE_KID', 'is required in production');
-    if (!KID_PATTERN.test(activeKid)) throw new ConfigError('SVC_JWKS_ACTIVE_KID', 'must match ^[A-Za-z0-9_]{1,64}$');
-    const privateName = `SVC_JWKS_KEY_${activeKid}_PRIVATE`;
-    const privatePem = str(env, privateName);
-    if (!privatePem) throw new ConfigError(privateName, 'is required in production (PKCS#8 PEM of the active key)');
     const publicKeysJson = str(env, 'SVC_JWKS_PUBLIC_KEYS');
-    if (!publicKeysJson) throw new ConfigError('SVC_JWKS_PUBLIC_KEYS', 'is required in production');
-    productionKeys = { activeKid, privatePem: privatePem.replace(/\\n/g, '\n'), publicKeysJson };
+    if (!publicKeysJson) fail('SVC_JWKS_PUBLIC_KEYS', 'is required in production');
+    if (!activeKid) fail('SVC_JWKS_ACTIVE_KID', 'is required in production');
+    else if (!KID_PATTERN.test(activeKid)) fail('SVC_JWKS_ACTIVE_KID', 'must match ^[A-Za-z0-9_]{1,64}$');
+    else {
+      const privateName = `SVC_JWKS_KEY_${activeKid}_PRIVATE`;
+      const privatePem = str(env, privateName);
+      if (!privatePem) fail(privateName, 'is required in production (PKCS#8 PEM of the active key)');
+      else if (publicKeysJson) productionKeys = { activeKid, privatePem: privatePem.replace(/\\n/g, '\n'), publicKeysJson };
+    }
   }
 
   const disableRateLimits = str(env, 'DISABLE_AUTH_RATE_LIMITS') === 'true';
-  if (disableRateLimits && production) throw new ConfigError('DISABLE_AUTH_RATE_LIMITS', 'must not be true in production');
+  if (disableRateLimits && production) fail('DISABLE_AUTH_RATE_LIMITS', 'must not be true in production');
 
-  const store = str(env, 'RATE_LIMIT_STORE') ?? 'database';
-  if (store !== 'database' && store !== 'memory') throw new ConfigError('RATE_LIMIT_STORE', 'must be database or memory');
+  const storeRaw = str(env, 'RATE_LIMIT_STORE') ?? 'database';
+  const store = storeRaw === 'memory' ? 'memory' : 'database';
+  if (storeRaw !== store) fail('RATE_LIMIT_STORE', 'must be database or memory');
 
   const costRaw = str(env, 'REFRESH_TOKEN_BCRYPT_COST');
   const cost = costRaw === undefined ? DEFAULT_BCRYPT_COST : Number(costRaw);
-  if (!Number.isInteger(cost) || cost < 4 || cost > 15) throw new ConfigError('REFRESH_TOKEN_BCRYPT_COST', 'must be an integer from 4 to 15');
+  if (!Number.isInteger(cost) || cost < 4 || cost > 15) fail('REFRESH_TOKEN_BCRYPT_COST', 'must be an integer from 4 to 15');
 
   const databaseUrl = str(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL;
   if (!/^(file:|libsql:|https?:|wss?:)/.test(databaseUrl) && databaseUrl !== ':memory:') {
-    throw new ConfigError('DATABASE_URL', 'must be file:, :memory:, libsql:, http(s): or ws(s):');
+    fail('DATABASE_URL', 'must be file:, :memory:, libsql:, http(s): or ws(s):');
   }
 
   const list = (name: string) =>
@@ -185,13 +206,21 @@ export function parseEnv(env: EnvRecord): ApiEnv {
       .map((s) => s.trim())
       .filter(Boolean);
 
-  const appOrigins = list('APP_ORIGINS').map((o) => {
-    try {
-      return new URL(o).origin;
-    } catch {
-      throw new ConfigError('APP_ORIGINS', 'must be a comma-separated list of origins');
-    }
-  });
+  const appOrigins = check(
+    () =>
+      list('APP_ORIGINS').map((o) => {
+        try {
+          return new URL(o).origin;
+        } catch {
+          throw new ConfigError('APP_ORIGINS', 'must be a comma-separated list of origins');
+        }
+      }),
+    [],
+  );
+  const trustProxy = check(() => parseTrustProxy(str(env, 'TRUST_PROXY')), { mode: 'connection' } as TrustProxy);
+  const loginResponseFloorMs = check(() => parseFloorMs(env['LOGIN_RESPONSE_FLOOR_MS']), 0);
+  const delivery = check(() => parseDelivery(env, production), { mode: 'none', webhookUrl: null, webhookSecret: null });
+  if (issues.length) throw ConfigError.combine(issues);
 
   return {
     issuer,
@@ -200,13 +229,13 @@ export function parseEnv(env: EnvRecord): ApiEnv {
     databaseAuthToken: str(env, 'DATABASE_AUTH_TOKEN'),
     appId: str(env, 'APP_ID') ?? null,
     appOrigins,
-    trustProxy: parseTrustProxy(str(env, 'TRUST_PROXY')),
-    loginResponseFloorMs: parseFloorMs(env['LOGIN_RESPONSE_FLOOR_MS']),
+    trustProxy,
+    loginResponseFloorMs,
     rateLimitStore: store,
     disableRateLimits,
     ownerEmails: list('OWNER_EMAIL').map((e) => e.toLowerCase()),
     refreshTokenBcryptCost: cost,
-    delivery: parseDelivery(env, production),
+    delivery,
     secrets,
     productionKeys,
     warnings,

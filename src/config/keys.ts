@@ -93,13 +93,28 @@ export const DEFAULT_LOCKOUT_POLICY: LockoutPolicy = {
   lockoutSeconds: 900,
 };
 
+/**
+ * Built-in defaults (contract §6.1, amended: the contract's recommended
+ * `.env.example` values are defaults too, so `npm run api` starts with only
+ * ISSUER set). None of them weakens a defence: they are display names, role
+ * lists that grant nothing beyond `user` by default, the contract's own TTLs
+ * and limits. `rpid` and `origins` have a development-only default derived
+ * from ISSUER (`developmentDefault` in services/system-config.ts).
+ */
 export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
+  app_name: 'svc',
+  default_roles: ['user'],
+  available_roles: ['user', 'admin', 'admin:read', 'admin:write'],
   login_methods: ['passkey', 'magic_link'],
   passkey_login_fallback_enabled: true,
   oauth_providers: [],
   lockout_policy: DEFAULT_LOCKOUT_POLICY,
+  access_token_ttl: '15m',
+  refresh_token_ttl: '1d',
   session_absolute_ttl: '1d',
   session_idle_ttl: '1d',
+  rate_limit: 100,
+  delay_after: 50,
 };
 
 const list = (v: string) =>

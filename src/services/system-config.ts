@@ -73,21 +73,77 @@ async function readRows(db: Db): Promise<Map<string, unknown>> {
 }
 
 /**
+ * `rpid` and `origins` outside production, derived from ISSUER, so a bare
+ * `npm run api` starts. In production they stay required: a guessed RP ID
+ * would silently break every passkey of the real app.
+ */
+function developmentDefault(key: ConfigKey, env: EnvRecord): unknown {
+  if (env['NODE_ENV']?.trim() === 'production' || (key !== 'rpid' && key !== 'origins')) return undefined;
+  let issuer: URL;
+  try {
+    issuer = new URL(env['ISSUER']?.trim() ?? '');
+  } catch {
+    return undefined;
+  }
+  return key === 'rpid' ? issuer.hostname : [issuer.origin];
+}
+
+/** The value a missing row gets: env seed, then built-in default; undefined when neither exists. */
+function seedOrDefault(key: ConfigKey, env: EnvRecord): unknown {
+  const [envName] = ENV_SEEDS[key];
+  const raw = env[envName];
+  if (raw !== undefined && raw.trim() !== '') return parseSeed(key, raw);
+  return BUILT_IN_DEFAULTS[key] ?? developmentDefault(key, env);
+}
+
+/** Runs `fn` per key and throws one ConfigError carrying every key's problem (one line each). */
+function forEachKey(keys: readonly ConfigKey[], fn: (key: ConfigKey) => void): void {
+  const issues: ConfigError[] = [];
+  for (const key of keys) {
+    try {
+      fn(key);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(err);
+    }
+  }
+  if (issues.length) throw ConfigError.combine(issues);
+}
+
+/**
+ * Every present-but-invalid env seed, checked before the database is opened
+ * so that one start reports them together with the env's own problems.
+ */
+export function seedIssues(env: EnvRecord): ConfigError[] {
+  try {
+    forEachKey(CONFIG_KEYS, (key) => {
+      const raw = env[ENV_SEEDS[key][0]];
+      if (raw !== undefined && raw.trim() !== '') parseSeed(key, raw);
+    });
+    return [];
+  } catch (err) {
+    return [...(err as ConfigError).issues];
+  }
+}
+
+/**
  * Creates missing rows from env seeds or defaults, never overwriting a row.
  * Concurrent boots are safe: inserts are `ON CONFLICT DO NOTHING` and the
- * table is re-read afterwards.
+ * table is re-read afterwards. Every missing or invalid key is reported at once.
  */
 export async function bootstrapSystemConfig(db: Db, env: EnvRecord, clock: Clock): Promise<SystemConfigValues> {
   const existing = await readRows(db);
   const now = new Date(clock.now());
-  for (const key of CONFIG_KEYS) {
-    if (existing.has(key)) continue;
-    const [envName] = ENV_SEEDS[key];
-    const raw = env[envName];
-    let value: unknown;
-    if (raw !== undefined && raw.trim() !== '') value = parseSeed(key, raw);
-    else if (BUILT_IN_DEFAULTS[key] !== undefined) value = BUILT_IN_DEFAULTS[key];
-    else throw new ConfigError(key, `is missing: set ${envName} (no row, no env seed and no built-in default)`);
+  const values: { key: ConfigKey; value: unknown }[] = [];
+  forEachKey(
+    CONFIG_KEYS.filter((key) => !existing.has(key)),
+    (key) => {
+      const value = seedOrDefault(key, env);
+      if (value === undefined) throw new ConfigError(key, `is missing: set ${ENV_SEEDS[key][0]} (no row, no env seed and no built-in default)`);
+      values.push({ key, value });
+    },
+  );
+  for (const { key, value } of values) {
     await db
       .insert(systemConfig)
       .values({ key, value, updatedBy: null, createdAt: now, updatedAt: now })

@@ -1,7 +1,7 @@
 /**
  * The Node entry (`npm run api` = `tsx src/node.ts`) as a real process:
  * configured from env only, it boots on a file database and serves JWKS; bad
- * configuration stops it at startup with one line naming the variable.
+ * configuration stops it at startup with one line per bad variable.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,6 +60,40 @@ describe('auth API on Node (src/node.ts)', () => {
       }
     });
   }
+
+  it('starts with only PORT, ISSUER and DATABASE_URL on a fresh database (the docs\' minimal `npm run api`)', async () => {
+    const fresh = tempDir('node-minimal');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    // Only PATH and the three variables: nothing of this process's environment leaks in.
+    const minimal = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
+      env: { ...Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined])), PATH: process.env['PATH'], PORT: String(port), ISSUER: url, DATABASE_URL: `file:${join(fresh, 'svc.db')}` },
+    });
+    try {
+      await waitForHttp(`${url}/health/status`, minimal, 30_000);
+      expect((await http(`${url}/.well-known/jwks.json`)).status).toBe(200);
+    } finally {
+      await minimal.stop();
+      removeDir(fresh);
+    }
+  });
+
+  it('reports every bad variable of one start, one line each, and exits non-zero', async () => {
+    const fresh = tempDir('node-bad-many');
+    try {
+      const bad = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
+        env: { ...smokeEnv('http://127.0.0.1:1', `file:${join(fresh, 'svc.db')}`), PORT: String(await freePort()), ISSUER: 'not a url', TRUST_PROXY: 'all', RATE_LIMIT: 'lots' },
+      });
+      expect(await bad.exited).not.toBe(0);
+      expect(bad.output().trim().split('\n')).toEqual([
+        'svc-auth: configuration error: ISSUER: must be an absolute http(s) URL',
+        'svc-auth: configuration error: TRUST_PROXY: must be unset or xff:<n> with n ≥ 1',
+        'svc-auth: configuration error: RATE_LIMIT: must be a base-10 integer (seed of rate_limit)',
+      ]);
+    } finally {
+      removeDir(fresh);
+    }
+  });
 
   it('exits non-zero with one line when the port is taken', async () => {
     const port = new URL(base).port;

@@ -9,6 +9,16 @@ import { CONFIG_CACHE_TTL_MS } from '../../../src/services/system-config.js';
 import { baseEnv, makeApi, prepareClient } from '../../helpers/make-app.js';
 
 const quiet = createLogger(() => {});
+/** Production needs its secrets and keys (parsed, not loaded: bootstrap fails before the keys are read). */
+const productionEnv = {
+  ...baseEnv,
+  NODE_ENV: 'production',
+  ISSUER: 'https://auth.example.com',
+  OAUTH_STATE_SECRET: 'o'.repeat(40),
+  SVC_JWKS_ACTIVE_KID: 'k1',
+  SVC_JWKS_KEY_k1_PRIVATE: 'not read before bootstrap',
+  SVC_JWKS_PUBLIC_KEYS: '{}',
+};
 
 /** Boots an API on a fresh in-memory database and returns its system config. */
 async function configWith(env: Record<string, string | undefined>) {
@@ -65,27 +75,41 @@ describe('system config bootstrap (contract §6.3)', () => {
     expect(cfg.login_methods).toEqual(['passkey', 'magic_link']);
   });
 
-  it.each([
-    ['APP_NAME', 'app_name'],
-    ['DEFAULT_ROLES', 'default_roles'],
-    ['AVAILABLE_ROLES', 'available_roles'],
-    ['ACCESS_TOKEN_TTL', 'access_token_ttl'],
-    ['REFRESH_TOKEN_TTL', 'refresh_token_ttl'],
-    ['RATE_LIMIT', 'rate_limit'],
-    ['DELAY_AFTER', 'delay_after'],
-    ['RPID', 'rpid'],
-    ['ORIGINS', 'origins'],
-  ])('fails startup when %s is unset and %s has no row and no default', async (envName, key) => {
-    const err = await expectStartupFailure({ [envName]: undefined }, key);
-    expect(err.message).toContain(envName);
+  it('gives the non-secret seeds built-in defaults, and rpid/origins from ISSUER outside production', async () => {
+    const unset = ['APP_NAME', 'DEFAULT_ROLES', 'AVAILABLE_ROLES', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'RATE_LIMIT', 'DELAY_AFTER', 'RPID', 'ORIGINS'];
+    const cfg = await configWith({ ...Object.fromEntries(unset.map((k) => [k, undefined])), ISSUER: 'http://auth.localhost:8787' });
+    expect(cfg).toMatchObject({
+      app_name: 'svc',
+      default_roles: ['user'],
+      available_roles: ['user', 'admin', 'admin:read', 'admin:write'],
+      access_token_ttl: '15m',
+      refresh_token_ttl: '1d',
+      rate_limit: 100,
+      delay_after: 50,
+      rpid: 'auth.localhost',
+      origins: ['http://auth.localhost:8787'],
+    });
   });
 
-  it('writes system_config_error when startup fails on config', async () => {
+  it('in production, fails startup naming every key without a row, seed or default (rpid, origins), one line each, and records the event', async () => {
     const client = await prepareClient();
-    await expectStartupFailure({ APP_NAME: undefined }, 'app_name', client);
+    const err = await createAuthApi({ env: { ...productionEnv, RPID: undefined, ORIGINS: undefined }, client, logger: quiet }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues.map((i) => i.key)).toEqual(['rpid', 'origins']);
+    expect((err as ConfigError).message.split('\n')).toEqual([
+      'rpid: is missing: set RPID (no row, no env seed and no built-in default)',
+      'origins: is missing: set ORIGINS (no row, no env seed and no built-in default)',
+    ]);
     const events = await wrapClient(client, 'file').db.select().from(authEvents).where(eq(authEvents.type, 'system_config_error'));
     expect(events).toHaveLength(1);
-    expect(events[0]!.metadata).toEqual({ key: 'app_name', phase: 'boot' });
+    expect(events[0]!.metadata).toEqual({ key: 'rpid', phase: 'boot' });
+  });
+
+  it('reports a bad env variable and a bad config seed of the same start together', async () => {
+    const env = { ...baseEnv, ISSUER: 'nope', RATE_LIMIT: 'lots', TRUST_PROXY: 'all' };
+    const err = await createAuthApi({ env, client: await prepareClient(), logger: quiet }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues.map((i) => i.key)).toEqual(['ISSUER', 'TRUST_PROXY', 'RATE_LIMIT']);
   });
 
   it('fails startup on an invalid stored row, naming the key', async () => {
