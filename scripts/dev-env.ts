@@ -12,7 +12,7 @@ export const DEV_API_HOST = '127.0.0.1';
 export const DEV_APP_ORIGIN = 'http://localhost:3000';
 
 /** Built-in development values; the process environment and `.env` win over them. */
-export function devDefaults(port = DEV_API_PORT, host = DEV_API_HOST): Record<string, string> {
+export function devDefaults(port = DEV_API_PORT, host = DEV_API_HOST, demoPort = Number(new URL(DEV_APP_ORIGIN).port)): Record<string, string> {
   return {
     NODE_ENV: 'development',
     PORT: String(port),
@@ -28,7 +28,8 @@ export function devDefaults(port = DEV_API_PORT, host = DEV_API_HOST): Record<st
     RATE_LIMIT: '100',
     DELAY_AFTER: '50',
     RPID: 'localhost',
-    ORIGINS: DEV_APP_ORIGIN,
+    // The demo's own origin: passkeys made on http://localhost:<DEMO_PORT> must verify.
+    ORIGINS: `http://localhost:${demoPort}`,
   };
 }
 
@@ -75,7 +76,8 @@ export function resolveDevEnv(
   };
   const port = Number(processEnv['PORT'] ?? dotEnv['PORT'] ?? DEV_API_PORT);
   const host = processEnv['HOST'] ?? dotEnv['HOST'] ?? DEV_API_HOST;
-  layer(devDefaults(port, host));
+  const demoPort = Number(processEnv['DEMO_PORT'] ?? dotEnv['DEMO_PORT'] ?? new URL(DEV_APP_ORIGIN).port);
+  layer(devDefaults(port, host, demoPort));
   layer(dotEnv);
   layer(processEnv);
   return merged;

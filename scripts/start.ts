@@ -1,36 +1,58 @@
 /**
  * `npm start`: the auth API on http://127.0.0.1:8787 (embedded libSQL file,
  * dev keys) and the adapter demo app on http://localhost:3000, which mounts
- * `svcAdapter` at `/auth` and prints delivered codes and links here.
+ * `svcAdapter` at `/auth` and prints delivered codes and links here. Once both
+ * are up it prints one short block; a startup failure is one line naming the
+ * cause, and nothing is left running.
  */
-import { ConfigError } from '../src/index.js';
+import { ConfigError, configErrorLines } from '../src/index.js';
 import { DEV_SERVICE_TOKEN } from '../src/config/env.js';
 import { startDemo } from '../demo/server.js';
-import { DEV_APP_ORIGIN, startApi } from './dev-env.js';
+import { DEV_APP_ORIGIN, resolveDevEnv, startApi } from './dev-env.js';
 
+const env = resolveDevEnv();
+const demoPort = Number(env['DEMO_PORT'] ?? new URL(DEV_APP_ORIGIN).port);
+let api: Awaited<ReturnType<typeof startApi>>;
 try {
-  const api = await startApi();
-  console.log(`svc auth API: ${api.url}  (JWKS: ${api.url}/.well-known/jwks.json, database: ${api.env['DATABASE_URL']})`);
-  let stopDemo = async () => {};
-  const demoPort = Number(api.env['DEMO_PORT'] ?? new URL(DEV_APP_ORIGIN).port);
-  try {
-    const demo = await startDemo({
-      authServerUrl: api.url,
-      audience: api.env['ISSUER'] ?? api.url,
-      serviceSecret: api.env['API_SERVICE_TOKEN'] ?? DEV_SERVICE_TOKEN,
-      ...(api.env['COOKIE_SECRET'] ? { cookieSecret: api.env['COOKIE_SECRET'] } : {}),
-      origin: `http://localhost:${demoPort}`,
-      port: demoPort,
-    });
-    stopDemo = demo.stop;
-    console.log(`svc demo app: ${demo.url}  (sign-in codes and links are printed below)`);
-  } catch (err) {
-    console.error(`svc demo app: could not listen on port ${demoPort} (${(err as Error).message}); the auth API keeps running. Set DEMO_PORT to use another port.`);
-  }
-  const shutdown = () => void Promise.all([api.stop(), stopDemo()]).finally(() => process.exit(0));
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  api = await startApi({ env });
 } catch (err) {
-  console.error(err instanceof ConfigError ? `svc-auth: configuration error: ${err.message}` : err);
+  console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : `svc: the auth API did not start: ${(err as Error).message.split('\n')[0]}`);
   process.exit(1);
 }
+
+let stopDemo = async () => {};
+let demoUrl: string;
+try {
+  const demo = await startDemo({
+    authServerUrl: api.url,
+    audience: api.env['ISSUER'] ?? api.url,
+    serviceSecret: api.env['API_SERVICE_TOKEN'] ?? DEV_SERVICE_TOKEN,
+    ...(api.env['COOKIE_SECRET'] ? { cookieSecret: api.env['COOKIE_SECRET'] } : {}),
+    origin: `http://localhost:${demoPort}`,
+    port: demoPort,
+  });
+  stopDemo = demo.stop;
+  demoUrl = demo.url;
+} catch (err) {
+  const code = (err as NodeJS.ErrnoException).code;
+  const cause = code === 'EADDRINUSE' ? `port ${demoPort} is in use: stop what uses it or set DEMO_PORT` : (err as Error).message.split('\n')[0];
+  console.error(`svc: the demo app did not start (${cause})`);
+  await api.stop();
+  process.exit(1);
+}
+
+console.log(
+  [
+    '',
+    '  svc is running',
+    `    demo app   ${demoUrl}   (open this; sign in with any email address)`,
+    `    auth API   ${api.url}   (JWKS: ${api.url}/.well-known/jwks.json; database: ${api.env['DATABASE_URL']})`,
+    '    codes      sign-in codes and magic links are printed here, in this terminal',
+    '    stop       Ctrl+C',
+    '',
+  ].join('\n'),
+);
+
+const shutdown = () => void Promise.all([api.stop(), stopDemo()]).finally(() => process.exit(0));
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);

@@ -3,11 +3,18 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { createAuthApi, ConfigError } from './index.js';
+import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 
 export async function startNodeApi(env: Record<string, string | undefined> = process.env) {
   const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
-  if (url.startsWith('file:') && !url.startsWith('file::memory:')) mkdirSync(dirname(url.slice(5)), { recursive: true });
+  if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
+    const dir = dirname(url.slice(5));
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw new ConfigError('DATABASE_URL', `cannot create the database directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): choose a writable path`);
+    }
+  }
   const app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address });
   const port = Number(env['PORT'] ?? 8787);
   const hostname = env['HOST'] ?? '127.0.0.1';
@@ -23,7 +30,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   startNodeApi().then(
     ({ url }) => console.log(`svc auth API listening on ${url}`),
     (err) => {
-      console.error(err instanceof ConfigError ? `svc-auth: configuration error: ${err.message}` : err);
+      console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : err);
       process.exit(1);
     },
   );

@@ -33,8 +33,16 @@ describe('npm start', () => {
     removeDir(dir);
   });
 
-  it('prints its URL, creates ./.data/svc.db and answers the JWKS', async () => {
-    expect(proc!.output()).toContain(`svc auth API: ${base}`);
+  it('prints one block once both are up: demo URL, API URL, where codes appear, how to stop', async () => {
+    const out = proc!.output();
+    const block = out.slice(out.indexOf('svc is running'));
+    expect(block).toMatch(new RegExp(`demo app +${demo} `));
+    expect(block).toMatch(new RegExp(`auth API +${base} `));
+    expect(block).toContain('codes      sign-in codes and magic links are printed here');
+    expect(block).toContain('stop       Ctrl+C');
+  });
+
+  it('creates ./.data/svc.db and answers the JWKS', async () => {
     expect(existsSync(join(dir!, '.data', 'svc.db'))).toBe(true);
     const res = await http(`${base}/.well-known/jwks.json`);
     expect(res.status).toBe(200);
@@ -47,19 +55,49 @@ describe('npm start', () => {
     try {
       const rs = await client.execute("SELECT key, value FROM system_config WHERE key IN ('app_name', 'rpid', 'origins')");
       const rows = Object.fromEntries(rs.rows.map((r) => [r['key'], JSON.parse(String(r['value']))]));
-      expect(rows).toEqual({ app_name: 'svc from dotenv', rpid: 'localhost', origins: ['http://localhost:3000'] });
+      expect(rows).toEqual({ app_name: 'svc from dotenv', rpid: 'localhost', origins: [demo] });
     } finally {
       client.close();
     }
   });
 
   it('serves the demo login page and /auth/users/me answers 401 for an anonymous browser', async () => {
-    expect(proc!.output()).toContain(`svc demo app: ${demo}`);
     const page = await fetch(`${demo}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Sign in or create an account');
     const me = await fetch(`${demo}/auth/users/me`);
     expect(me.status).toBe(401);
     expect(await me.json()).toEqual({ error: 'unauthorized', message: 'Access session required' });
+  });
+
+  it('stops with one line naming the cause when the demo port is taken, leaving nothing running', async () => {
+    const fresh = tempDir('start-busy');
+    const apiPort = await freePort();
+    try {
+      const busy = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], {
+        cwd: fresh,
+        env: { PORT: String(apiPort), DEMO_PORT: new URL(demo).port },
+      });
+      expect(await busy.exited).toBe(1);
+      const lines = busy.output().trim().split('\n').filter((l) => !l.startsWith('[svc-auth] warn'));
+      expect(lines).toEqual([`svc: the demo app did not start (port ${new URL(demo).port} is in use: stop what uses it or set DEMO_PORT)`]);
+      await expect(fetch(`http://127.0.0.1:${apiPort}/health/status`)).rejects.toThrow();
+    } finally {
+      removeDir(fresh);
+    }
+  });
+
+  it('stops with one line when ./.data cannot be created', async () => {
+    const fresh = tempDir('start-data');
+    try {
+      writeFileSync(join(fresh, '.data'), 'a file where the directory should be');
+      const bad = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: fresh, env: { PORT: String(await freePort()), DEMO_PORT: String(await freePort()) } });
+      expect(await bad.exited).toBe(1);
+      const lines = bad.output().trim().split('\n').filter((l) => !l.startsWith('[svc-auth] warn'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^svc-auth: configuration error: DATABASE_URL: cannot create the database directory \.\/\.data \(E[A-Z]+\): choose a writable path$/);
+    } finally {
+      removeDir(fresh);
+    }
   });
 });
