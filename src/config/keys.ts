@@ -69,6 +69,7 @@ export const configSchemas = {
   refresh_token_ttl: duration(60, 365 * 86400),
   session_absolute_ttl: duration(300, 365 * 86400),
   session_idle_ttl: duration(300, 365 * 86400),
+  refresh_reuse_grace_seconds: z.number().int().min(0).max(300),
   rate_limit: z.number().int().min(1).max(1_000_000),
   delay_after: z.number().int().min(0).max(1_000_000),
   rpid: z
@@ -113,6 +114,8 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   refresh_token_ttl: '1d',
   session_absolute_ttl: '1d',
   session_idle_ttl: '1d',
+  // Okta's rotation grace period defaults to 30 s: long enough for a client's retry after a lost answer, short enough that a stolen, already-rotated token is rarely inside it.
+  refresh_reuse_grace_seconds: 30,
   rate_limit: 100,
   delay_after: 50,
 };
@@ -156,6 +159,7 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   refresh_token_ttl: ['REFRESH_TOKEN_TTL', (v) => v.trim()],
   session_absolute_ttl: ['SESSION_ABSOLUTE_TTL', (v) => v.trim()],
   session_idle_ttl: ['SESSION_IDLE_TTL', (v) => v.trim()],
+  refresh_reuse_grace_seconds: ['REFRESH_REUSE_GRACE_SECONDS', integer],
   rate_limit: ['RATE_LIMIT', integer],
   delay_after: ['DELAY_AFTER', integer],
   rpid: ['RPID', (v) => v.trim()],

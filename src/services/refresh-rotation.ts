@@ -12,6 +12,7 @@ import { compareRefreshToken, hashRefreshToken, newRefreshToken, refreshTokenLoo
 import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionByLookup, revokeChain } from '../repositories/sessions.js';
+import { rotateAgain, withinRetryGrace } from './refresh-retry.js';
 import { buildEnvelope, type SessionEnvelope } from './session-issuance.js';
 
 type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
@@ -29,7 +30,9 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
   const { session, user } = found;
   const sessionEv = { ...ev, userId: session.userId, sessionId: session.id };
 
-  if (session.replacedBySessionId) {
+  const cfg = await deps.config.get();
+  const retry = session.replacedBySessionId !== null && withinRetryGrace(session, now, cfg.refresh_reuse_grace_seconds);
+  if (session.replacedBySessionId && !retry) {
     const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
     await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
     throw fail('refresh_token_reused');
@@ -49,12 +52,40 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
     throw fail('invalid_refresh_token');
   }
 
-  const cfg = await deps.config.get();
   const newId = randomId();
   const newToken = newRefreshToken();
   const newHash = await hashRefreshToken(newToken, env.refreshTokenBcryptCost);
   const newLookup = refreshTokenLookup(env.secrets.refreshLookup, newToken);
   const idleCandidate = now + durationToSeconds(cfg.session_idle_ttl) * 1000;
+
+  if (retry) {
+    const again = await rotateAgain(db, {
+      presented: session,
+      newId,
+      newHash,
+      newLookup,
+      userAgent: client.userAgent,
+      ip: client.ip,
+      idleCandidateMs: idleCandidate,
+      nowMs: now,
+    });
+    if (!again) {
+      // The successor was used (or another retry won) between the lookup and the write: strict reuse handling.
+      const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
+      await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
+      throw fail('refresh_token_reused');
+    }
+    const metadata = { previousSessionId: session.id, retry: true, supersededSessionId: session.replacedBySessionId };
+    await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata });
+    return buildEnvelope(deps, {
+      user,
+      sessionId: newId,
+      organizationId: again.organizationId,
+      expiresAtMs: session.expiresAt.getTime(),
+      refreshToken: newToken,
+      nowMs: now,
+    });
+  }
 
   const [claim, inserted] = await db.batch([
     db.run(sql`UPDATE sessions SET replaced_by_session_id = ${newId}, last_used_at = ${now}, updated_at = ${now}

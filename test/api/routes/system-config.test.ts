@@ -49,6 +49,7 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'origins',
         'passkey_login_fallback_enabled',
         'rate_limit',
+        'refresh_reuse_grace_seconds',
         'refresh_token_ttl',
         'rpid',
         'session_absolute_ttl',
