@@ -49,3 +49,27 @@ describe('redact (contract §5.10)', () => {
     }
   });
 });
+
+describe("a failed query's bound parameters (found by the soak, issue #16)", () => {
+  it('withholds them from a real drizzle error, raw and inside a JSON log line, and keeps the statement', async () => {
+    const { createClient } = await import('@libsql/client');
+    const { drizzle } = await import('drizzle-orm/libsql');
+    const { sql } = await import('drizzle-orm');
+    const { createLogger } = await import('../../../src/log.js');
+    const client = createClient({ url: ':memory:' });
+    const db = drizzle(client);
+    const err = await db.run(sql`INSERT INTO missing_table (ip, token_hash) VALUES (${'203.0.113.99'}, ${'hash-ZYX-987'})`).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    client.close();
+    expect(err?.message).toContain('203.0.113.99'); // drizzle puts the parameters in the message
+    expect(redact(err!.message)).not.toMatch(/203\.0\.113\.99|hash-ZYX-987/);
+    expect(redact(err!.message)).toContain('INSERT INTO missing_table');
+    const lines: string[] = [];
+    createLogger((_level, line) => lines.push(line)).log('warn', 'rate limiter unavailable', { error: err!.message, after: 'kept' });
+    expect(lines[0]).not.toMatch(/203\.0\.113\.99|hash-ZYX-987/);
+    expect(lines[0]).toContain('params: [REDACTED]');
+    expect(JSON.parse(lines[0]!.slice(lines[0]!.indexOf('{')))).toMatchObject({ after: 'kept' });
+  });
+});
