@@ -1,0 +1,154 @@
+/**
+ * `runSoak`: three API processes on one sqld behind the real Hono adapter, a
+ * mixed bearer workload for a set duration, one API process SIGKILLed at random
+ * intervals and restarted, then the invariants. Used by `npm run soak` and,
+ * short, by test/soak/soak.test.ts.
+ */
+import { writeFileSync } from 'node:fs';
+import { Hono } from 'hono';
+import { svcAdapter } from '../../adapter/hono/index.js';
+import type { AuthMessage } from '../../adapter/core/messaging.js';
+import { removeDir, tempDir } from '../../test/runtime/processes.js';
+import { SOAK_SERVICE_TOKEN, startCluster } from './cluster.js';
+import { databaseInvariants, secretsInLogs, type Invariant } from './invariants.js';
+import { createWorkload, runUser, type Op, type UserState } from './workload.js';
+
+export interface SoakOptions {
+  seconds: number;
+  users: number;
+  apis: number;
+  /** Mean interval between two kills (ms); 0 = no kills. */
+  killEveryMs: number;
+  seed: number;
+  /** Extra API environment (e.g. REFRESH_REUSE_GRACE_SECONDS=0 to see strict reuse detection sign users out). */
+  apiEnv?: Record<string, string>;
+  /** Writes every log line of every process there (they are scanned for secrets either way). */
+  logFile?: string;
+  progress?: (line: string) => void;
+}
+
+export interface SoakReport {
+  seconds: number;
+  requests: number;
+  kills: number;
+  byStatus: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+  wronglySignedOut: number;
+  raceSignOuts: number;
+  doubleSuccesses: number;
+  invariants: Invariant[];
+  /** The adapter's error log lines (already redacted by the adapter), for the 5xx it answered. */
+  adapterErrors: string[];
+}
+
+const COOKIE_SECRET = 'soak-cookie-secret-0123456789-abcdefghijklm';
+
+/** A small deterministic PRNG (mulberry32) so a seed replays the same choices. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
+
+export async function runSoak(o: SoakOptions): Promise<SoakReport> {
+  const log = o.progress ?? (() => {});
+  const rand = prng(o.seed);
+  const dir = tempDir('soak');
+  const cluster = await startCluster(dir, o.apis, o.apiEnv);
+  log(`soak: ${o.apis} API processes on sqld ${cluster.sqldUrl}, ${o.users} users, ${o.seconds} s, seed ${o.seed}`);
+  const w = createWorkload();
+  const capture = async (m: AuthMessage) => {
+    if (m.code) w.codes.set(m.to, m.code);
+    return { accepted: true, provider: 'soak', channel: m.channel };
+  };
+  const adapterLogs: string[] = [];
+  // Two app instances (two app servers behind a load balancer), each with its own adapter.
+  const makeApp = () => new Hono().route(
+    '/auth',
+    svcAdapter({
+      authServerUrl: cluster.issuer,
+      audience: cluster.issuer,
+      issuer: 'http://localhost:3000',
+      cookieSecret: COOKIE_SECRET,
+      serviceSecret: SOAK_SERVICE_TOKEN,
+      fetch: cluster.fetch,
+      // Each virtual user is its own device: the per-IP flow limits (10 codes per 15 min) apply per user.
+      resolveClientIp: (c) => c.req.header('x-soak-device-ip') ?? '198.51.100.7',
+      messaging: { handlers: { otpEmail: capture, otpSms: capture, magicLinkEmail: capture } },
+      log: (level, line) => adapterLogs.push(`${level} ${line}`),
+    }),
+  );
+  const apps = [makeApp(), makeApp()];
+  const t0 = Date.now();
+  const deadline = t0 + o.seconds * 1000;
+  let kills = 0;
+  const killer = (async () => {
+    if (!o.killEveryMs) return;
+    while (Date.now() < deadline - 2000) {
+      await new Promise((r) => setTimeout(r, o.killEveryMs * (0.5 + rand())));
+      if (Date.now() >= deadline - 2000) break;
+      const victim = cluster.apis[Math.floor(rand() * cluster.apis.length)]!;
+      if (!victim.up) continue;
+      await cluster.kill(victim);
+      kills++;
+      log(`soak: kill -9 API #${victim.index} at ${((Date.now() - t0) / 1000).toFixed(1)} s (${w.ops.length} requests so far)`);
+      await new Promise((r) => setTimeout(r, 300 + rand() * 1000));
+      await cluster.restart(victim);
+    }
+  })();
+  const ticker = setInterval(() => log(`soak: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${w.ops.length} requests, ${kills} kills`), 10_000);
+  const users: UserState[] = Array.from({ length: o.users }, (_, i) => ({ email: `soak.${o.seed}.${i}@example.com`, ip: `10.${(i >> 8) & 255}.${i & 255}.${o.seed % 250}`, seen: [], wronglySignedOut: 0, raceSignOuts: 0, doubleSuccesses: 0 }));
+  w.users = users;
+  try {
+    await Promise.all([killer, ...users.map((u) => runUser(w, apps, u, deadline, prng(o.seed + users.indexOf(u) + 1)))]);
+  } finally {
+    clearInterval(ticker);
+  }
+  // The clients' view: every user still holding a session can use it.
+  for (const u of users.filter((x) => x.refresh)) {
+    const res = await apps[0]!.request('/auth/refresh', { method: 'POST', headers: { 'x-svc-auth-transport': 'bearer', 'x-soak-device-ip': u.ip, authorization: `Bearer ${u.refresh}` } });
+    if (res.status !== 200) u.wronglySignedOut++;
+    else {
+      const body = (await res.json()) as { token: string; refreshToken: string };
+      u.seen.push(body.token, body.refreshToken);
+    }
+  }
+  await cluster.stopApis();
+  const invariants = await databaseInvariants(cluster.sqldUrl, Date.now()).catch((e): Invariant[] => [{ name: 'database readable', ok: false, detail: String(e) }]);
+  await cluster.stopSqld();
+  const logs = [...cluster.apis.flatMap((a) => a.logs), ...adapterLogs].join('\n');
+  if (o.logFile) writeFileSync(o.logFile, logs);
+  invariants.push(secretsInLogs(logs, [SOAK_SERVICE_TOKEN, COOKIE_SECRET, ...users.flatMap((u) => u.seen)]));
+  removeDir(dir);
+  return { ...summarize(o, w.ops, users, kills, invariants), adapterErrors: adapterLogs.filter((l) => l.startsWith('error')) };
+}
+
+function summarize(o: SoakOptions, ops: Op[], users: UserState[], kills: number, invariants: Invariant[]): Omit<SoakReport, 'adapterErrors'> {
+  const byStatus: Record<string, number> = {};
+  for (const op of ops) {
+    const key = op.status === 'network' ? `network (${op.name})` : op.code ? `${op.status} ${op.code} (${op.name})` : `${op.status}`;
+    byStatus[key] = (byStatus[key] ?? 0) + 1;
+  }
+  const ms = ops.map((x) => x.ms).sort((a, b) => a - b);
+  const sum = (f: (u: UserState) => number) => users.reduce((n, u) => n + f(u), 0);
+  return {
+    seconds: o.seconds,
+    requests: ops.length,
+    kills,
+    byStatus,
+    p50Ms: percentile(ms, 0.5),
+    p99Ms: percentile(ms, 0.99),
+    wronglySignedOut: sum((u) => u.wronglySignedOut),
+    raceSignOuts: sum((u) => u.raceSignOuts),
+    doubleSuccesses: sum((u) => u.doubleSuccesses),
+    invariants,
+  };
+}

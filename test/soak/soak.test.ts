@@ -1,0 +1,21 @@
+/**
+ * The short soak (issue #16): three API processes on one sqld behind the Hono
+ * adapter, a native-app workload, an API process SIGKILLed every few seconds.
+ * `npm run soak` runs the long version and prints the figures.
+ */
+import { describe, expect, it } from 'vitest';
+import { runSoak } from '../../bench/soak/run.js';
+
+describe('soak with kill -9 (short)', () => {
+  it('signs out nobody who only retried, keeps every invariant, and logs no secret', async () => {
+    const report = await runSoak({ seconds: 20, users: 8, apis: 3, killEveryMs: 4000, seed: 16 });
+    const summary = JSON.stringify({ ...report, invariants: report.invariants.filter((i) => !i.ok) });
+    expect(report.kills, summary).toBeGreaterThanOrEqual(2);
+    expect(report.requests, summary).toBeGreaterThan(100);
+    expect(report.wronglySignedOut, summary).toBe(0);
+    for (const inv of report.invariants) expect(inv.ok, `${inv.name}: ${inv.detail}`).toBe(true);
+    // While a process dies the adapter may answer 502/503; nothing may answer 500.
+    const fiveHundreds = Object.keys(report.byStatus).filter((k) => /^5\d\d/.test(k) && !/^50[23]/.test(k));
+    expect(fiveHundreds, summary).toEqual([]);
+  }, 150_000);
+});
