@@ -53,5 +53,15 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX `webauthn_challenges_user_purpose_idx` ON `webauthn_challenges` (`user_id`,`purpose`);",
       "CREATE INDEX `webauthn_challenges_expires_at_idx` ON `webauthn_challenges` (`expires_at`);"
     ]
+  },
+  {
+    "tag": "0001_maintenance_indexes",
+    "folderMillis": 1795577550714,
+    "hash": "7700bef4d8daae7b0fb34e177ee2d25102fb3db5d4380561129fd8c752e88c33",
+    "statements": [
+      "CREATE INDEX `auth_failures_occurred_at_idx` ON `auth_failures` (`occurred_at`);",
+      "CREATE INDEX `otp_codes_expires_at_idx` ON `otp_codes` (`expires_at`);",
+      "CREATE INDEX `totp_credentials_created_at_idx` ON `totp_credentials` (`created_at`);"
+    ]
   }
 ];

@@ -171,6 +171,8 @@ export const totpCredentials = sqliteTable(
       .on(t.userId)
       .where(sql`enabled = 1`),
     index('totp_credentials_user_id_idx').on(t.userId),
+    // Maintenance purges abandoned enrolments by age (services/maintenance.ts): without it, a full scan.
+    index('totp_credentials_created_at_idx').on(t.createdAt),
   ],
 );
 
@@ -229,7 +231,8 @@ export const otpCodes = sqliteTable(
     attempts: integer().notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.channel] })],
+  // expires_at: the maintenance purge of expired codes reads by it.
+  (t) => [primaryKey({ columns: [t.userId, t.channel] }), index('otp_codes_expires_at_idx').on(t.expiresAt)],
 );
 
 export const authEvents = sqliteTable(
@@ -261,7 +264,11 @@ export const authFailures = sqliteTable(
     type: text().notNull(),
     occurredAt: ts().notNull(),
   },
-  (t) => [index('auth_failures_subject_occurred_idx').on(t.subject, t.occurredAt)],
+  (t) => [
+    index('auth_failures_subject_occurred_idx').on(t.subject, t.occurredAt),
+    // The maintenance purge removes failures older than the window by time alone.
+    index('auth_failures_occurred_at_idx').on(t.occurredAt),
+  ],
 );
 
 export const lockouts = sqliteTable(
