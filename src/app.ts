@@ -5,6 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv, Deps } from './deps.js';
+import { isTransientDbError, TRANSIENT_RETRY_AFTER_SECONDS } from './db/transient.js';
 import { ApiError, fail, INTERNAL_ERROR_BODY } from './errors.js';
 import { runInBackground } from './http/background.js';
 import { bodyParser } from './middleware/body.js';
@@ -80,6 +81,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     if (err instanceof HTTPException && err.status < 500) {
       const code = err.status === 413 ? 'payload_too_large' : err.status === 404 ? 'not_found' : err.status === 401 ? 'unauthorized' : 'invalid_request';
       return errorResponse(c, fail(code));
+    }
+    if (isTransientDbError(err)) {
+      deps.log.log('warn', 'database busy or unreachable; answered 503', { method: c.req.method, path: c.req.path, error: err });
+      const retryAfterSeconds = TRANSIENT_RETRY_AFTER_SECONDS;
+      return errorResponse(c, fail('service_unavailable', undefined, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }));
     }
     deps.log.log('error', 'unhandled error', { method: c.req.method, path: c.req.path, error: err });
     return c.json(INTERNAL_ERROR_BODY, 500);

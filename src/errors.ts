@@ -49,6 +49,7 @@ export const ERRORS = {
   rate_limited: [429, 'Too many requests, please try again later.'],
   internal_error: [500, 'Internal server error'],
   jwks_unavailable: [500, 'JWKS unavailable'],
+  service_unavailable: [503, 'The service is busy; retry shortly'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

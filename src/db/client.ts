@@ -5,6 +5,7 @@
  */
 import { createClient, type Client } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import { healOnBusy } from './busy-recovery.js';
 import * as schema from './schema.js';
 
 export type Db = LibSQLDatabase<typeof schema>;
@@ -30,14 +31,20 @@ export function wrapClient(client: Client, kind: 'file' | 'remote'): Database {
  * keeps a single connection as long as interactive transactions are never used
  * (we use `batch()` only), so these PRAGMAs hold for every statement.
  */
-export async function openDatabase(url: string, authToken?: string): Promise<Database> {
+export async function openDatabase(url: string, authToken?: string, { busyTimeoutMs = 5000 } = {}): Promise<Database> {
   const embedded = isEmbeddedUrl(url);
-  const client = createClient({ url, authToken, intMode: 'number' });
-  if (embedded) {
-    if (url !== ':memory:' && url !== 'file::memory:') await client.execute('PRAGMA journal_mode = WAL');
-    await client.execute('PRAGMA busy_timeout = 5000');
-    await client.execute('PRAGMA synchronous = NORMAL');
-  }
-  await client.execute('PRAGMA foreign_keys = ON');
+  const memory = url === ':memory:' || url === 'file::memory:';
+  let client = createClient({ url, authToken, intMode: 'number' });
+  const settings = async (c: Client) => {
+    if (embedded) {
+      await c.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+      await c.execute('PRAGMA synchronous = NORMAL');
+    }
+    await c.execute('PRAGMA foreign_keys = ON');
+  };
+  if (embedded && !memory) await client.execute('PRAGMA journal_mode = WAL'); // persistent: once per file
+  await settings(client);
+  // A reopened in-memory database would be a new, empty one: only files are healed.
+  if (embedded && !memory) client = healOnBusy(client, settings);
   return wrapClient(client, embedded ? 'file' : 'remote');
 }

@@ -55,6 +55,7 @@ const CONTRACT: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   jwks_unavailable: 500,
+  service_unavailable: 503, // docs/contract-changes.md: database busy or unreachable, request deadline
 };
 
 describe('error code table (contract §0.4)', () => {
