@@ -1,8 +1,14 @@
 /**
  * `runMaintenance(now)` deletes expired rows (contract §2). It runs from a
  * cron (Workers `scheduled`) or, at most once per minute, after a request.
+ *
+ * Deletes go in bounded batches (`batchRows` rows per statement, each its own
+ * short write): a purge of a million expired sessions must not hold the write
+ * lock for seconds while sign-ins wait. A run stops after `maxBatchesPerRun`
+ * batches per table and leaves the rest to the next run.
  */
-import { and, isNull, lt, sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client.js';
 import {
   authFailures,
@@ -19,25 +25,53 @@ import {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-export async function runMaintenance(db: Db, nowMs: number): Promise<void> {
-  const at = (ms: number) => new Date(ms);
-  await db.batch([
-    db.delete(sessions).where(lt(sessions.expiresAt, at(nowMs - 30 * DAY))),
-    db.delete(totpCredentials).where(and(sql`${totpCredentials.enabled} = 0`, isNull(totpCredentials.verifiedAt), lt(totpCredentials.createdAt, at(nowMs - HOUR)))),
-    db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, at(nowMs - HOUR))),
-    db.delete(magicLinkTokens).where(lt(magicLinkTokens.expiresAt, at(nowMs - DAY))),
-    db.delete(otpCodes).where(lt(otpCodes.expiresAt, at(nowMs))),
-    db.delete(authFailures).where(lt(authFailures.occurredAt, at(nowMs - 7 * DAY))),
-    db.delete(lockouts).where(lt(lockouts.lockedUntil, at(nowMs))),
-    db.delete(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, nowMs)),
-    db.delete(oauthConsumedStates).where(lt(oauthConsumedStates.expiresAt, at(nowMs))),
-  ]);
+export interface MaintenanceOptions {
+  /** Rows per DELETE statement. */
+  batchRows?: number;
+  /** DELETE statements per table per run. */
+  maxBatchesPerRun?: number;
+}
+
+/** What each table keeps: the WHERE of its expired rows (indexed: test/api/db/query-plans.test.ts). */
+function expiredRows(nowMs: number): [SQLiteTable, SQL][] {
+  return [
+    [sessions, sql`${sessions.expiresAt} < ${nowMs - 30 * DAY}`],
+    [totpCredentials, sql`${totpCredentials.enabled} = 0 AND ${totpCredentials.verifiedAt} IS NULL AND ${totpCredentials.createdAt} < ${nowMs - HOUR}`],
+    [webauthnChallenges, sql`${webauthnChallenges.expiresAt} < ${nowMs - HOUR}`],
+    [magicLinkTokens, sql`${magicLinkTokens.expiresAt} < ${nowMs - DAY}`],
+    [otpCodes, sql`${otpCodes.expiresAt} < ${nowMs}`],
+    [authFailures, sql`${authFailures.occurredAt} < ${nowMs - 7 * DAY}`],
+    [lockouts, sql`${lockouts.lockedUntil} < ${nowMs}`],
+    [rateLimitCounters, sql`${rateLimitCounters.expiresAt} < ${nowMs}`],
+    [oauthConsumedStates, sql`${oauthConsumedStates.expiresAt} < ${nowMs}`],
+  ];
+}
+
+/** Rows a write changed, on libSQL (`rowsAffected`) and D1 (`meta.changes`). */
+function changed(result: unknown): number {
+  const r = result as { rowsAffected?: number; meta?: { changes?: number } };
+  return Number(r.rowsAffected ?? r.meta?.changes ?? 0);
+}
+
+/** Deletes expired rows; resolves to the number of rows deleted. */
+export async function runMaintenance(db: Db, nowMs: number, opts: MaintenanceOptions = {}): Promise<number> {
+  const batchRows = opts.batchRows ?? 500;
+  const maxBatches = opts.maxBatchesPerRun ?? 20;
+  let total = 0;
+  for (const [table, where] of expiredRows(nowMs)) {
+    for (let i = 0; i < maxBatches; i++) {
+      const n = changed(await db.run(sql`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ${batchRows})`));
+      total += n;
+      if (n < batchRows) break;
+    }
+  }
+  return total;
 }
 
 /** Returns a trigger that runs maintenance at most once per `intervalMs`. */
 export function createMaintenanceTrigger(db: Db, intervalMs = 60_000) {
   let lastRunMs = -Infinity;
-  return (nowMs: number): Promise<void> | null => {
+  return (nowMs: number): Promise<number> | null => {
     if (nowMs - lastRunMs < intervalMs) return null;
     lastRunMs = nowMs;
     return runMaintenance(db, nowMs);
