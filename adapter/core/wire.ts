@@ -23,13 +23,39 @@ export const bodyTooLarge = (): BodyOutcome => ({ ok: false, result: failure(413
 export const bodyless = (method: string): boolean => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 
 /**
+ * Deepest array/object nesting a body may have. The deepest body of the
+ * contract (a WebAuthn response) nests 4 levels; 6,000 levels in 12 KB used to
+ * overflow a recursive step downstream and answer 500 (issue #23).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Scans once, outside strings, and stops at the first level past `max`. */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
  * Decodes a request body already limited to `MAX_BODY_BYTES`: UTF-8, trimmed;
- * empty → `undefined`; any JSON value is accepted whatever the Content-Type.
+ * empty → `undefined`; any JSON value is accepted whatever the Content-Type;
+ * nesting deeper than `MAX_JSON_DEPTH` → 400.
  */
 export function decodeJsonBody(bytes: Uint8Array): BodyOutcome {
   if (bytes.byteLength > MAX_BODY_BYTES) return bodyTooLarge();
   const text = new TextDecoder().decode(bytes).trim();
   if (text === '') return { ok: true, body: undefined };
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return { ok: false, result: failure(400, 'invalid_request', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`) };
   try {
     return { ok: true, body: JSON.parse(text) };
   } catch {
