@@ -3,6 +3,12 @@
  * `none` (cross-site requests then carry the cookies). It never gates GET,
  * HEAD, OPTIONS or bearer transport, and it runs before ensureCookies so a
  * blocked request never refreshes.
+ *
+ * Amended (docs/contract-changes.md, issue #23): an `Origin` that is present
+ * and not allowed is refused whatever `Sec-Fetch-Site` says — `same-site`
+ * covers every sibling subdomain, so trusting it let any of them post to the
+ * cookie routes. `same-site` alone (no `Origin`, which no current browser
+ * omits on a cross-origin POST) is refused too.
  */
 export interface OriginGuardInput {
   method: string;
@@ -17,10 +23,8 @@ export function originAllowed(input: OriginGuardInput, allowed: ReadonlySet<stri
   if (SAFE.has(input.method.toUpperCase())) return true;
   const origin = input.origin?.trim().toLowerCase();
   if (origin === 'null') return false;
-  if (origin && allowed.has(origin)) return true;
+  if (origin) return allowed.has(origin);
   const site = input.secFetchSite?.trim().toLowerCase();
-  if (site === 'same-origin' || site === 'same-site' || site === 'none') return true;
-  if (site === 'cross-site') return false;
-  if (!site && !origin) return true; // not a browser
-  return false;
+  if (site === 'same-origin' || site === 'none') return true;
+  return !site; // no Origin and no Sec-Fetch-Site: not a browser; same-site, cross-site or unknown: refused
 }

@@ -56,7 +56,9 @@ export const GUARD_SCENARIOS: Scenario[] = [
       expect(allowed.status).toBe(200);
       expect(allowed.setCookies[0]).toMatch(/; HttpOnly; Secure; SameSite=None$/);
       expect((await r.send('GET', '/auth/sessions', { cookies: allowed.cookies, headers: { origin: 'https://evil.example' } })).status).toBe(200);
-      expect((await r.send('POST', '/auth/refresh', { cookies: allowed.cookies, headers: { 'sec-fetch-site': 'same-origin', origin: 'https://x.example' } })).status).toBe(200);
+      // A present Origin outside the allowed set is refused whatever Sec-Fetch-Site claims (docs/contract-changes.md).
+      expect((await r.send('POST', '/auth/refresh', { cookies: allowed.cookies, headers: { 'sec-fetch-site': 'same-origin', origin: 'https://x.example' } })).status).toBe(403);
+      expect((await r.send('POST', '/auth/refresh', { cookies: allowed.cookies, headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
       expect((await r.send('DELETE', '/auth/logout', { headers: { origin: 'https://evil.example', 'x-svc-auth-transport': 'bearer' } })).status).toBe(401);
     },
   },
