@@ -19,10 +19,14 @@ export interface AppOptions {
   connectionIp?: ConnectionIp;
 }
 
+/**
+ * Headers go in at construction: @hono/node-server 1.x rebuilds a response
+ * from its construction-time init when a later middleware calls `c.header()`,
+ * so a header set on `res.headers` afterwards (Retry-After on 423, Allow on
+ * 405) was dropped on Node only (issue #23).
+ */
 function errorResponse(c: Context<AppEnv>, err: ApiError): Response {
-  const res = c.json(err.body(), err.status as 400);
-  for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v);
-  return res;
+  return c.json(err.body(), err.status as 400, err.headers);
 }
 
 /** Compiles route patterns once so an unmatched request can tell 404 from 405. */
@@ -62,9 +66,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.notFound(async (c) => {
     const methods = allowedMethods(c.req.path);
     if (methods.length) {
-      const res = errorResponse(c, fail('method_not_allowed'));
-      res.headers.set('Allow', methods.join(', '));
-      return res;
+      return errorResponse(c, fail('method_not_allowed', undefined, undefined, { Allow: methods.join(', ') }));
     }
     const client = c.get('client');
     await deps.events.record({

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectHeadersOverSocket } from './headers.js';
 import { expectRefreshRoundTrip, sessionInSharedDb } from './remote-session.js';
 import { BIN, freePort, http, removeDir, smokeEnv, start, tempDir, waitForHttp, type Spawned } from './processes.js';
 
@@ -46,6 +47,11 @@ describe('auth API on Deno', () => {
     const res = await http(`${base}/.well-known/jwks.json`);
     expect(res.status).toBe(200);
     expect(res.body.keys.map((k: { kid: string }) => k.kid)).toContain('dev-main');
+  });
+
+  it('keeps Allow on 405 and Retry-After on 423 over a real socket', async (ctx) => {
+    if (skipReason) ctx.skip();
+    await expectHeadersOverSocket(base, env);
   });
 
   it('rotates a refresh token once and detects the replay', async (ctx) => {

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectHeadersOverSocket } from './headers.js';
 import { BIN, freePort, http, removeDir, smokeEnv, start, tempDir, waitForHttp, type Spawned } from './processes.js';
 
 describe('auth API on Node (src/node.ts)', () => {
@@ -35,6 +36,10 @@ describe('auth API on Node (src/node.ts)', () => {
     expect(res.status).toBe(200);
     expect(res.body.keys.map((k: { kid: string }) => k.kid)).toEqual(['dev-main']);
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+  });
+
+  it('keeps Allow on 405 and Retry-After on 423 over a real socket (@hono/node-server)', async () => {
+    await expectHeadersOverSocket(base, env);
   });
 
   const failures: [string, Record<string, string | undefined>, string][] = [

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectHeadersOverSocket } from './headers.js';
 import { expectRefreshRoundTrip, sessionInSharedDb } from './remote-session.js';
 import { BIN, ROOT, freePort, http, removeDir, smokeEnv, start, tempDir, waitForHttp, type Spawned } from './processes.js';
 
@@ -51,6 +52,10 @@ describe('auth API on workerd (wrangler dev) with sqld', () => {
     expect(res.status, worker!.output()).toBe(200);
     expect(res.body.keys.map((k: { kid: string }) => k.kid)).toContain('dev-main');
     expect(res.body.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+  });
+
+  it('keeps Allow on 405 and Retry-After on 423 over a real socket', async () => {
+    await expectHeadersOverSocket(base, env);
   });
 
   it('rotates a refresh token once and detects the replay', async () => {
