@@ -91,6 +91,9 @@ export function createJwksVerifier(opts: { authServerUrl: string; audience: stri
           currentDate: new Date(opts.now()),
           requiredClaims: ['exp', 'sub'],
         });
+        // jose accepts an aud array containing ours and an iat in the future (without maxTokenAge): svc issues neither (issue #23).
+        if (typeof payload.aud !== 'string') return err('invalid');
+        if (payload.iat !== undefined && (typeof payload.iat !== 'number' || payload.iat > Math.floor(opts.now() / 1000) + JWT_SKEW_SECONDS)) return err('invalid');
         return ok(payload);
       } catch {
         return err('invalid');

@@ -67,6 +67,17 @@ export function signEphemeralToken(
 export type VerifyFailure = 'invalid' | 'expired';
 
 /**
+ * What jose leaves to the caller (issue #23): `iat` must not lie in the future
+ * beyond the skew (jose checks it only with `maxTokenAge`), and `aud` must be
+ * the one audience we sign — an array that merely contains it is a token
+ * minted for several parties, which svc never issues.
+ */
+export function issuedSanely(payload: JWTPayload, nowMs: number): boolean {
+  if (typeof payload.aud !== 'string') return false;
+  return typeof payload.iat === 'number' && payload.iat <= Math.floor(nowMs / 1000) + CLOCK_SKEW_SECONDS;
+}
+
+/**
  * Verifies signature, alg, kid, iss, aud and exp. Returns the payload or null;
  * the caller checks `typ`/`ctx` for the route.
  */
@@ -88,7 +99,7 @@ export async function verifyApiToken(keys: KeyStore, token: string, opts: SignOp
         requiredClaims: ['sub', 'exp', 'iat'],
       },
     );
-    return payload;
+    return issuedSanely(payload, opts.nowMs) ? payload : null;
   } catch {
     return null;
   }

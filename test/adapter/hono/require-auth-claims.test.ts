@@ -22,14 +22,14 @@ function app(h: Harness) {
 }
 
 /** Signs with the API's real private key and kid. */
-async function apiSigned(h: Harness, claims: Record<string, unknown>, opts: { iss?: string; aud?: string; expInSeconds?: number } = {}) {
+async function apiSigned(h: Harness, claims: Record<string, unknown>, opts: { iss?: string; aud?: string | string[]; expInSeconds?: number; iatInSeconds?: number } = {}) {
   const now = Math.floor(h.t.clock.now() / 1000);
   const keys = h.t.api.deps.keys;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: keys.activeKid })
     .setIssuer(opts.iss ?? TEST_ISSUER)
     .setAudience(opts.aud ?? TEST_ISSUER)
-    .setIssuedAt(now)
+    .setIssuedAt(now + (opts.iatInSeconds ?? 0))
     .setExpirationTime(now + (opts.expInSeconds ?? 600))
     .sign(keys.privateKey);
 }
@@ -43,6 +43,8 @@ describe('requireAuth bearer claims (API-signed tokens)', () => {
     const good = { sub: user.id, sid: env.sessionId, typ: 'access', roles: ['user'] };
     const control = await a.request('/app', { headers: { authorization: `Bearer ${await apiSigned(h, good)}` } });
     expect(control.status).toBe(200);
+    // iat inside the skew (a clock a few seconds ahead) still passes
+    expect((await a.request('/app', { headers: { authorization: `Bearer ${await apiSigned(h, good, { iatInSeconds: 20 })}` } })).status).toBe(200);
 
     const { sub: _sub, ...noSub } = good;
     const { typ: _typ, ...noTyp } = good;
@@ -55,6 +57,9 @@ describe('requireAuth bearer claims (API-signed tokens)', () => {
       noSub: await apiSigned(h, noSub),
       numericSub: await apiSigned(h, { ...good, sub: 42 }),
       expired: await apiSigned(h, good, { expInSeconds: -31 }),
+      // issue #23: jose alone accepts both of these
+      iatInTheFuture: await apiSigned(h, good, { iatInSeconds: 120 }),
+      audArrayContainingOurs: await apiSigned(h, good, { aud: [TEST_ISSUER, 'http://other-app.test'] }),
     };
     for (const [name, token] of Object.entries(bad)) {
       const res = await a.request('/app', { headers: { authorization: `Bearer ${token}` } });

@@ -193,6 +193,16 @@ describe('access token verification', () => {
     expect((await me(t, await forge(t, { ...base, aud: 'http://evil.test' }))).status).toBe(401);
   });
 
+  it('refuses an iat in the future beyond the 30 s skew, and an aud array that merely contains the issuer (issue #23)', async () => {
+    const { t, user, session } = await setup();
+    const base = { sub: user.id, sid: session.sessionId, typ: 'access', roles: [] };
+    const now = Math.floor(t.clock.now() / 1000);
+    expect((await me(t, await forge(t, base, { iat: now + 25 }))).status).toBe(200); // a clock slightly ahead
+    expect((await me(t, await forge(t, base, { iat: now + 120 }))).status).toBe(401);
+    expect((await me(t, await forge(t, { ...base, aud: [TEST_ISSUER, 'http://other.test'] }))).status).toBe(401);
+    expect((await me(t, await forge(t, { ...base, aud: [TEST_ISSUER] }))).status).toBe(401);
+  });
+
   it('refuses a token whose sid belongs to another user, or has no sid', async () => {
     const { t, session } = await setup();
     const other = await createUser(t);
