@@ -1,16 +1,17 @@
 /**
  * The TOTP bridge pipeline (contract §5.12): the access cookie's inner token
  * (never refreshed) or the pre-auth cookie's token, or the client's bearer.
- * No credential → 401 `{error:"unauthorized"}` without any upstream call.
+ * No credential → 401 `{error:"unauthorized", message}` without any upstream
+ * call; the message says which credential was missing, as on every other
+ * adapter 401 (docs/contract-changes.md; the bare `{error}` was issue #23).
  */
 import type { AdapterCore } from './core.js';
 import { passthrough, is2xx } from './handlers/forward.js';
 import { guardOrigin, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
-import type { HandlerResult } from './result.js';
+import { failure, type HandlerResult } from './result.js';
 import type { BridgeRouteEntry } from './route-table.js';
 import { sessionResult } from './session-result.js';
 
-const UNAUTHORIZED: HandlerResult = { status: 401, body: { error: 'unauthorized' } };
 
 export async function handleBridgeRequest(core: AdapterCore, route: BridgeRouteEntry, req: AdapterRequest): Promise<HandlerResult> {
   const transport = selectTransport(req.transportHeader);
@@ -24,7 +25,10 @@ export async function handleBridgeRequest(core: AdapterCore, route: BridgeRouteE
     const claims = route.cred === 'access' ? core.codec.verify(req.cookies[names.access], 'access', nowMs) : core.codec.verify(req.cookies[names.preAuth], 'ephemeral', nowMs);
     if (claims && typeof claims.token === 'string') authorization = `Bearer ${claims.token}`;
   }
-  if (!authorization) return { ...UNAUTHORIZED };
+  if (!authorization) {
+    const message = transport === 'bearer' ? 'Missing bearer token' : route.cred === 'access' ? 'Access session required' : 'Pre-auth session required';
+    return failure(401, 'unauthorized', message);
+  }
   const res = await core.call({ method: route.method, path: route.raw, query: req.query, authorization, body: req.body, client: req.client });
   if (route.response === 'session' && is2xx(res)) return mergeCookies([], await sessionResult(core, res.status, res.body, transport));
   return passthrough(res);

@@ -83,7 +83,7 @@ export const GUARD_SCENARIOS: Scenario[] = [
       expect((await r.send('POST', '/auth/login/', { body: { identifier: 'someone@example.com' } })).status).toBe(404);
       expect((await r.send('GET', '/auth/system-config/public?x=1&x=2&y=%20z')).status).toBe(200);
       expect((await r.send('POST', '/auth/magic-link/verify/a%2Fb%20c')).status).toBeGreaterThanOrEqual(400);
-      expect((await r.send('GET', '/auth/totp/status')).body).toEqual({ error: 'unauthorized' });
+      expect((await r.send('GET', '/auth/totp/status')).body).toEqual({ error: 'unauthorized', message: 'Access session required' });
     },
   },
 ];

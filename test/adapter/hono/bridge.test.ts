@@ -1,5 +1,5 @@
 /**
- * `svcTotpBridge` (contract §5.12): no access token → 401 `{error:"unauthorized"}`
+ * `svcTotpBridge` (contract §5.12): no access token → 401 `{error:"unauthorized", message}`
  * with no upstream call, in every form (no cookie, only a refresh cookie — the
  * bridge never refreshes —, an invalid cookie, bearer without Authorization);
  * the origin guard applies; a valid cookie or bearer reaches the raw route.
@@ -7,7 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { makeHarness, refreshOnlyBrowser, signedInBrowser } from '../helpers.js';
 
-const UNAUTHORIZED = { error: 'unauthorized' };
+/** Every adapter 401 names the missing credential (docs/contract-changes.md). */
+const UNAUTHORIZED = (path: string, headers: Record<string, string>) => ({
+  error: 'unauthorized',
+  message: headers['x-svc-auth-transport'] ? 'Missing bearer token' : path.endsWith('/verify-login') ? 'Pre-auth session required' : 'Access session required',
+});
 
 describe('svcTotpBridge', () => {
   it('answers 401 without any upstream call when there is no usable access token, and never refreshes', async () => {
@@ -26,7 +30,7 @@ describe('svcTotpBridge', () => {
     for (const [method, path, cookies, headers] of cases) {
       const res = await h.send(method, path, { cookies, headers, body: method === 'POST' ? { code: '123456' } : undefined });
       expect(res.status, `${method} ${path} ${Object.keys(cookies)}`).toBe(401);
-      expect(res.body).toEqual(UNAUTHORIZED);
+      expect(res.body).toEqual(UNAUTHORIZED(path, headers));
       expect(res.setCookies).toEqual([]);
     }
     expect(h.upstream).toEqual([]);

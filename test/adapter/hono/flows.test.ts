@@ -161,11 +161,11 @@ describe('login through the adapter (contract §4.2)', () => {
     expect(stepUp.body).toMatchObject({ fresh: true, method: 'totp' });
   });
 
-  it('the TOTP bridge answers 401 {error:"unauthorized"} without an access token and makes no upstream call', async () => {
+  it('the TOTP bridge answers 401 unauthorized with a message without an access token and makes no upstream call', async () => {
     const h = await makeHarness();
     const res = await h.send('GET', '/auth/totp/status');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'unauthorized' });
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'Access session required' });
     expect(h.upstream).toHaveLength(0);
   });
 });
