@@ -1,9 +1,41 @@
 /** Node entry: `npm run api`. Configured from env (PORT, HOST, DATABASE_URL, …). */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { ERRORS, type ErrorCode } from './errors.js';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
+
+/*
+ * What Node's HTTP parser refuses before the app sees a request is answered in
+ * the contract's envelope instead of Node's bare text (issue #23): header
+ * fields too large → 431 `headers_too_large`; headers or body not arriving in
+ * time (a declared Content-Length never sent) → 408 `request_timeout`;
+ * anything unparseable → 400 `invalid_request`. The socket closes after it.
+ */
+function codeFor(err: NodeJS.ErrnoException): ErrorCode {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return 'headers_too_large';
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') return 'request_timeout';
+  return 'invalid_request';
+}
+
+const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/** A `clientError` listener for `http.Server`. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset or an already answered socket: nothing to say.
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const code = codeFor(err);
+  const [status, message] = ERRORS[code];
+  const body = JSON.stringify({ error: code, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${new TextEncoder().encode(body).byteLength}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
 
 export async function startNodeApi(env: Record<string, string | undefined> = process.env) {
   const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
@@ -18,7 +50,22 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
   const app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address });
   const port = Number(env['PORT'] ?? 8787);
   const hostname = env['HOST'] ?? '127.0.0.1';
-  const server = serve({ fetch: app.fetch, port, hostname });
+  // A whole request (headers and body) must arrive within this time; Node's default is 300 s,
+  // so a client declaring a body it never sends held a connection for five minutes.
+  const requestTimeoutMs = Number(env['HTTP_REQUEST_TIMEOUT_MS'] ?? 30_000);
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 100) throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer number of milliseconds, at least 100');
+  const server = serve({
+    fetch: app.fetch,
+    port,
+    hostname,
+    serverOptions: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(requestTimeoutMs, 60_000),
+      // How often Node looks for overdue requests (default 30 s): a tenth of the bound.
+      connectionsCheckingInterval: Math.max(50, Math.floor(requestTimeoutMs / 10)),
+    },
+  });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
     server.once('error', (err) => reject(new ConfigError('PORT', `cannot listen on ${hostname}:${port} (${(err as NodeJS.ErrnoException).code ?? err.message})`)));

@@ -55,6 +55,8 @@ const CONTRACT: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   jwks_unavailable: 500,
+  request_timeout: 408, // docs/contract-changes.md: Node entry only, answered by the HTTP server
+  headers_too_large: 431, // idem
   service_unavailable: 503, // docs/contract-changes.md: database busy or unreachable, request deadline
 };
 

@@ -4,10 +4,28 @@
  * configuration stops it at startup with one line per bad variable.
  */
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectHeadersOverSocket } from './headers.js';
 import { BIN, freePort, http, removeDir, smokeEnv, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+
+/** Writes raw bytes to the server and reads until it closes the connection. */
+function rawExchange(port: number, request: string, timeoutMs = 5000): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no answer within ${timeoutMs} ms: ${data}`))), timeoutMs);
+    socket.on('data', (d) => (data += d));
+    socket.on('error', () => {}); // the server may reset after answering
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const [head = '', body = ''] = data.split('\r\n\r\n');
+      resolve({ head, body });
+    });
+    socket.write(request);
+  });
+}
 
 describe('auth API on Node (src/node.ts)', () => {
   let node: Spawned | undefined;
@@ -19,10 +37,12 @@ describe('auth API on Node (src/node.ts)', () => {
     dir = tempDir('node');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = { ...smokeEnv(base, `file:${join(dir, 'nested', 'svc.db')}`), PORT: String(port), HOST: '127.0.0.1' };
+    env = { ...smokeEnv(base, `file:${join(dir, 'nested', 'svc.db')}`), PORT: String(port), HOST: '127.0.0.1', HTTP_REQUEST_TIMEOUT_MS: '1000' };
     node = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env });
     await waitForHttp(`${base}/health/status`, node, 30_000);
   }, 45_000);
+
+  const port = () => Number(new URL(base).port);
 
   afterAll(async () => {
     await node?.stop();
@@ -40,6 +60,24 @@ describe('auth API on Node (src/node.ts)', () => {
 
   it('keeps Allow on 405 and Retry-After on 423 over a real socket (@hono/node-server)', async () => {
     await expectHeadersOverSocket(base, env);
+  });
+
+  it('answers oversize headers with the 431 envelope, and a body that never arrives with 408 within the bound (issue #23)', async () => {
+    const big = await rawExchange(port(), `GET /health/status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big.head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(big.head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(big.body)).toEqual({ error: 'headers_too_large', message: 'Request header fields too large' });
+
+    // Declares 1000 bytes, sends 10, then waits: the server answers 408 and closes (bound: 1 s here).
+    const started = Date.now();
+    const partial = await rawExchange(port(), 'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"identif', 15_000);
+    expect(partial.head).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(partial.body)).toEqual({ error: 'request_timeout', message: 'The request did not arrive in time' });
+    expect(Date.now() - started).toBeLessThan(10_000); // Node's default would hold it for 300 s
+
+    const garbage = await rawExchange(port(), 'NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage.head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(garbage.body)).toMatchObject({ error: 'invalid_request' });
   });
 
   const failures: [string, Record<string, string | undefined>, string][] = [
