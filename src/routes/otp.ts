@@ -12,10 +12,10 @@ import { assertLoginMethod } from '../http/login-policy.js';
 import { parseBody } from '../http/validate.js';
 import { requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
-import { applyOwnerGrant } from '../services/owner-grant.js';
+import { ownerGrantRole } from '../services/owner-grant.js';
 import { clientFields } from '../services/auth-events.js';
 import type { OtpChannel } from '../services/otp-codes.js';
-import { generateOtp, markEmailVerified, markPhoneVerified, verifyOtp, type OtpFlow } from '../services/otp-flow.js';
+import { completeRegistrationWrite, generateOtp, markEmailVerified, markPhoneVerified, verifyOtp, type OtpFlow } from '../services/otp-flow.js';
 import { issueSession } from '../services/session-issuance.js';
 
 const otpLimit = flowLimit(FLOW_LIMITS.otp, (c) => `sub:${c.get('ephemeral').subject}`);
@@ -45,22 +45,34 @@ otpRoutes.post('/otp/verify-email-otp', registration, otpLimit, async (c) => {
   const auth = c.get('ephemeral');
   const client = c.get('client');
   const user = await verifyOtp(deps, auth, 'email', 'registration', verificationToken, client);
-  const completedRegistration = await markEmailVerified(deps, user.id);
+  const completing = !user.verified;
   let roles = user.roles;
-  if (completedRegistration) {
-    await deps.events.record({ ...clientFields(client), type: 'registration_success', userId: user.id, metadata: { attemptId: auth.claims.jti } });
-    roles = await applyOwnerGrant(deps, user, clientFields(client));
+  const alsoWrite = [];
+  let ownerRole: string | null = null;
+  if (completing) {
+    // Verification, the owner grant and the session commit in one batch (issue #23): a crash
+    // can no longer leave a verified account without its session, or an owner without the role.
+    ownerRole = await ownerGrantRole(deps, user);
+    if (ownerRole) roles = [...roles, ownerRole];
+    alsoWrite.push(completeRegistrationWrite(deps, user.id, roles));
   } else {
+    await markEmailVerified(deps, user.id);
     // Already verified beforehand: this is a sign-in, allowed only by an email-possession method.
     // Runs after the code check so only the mailbox owner learns the outcome (contract §3.4).
     await assertLoginMethod(deps, 'email_otp', 'magic_link');
   }
   const result = await issueSession(deps, {
     user: { ...user, roles, verified: true, emailVerified: true },
-    method: completedRegistration ? 'registration' : 'email_otp',
+    method: completing ? 'registration' : 'email_otp',
     client,
     attemptId: auth.claims.jti,
+    alsoWrite,
   });
+  if (completing) {
+    const fields = clientFields(client);
+    await deps.events.record({ ...fields, type: 'registration_success', userId: user.id, metadata: { attemptId: auth.claims.jti } });
+    if (ownerRole) await deps.events.record({ ...fields, type: 'owner_role_granted', userId: user.id, metadata: { role: ownerRole } });
+  }
   return c.json(result, 200);
 });
 

@@ -95,6 +95,18 @@ export async function verifyOtp(deps: FlowDeps, auth: EphemeralAuth, channel: Ot
   throw fail('otp_verification_failed');
 }
 
+/**
+ * The write that completes a registration (email proven, roles with any owner
+ * grant), for the caller to put in the session's batch. Conditional on
+ * `verified = 0`, so it completes a registration once.
+ */
+export function completeRegistrationWrite(deps: Pick<Deps, 'db' | 'clock'>, userId: string, roles: string[]) {
+  return deps.db
+    .update(users)
+    .set({ verified: true, emailVerified: true, roles, updatedAt: new Date(deps.clock.now()) })
+    .where(and(eq(users.id, userId), eq(users.verified, false)));
+}
+
 /** Marks the email proven. Returns true when this verification completed the registration. */
 export async function markEmailVerified(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<boolean> {
   const now = new Date(deps.clock.now());

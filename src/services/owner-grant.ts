@@ -3,21 +3,17 @@
  * first time, the user gets `admin` (or `admin:write` when `admin` is not an
  * available role) and `owner_role_granted` is written.
  */
-import { eq } from 'drizzle-orm';
-import { users, type UserRow } from '../db/schema.js';
+import type { UserRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 
-export async function applyOwnerGrant(
-  deps: Pick<Deps, 'db' | 'env' | 'config' | 'events' | 'clock'>,
-  user: Pick<UserRow, 'id' | 'email' | 'roles'>,
-  event: { ipAddress: string | null; userAgent: string | null },
-): Promise<string[]> {
-  if (!deps.env.ownerEmails.includes(user.email.toLowerCase())) return user.roles;
+/**
+ * The role the grant adds to `user`, or null. Pure decision: the caller writes
+ * the roles in the same batch as the verification and the session, so a crash
+ * can never leave a verified owner without the role (issue #23).
+ */
+export async function ownerGrantRole(deps: Pick<Deps, 'env' | 'config'>, user: Pick<UserRow, 'email' | 'roles'>): Promise<string | null> {
+  if (!deps.env.ownerEmails.includes(user.email.toLowerCase())) return null;
   const { available_roles } = await deps.config.get();
   const role = available_roles.includes('admin') ? 'admin' : 'admin:write';
-  if (user.roles.includes(role)) return user.roles;
-  const roles = [...user.roles, role];
-  await deps.db.update(users).set({ roles, updatedAt: new Date(deps.clock.now()) }).where(eq(users.id, user.id));
-  await deps.events.record({ ...event, type: 'owner_role_granted', userId: user.id, metadata: { role } });
-  return roles;
+  return user.roles.includes(role) ? null : role;
 }

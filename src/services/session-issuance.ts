@@ -4,6 +4,7 @@
  * returns the envelope. With an enabled TOTP credential a first factor other
  * than a user-verified passkey gets the MFA step instead.
  */
+import type { BatchItem } from 'drizzle-orm/batch';
 import { and, asc, eq } from 'drizzle-orm';
 import { durationToSeconds } from '../config/duration.js';
 import { signAccessToken, signEphemeralToken, EPHEMERAL_TTL_SECONDS } from '../crypto/jwt.js';
@@ -48,6 +49,12 @@ export interface IssueInput {
   returnTo?: string;
   /** Keeps the attempt id of the ephemeral flow in audit rows. */
   attemptId?: string;
+  /**
+   * Writes that must commit together with the session (e.g. completing a
+   * registration): they join the session's batch, so either both happen or
+   * neither does. Without a session (MFA required) they run on their own.
+   */
+  alsoWrite?: BatchItem<'sqlite'>[];
 }
 
 type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
@@ -97,6 +104,7 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
   const eventBase = { userId: user.id, ipAddress: client.ip, userAgent: client.userAgent };
 
   if (!input.mfaSatisfied && (await hasEnabledTotp(db, user.id))) {
+    if (input.alsoWrite?.length) await db.batch(input.alsoWrite as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     const token = await signEphemeralToken(deps.keys, { sub: user.id, ctx: 'mfa', jti: input.attemptId ?? randomId() }, { issuer: env.issuer, nowMs: now });
     await events.record({ ...eventBase, type: 'mfa_required', metadata: { method: input.method, attemptId: input.attemptId } });
     return {
@@ -141,6 +149,7 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
       updatedAt: new Date(now),
     }),
     db.update(users).set({ lastLoginAt: new Date(now) }).where(eq(users.id, user.id)),
+    ...(input.alsoWrite ?? []),
   ]);
   await events.record({ ...eventBase, type: 'session_issued', sessionId: id, metadata: { method: input.method, attemptId: input.attemptId } });
   const envelope = await buildEnvelope(deps, { user, sessionId: id, organizationId, expiresAtMs, refreshToken, nowMs: now });

@@ -143,6 +143,28 @@ describe('POST /registration/register', () => {
     expect(await eventsOf(t, 'owner_role_granted')).toHaveLength(1);
   });
 
+  it('commits the verification, the owner grant and the session together: a failed session write leaves the account unverified, and the retry completes it (issue #23)', async () => {
+    const t = await makeApi({ env: { OWNER_EMAIL: 'boss@example.com' } });
+    const reg = await register(t, { email: 'boss@example.com' });
+    // A crash at the session write, simulated inside the database.
+    await t.client.execute("CREATE TRIGGER crash_at_session BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'injected crash'); END");
+    const crashed = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: reg.body.delivery.code } });
+    expect(crashed.status).toBe(500);
+    const [row] = (await t.client.execute({ sql: 'SELECT verified, email_verified, roles FROM users WHERE email = ?', args: ['boss@example.com'] })).rows;
+    expect({ verified: row!['verified'], emailVerified: row!['email_verified'], roles: JSON.parse(String(row!['roles'])) }).toEqual({ verified: 0, emailVerified: 0, roles: ['user'] });
+    expect(await eventsOf(t, 'registration_success')).toHaveLength(0);
+
+    await t.client.execute('DROP TRIGGER crash_at_session');
+    t.clock.advance(61_000);
+    const again = await t.call('POST', '/otp/generate-email-otp', { token: reg.body.token, headers: await externalDelivery(t.clock.now()) });
+    expect(again.status).toBe(200);
+    const verify = await t.call('POST', '/otp/verify-email-otp', { token: again.body.token, body: { verificationToken: again.body.delivery.code } });
+    expect(verify.status).toBe(200);
+    expect(verify.body.roles).toEqual(['user', 'admin']); // still the owner: the grant was not lost
+    expect(await eventsOf(t, 'registration_success')).toHaveLength(1);
+    expect(await eventsOf(t, 'owner_role_granted')).toHaveLength(1);
+  });
+
   it('verifies a phone with the registration token (no session)', async () => {
     const t = await makeApi();
     const reg = await register(t, { email: 'phone@example.com', phone: '+14155552671' });
