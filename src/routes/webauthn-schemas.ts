@@ -54,12 +54,16 @@ export const authenticationResponseSchema = z.looseObject({
 
 export const registerStartSchema = z.object({
   attachment: z.enum(['platform', 'cross-platform']).optional(),
+  /** The credential must support PRF, else finish answers 403 `prf_required`. */
   requirePrf: z.boolean().optional(),
+  /** Ask for PRF support without requiring it (the reference client's `?requestPrf=true`). */
+  requestPrf: z.boolean().optional(),
 });
 
 export const registerStartQuerySchema = z.object({
   attachment: z.enum(['platform', 'cross-platform']).optional(),
   requirePrf: z.enum(['true', 'false']).optional(),
+  requestPrf: z.enum(['true', 'false']).optional(),
 });
 
 export const registerFinishSchema = z.object({

@@ -29,6 +29,7 @@ export const webauthnRoutes = new Hono<AppEnv>()
       client: c.get('client'),
       attachment: body.attachment ?? query.attachment,
       requirePrf: body.requirePrf ?? (query.requirePrf === undefined ? undefined : query.requirePrf === 'true'),
+      requestPrf: body.requestPrf ?? (query.requestPrf === undefined ? undefined : query.requestPrf === 'true'),
     });
     return c.json(options);
   })

@@ -23,16 +23,20 @@ export interface RegistrationStartInput {
   sessionId: string;
   attachment?: 'platform' | 'cross-platform' | undefined;
   requirePrf?: boolean | undefined;
+  /** Ask the authenticator about PRF without refusing one that lacks it. */
+  requestPrf?: boolean | undefined;
 }
 
 export async function startRegistration(deps: WebAuthnDeps, input: RegistrationStartInput) {
   const { db, clock, events } = deps;
   const rp = relyingParty(await deps.config.get());
   const existing = await listCredentials(db, input.user.id);
+  const requirePrf = input.requirePrf === true;
+  const prfRequested = requirePrf || input.requestPrf === true;
   const challenge = await issueChallenge(db, {
     userId: input.user.id,
     purpose: 'registration',
-    context: { requirePrf: input.requirePrf === true },
+    context: { requirePrf, prfRequested },
     nowMs: clock.now(),
   });
   const options = await generateRegistrationOptions({
@@ -58,10 +62,10 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     userId: input.user.id,
     sessionId: input.sessionId,
     ...clientFields(input.client),
-    metadata: { requirePrf: input.requirePrf === true },
+    metadata: { requirePrf, requestPrf: prfRequested },
   });
-  // `prf: {}` asks the authenticator to report PRF support; present only with requirePrf [C].
-  return { ...options, extensions: { credProps: true, ...(input.requirePrf ? { prf: {} } : {}) } };
+  // `prf: {}` asks the authenticator to report PRF support: with requirePrf [C], or requestPrf (optional PRF, issue #23).
+  return { ...options, extensions: { credProps: true, ...(prfRequested ? { prf: {} } : {}) } };
 }
 
 export interface RegistrationMetadata {

@@ -147,6 +147,32 @@ describe('passkey registration', () => {
     expect(ok.body.credential.prfCapable).toBe(true);
   });
 
+  it('requestPrf (body or ?requestPrf=true) asks for PRF without requiring it: an authenticator without PRF still registers (issue #23)', async () => {
+    const t = await makeApi();
+    const user = await createUser(t);
+    const { token } = await signIn(t, user);
+    const without = await registerPasskey(t, token, { start: { requestPrf: true } });
+    expect(without.start.body.extensions).toEqual({ credProps: true, prf: {} });
+    expect(without.finish.status).toBe(200);
+    expect(without.finish.body.credential.prfCapable).toBe(false);
+
+    // A second user (the first now has a factor, so more enrolment needs step-up).
+    const other = (await signIn(t, await createUser(t))).token;
+    expect((await t.call('POST', '/webauthn/register/start', { token: other, body: {} })).body.extensions).toEqual({ credProps: true }); // neither flag
+    const viaQuery = await t.call('POST', '/webauthn/register/start?requestPrf=true', { token: other, body: {} });
+    expect(viaQuery.status).toBe(200);
+    expect(viaQuery.body.extensions).toEqual({ credProps: true, prf: {} });
+    const authenticator = await SoftwareAuthenticator.create();
+    const ok = await t.call('POST', '/webauthn/register/finish', {
+      token: other,
+      body: { attestationResponse: authenticator.register(viaQuery.body, { clientExtensionResults: { prf: { enabled: true } } }) },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.credential.prfCapable).toBe(true);
+
+    expect((await t.call('POST', '/webauthn/register/start', { token: (await signIn(t, await createUser(t))).token, body: { requestPrf: 'yes' } })).status).toBe(400);
+  });
+
   it('refuses a credential id that is already registered with 409', async () => {
     const t = await makeApi();
     const a = await createUser(t);
