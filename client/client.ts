@@ -244,4 +244,4 @@ function publicSession(t: StoredTokens, nowMs: number) {
   };
 }
 
-const checkArgs = (name: RouteName, template: string, input: unknown) => checkInput(name, template, input, FIELD_RULES[name]);
+const checkArgs = (name: RouteName, template: string, input: unknown) => checkInput(name, template, input, FIELD_RULES[name] as Readonly<Record<string, string>> | undefined);

@@ -197,12 +197,15 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   totpVerifyLogin: 'POST /totp/verify-login',
 };
 
+/** Rules name only fields of the route's input type: a renamed wire field breaks the typecheck here. */
+type FieldRules = { readonly [K in RouteName]?: { readonly [F in keyof Exclude<RouteSignatures[K][0], void>]?: string } };
+
 /**
  * Argument checks run before any network call. `s` string, `b` boolean,
  * `o` object, `a` string array; a trailing `?` makes the field optional
  * (`null` allowed). Path parameters are checked for every route.
  */
-export const FIELD_RULES: { readonly [K in RouteName]?: Readonly<Record<string, string>> } = {
+export const FIELD_RULES: FieldRules = {
   login: { identifier: 's', passkeyAvailable: 'b?' },
   register: { email: 's', phone: 's?' },
   verifyEmailOtp: { verificationToken: 's' },

@@ -49,7 +49,7 @@ export const refreshCalls = (app: NativeApp) => app.calls.filter((c) => c.method
 export async function signUp(app: NativeApp, client: SvcClient, email: string) {
   await client.register({ email });
   await settle();
-  const message = app.sender.sent.findLast((m) => m.to === email && m.code);
+  const message = app.sender.sent.filter((m) => m.to === email && m.code).at(-1);
   if (!message?.code) throw new Error('no code was sent');
   return client.verifyEmailOtp({ verificationToken: message.code });
 }
