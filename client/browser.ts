@@ -24,8 +24,11 @@ export interface PasskeySignIn {
 }
 
 export interface PasskeySignInOptions {
-  /** The identifier for `/login` (the API binds a passkey challenge to this pre-auth step). */
-  identifier: string;
+  /**
+   * The identifier for `/login` (the API binds a passkey challenge to this
+   * pre-auth step). Omit it when the page already called `client.login`.
+   */
+  identifier?: string;
   /** Passkey autofill: the browser offers passkeys in an `<input autocomplete="username webauthn">`. */
   conditional?: boolean;
   /** PRF salts (base64url, ≥ 32 bytes decoded) evaluated by the authenticator. */
@@ -93,16 +96,25 @@ export function createPasskeys(client: SvcClient) {
     },
 
     /** Signs in with a passkey: `/login`, options, the browser ceremony, finish. */
-    async signIn(opts: PasskeySignInOptions): Promise<PasskeySignIn> {
-      if (!opts || typeof opts.identifier !== 'string' || !opts.identifier) throw new TypeError('passkeys.signIn: "identifier" must be a non-empty string');
+    async signIn(opts: PasskeySignInOptions = {}): Promise<PasskeySignIn> {
+      if (opts.identifier !== undefined && (typeof opts.identifier !== 'string' || !opts.identifier)) throw new TypeError('passkeys.signIn: "identifier" must be a non-empty string when given');
       if (!browserSupportsWebAuthn()) throw unavailable();
       if (opts.conditional && !(await browserSupportsWebAuthnAutofill())) throw new SvcError('webauthn_unavailable', 0, 'This browser does not support passkey autofill (conditional UI)');
-      await client.login({ identifier: opts.identifier, passkeyAvailable: true });
+      if (opts.identifier) await client.login({ identifier: opts.identifier, passkeyAvailable: true });
       const options = await client.passkeyLoginStart({ ...(opts.credentialId ? { credentialId: opts.credentialId } : {}), ...(opts.prf ? { prf: opts.prf } : {}) });
       const assertion = await startAuthentication({ optionsJSON: withPrfBuffers(options) as never, useBrowserAutofill: opts.conditional === true });
       const { response, prf } = takePrf(assertion as never as { clientExtensionResults: Record<string, unknown> });
       const session = await client.passkeyLoginFinish({ assertionResponse: response as never });
       return { session, prf };
+    },
+
+    /** Confirms the signed-in user with a passkey (step-up, contract §3.11); returns the fresh status. */
+    async stepUp(opts: { prf?: { salt: string; secondSalt?: string } } = {}) {
+      if (!browserSupportsWebAuthn()) throw unavailable();
+      const options = await client.stepUpPasskeyStart(opts.prf ? { prf: opts.prf } : {});
+      const assertion = await startAuthentication({ optionsJSON: withPrfBuffers(options) as never });
+      const { response, prf } = takePrf(assertion as never as { clientExtensionResults: Record<string, unknown> });
+      return { status: await client.stepUpPasskeyFinish({ assertionResponse: response as never }), prf };
     },
   };
 }
