@@ -137,7 +137,9 @@ $('#revoke-others').addEventListener('click', async () => {
   say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? `Signed out ${res.body.revokedSessions} other session(s).` : describeError(res));
   refresh();
 });
-$('#logout').addEventListener('click', async () => { await call(client.logout()); location.assign('/'); });
-$('#logout-all').addEventListener('click', async () => { await call(client.logoutAll()); location.assign('/'); });
+// Signing out on purpose also forgets this browser's passkey autofill hint (login.js); an ended session keeps it.
+const forgetAutofill = () => localStorage.removeItem('svc-demo.passkey-identifier');
+$('#logout').addEventListener('click', async () => { forgetAutofill(); await call(client.logout()); location.assign('/'); });
+$('#logout-all').addEventListener('click', async () => { forgetAutofill(); await call(client.logoutAll()); location.assign('/'); });
 
 refresh();

@@ -13,6 +13,31 @@ function go(step) {
 }
 const say = (kind, text) => notice($('#notice'), kind, text);
 
+/**
+ * The address of the last passkey sign-in on this browser: passkey autofill
+ * (conditional UI) is offered for it when the session has ended (not after an
+ * explicit sign-out, which forgets it: account.js).
+ */
+const REMEMBER = 'svc-demo.passkey-identifier';
+
+/**
+ * Passkey autofill: the browser offers the passkey in the email field's
+ * autofill (`autocomplete="username webauthn"`). The API binds a passkey
+ * challenge to a `/login` step, so this runs for the remembered address.
+ */
+async function offerPasskeyAutofill() {
+  const identifier = localStorage.getItem(REMEMBER);
+  if (!identifier || !passkeys.supported() || !(await passkeys.conditionalSupported())) return;
+  if (!$('#email').value) $('#email').value = identifier;
+  let session;
+  try {
+    ({ session } = await passkeys.signIn({ identifier, conditional: true }));
+  } catch {
+    return; // aborted by another ceremony, dismissed, or no passkey any more: the form stays as it is
+  }
+  afterFirstFactor({ status: 200, body: session });
+}
+
 /** A session result: either signed in, or the TOTP step. */
 function afterFirstFactor(res) {
   if (res.status === 200 && res.body && res.body.mfaRequired) { say('info', ''); go('mfa'); return; }
@@ -102,6 +127,7 @@ $('#m-passkey').addEventListener('click', async () => {
     try {
       // /auth/login already ran for this address (the pre-auth step the passkey challenge is bound to).
       res = await call(passkeys.signIn().then((r) => r.session));
+      if (res.status === 200) localStorage.setItem(REMEMBER, state.email);
     } catch (err) {
       return say('error', err && err.name === 'NotAllowedError' ? 'The passkey prompt was cancelled.' : 'The passkey could not be used.');
     }
@@ -126,7 +152,10 @@ for (const b of document.querySelectorAll('[data-back]')) b.addEventListener('cl
 // A returning browser: /auth/users/me refreshes the session through the adapter when needed.
 (async () => {
   const me = await call(client.me());
-  if (me.status !== 200) return go('start');
+  if (me.status !== 200) {
+    go('start');
+    return offerPasskeyAutofill();
+  }
   if (next) return location.replace(safeNext);
   $('#signed-in-as').textContent = `Signed in as ${me.body.user.email}.`;
   go('signed-in');
