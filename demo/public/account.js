@@ -1,4 +1,5 @@
-import { $, busy, call, client, describeError, deviceName, escapeHtml, notice, passkeys, show, when } from '/static/common.js';
+import { call, client, passkeys } from '/static/auth.js';
+import { $, busy, describeError, deviceName, escapeHtml, notice, show, when } from '/static/common.js';
 
 const say = (kind, text) => notice($('#notice'), kind, text);
 let resume = null;

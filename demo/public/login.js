@@ -1,4 +1,5 @@
-import { $, busy, call, client, describeError, notice, passkeys, safeNextPath, show } from '/static/common.js';
+import { call, client, passkeys } from '/static/auth.js';
+import { $, busy, describeError, notice, safeNextPath, show } from '/static/common.js';
 
 const steps = ['start', 'methods', 'code', 'link', 'mfa', 'signed-in'];
 const state = { email: '', mode: 'login', poll: null };
