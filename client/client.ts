@@ -159,10 +159,18 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
         throw e;
       }
     }
-    const answer =
-      kind.cred === 'access'
-        ? await withAccess(method, url, body, kind.response === 'bridge')
-        : await send(method, url, kind.cred === 'none' ? null : ephemeral, body);
+    let answer;
+    try {
+      answer =
+        kind.cred === 'access'
+          ? await withAccess(method, url, body, kind.response === 'bridge')
+          : await send(method, url, kind.cred === 'none' ? null : ephemeral, body);
+    } catch (e) {
+      // Signing out without a live session is done, not an error (contract §5.3: logout is idempotent).
+      const dead = e instanceof SvcError && (e.status === 401 || e.code === 'signed_out');
+      if (kind.response !== 'logout' || !dead) throw e;
+      answer = { status: 204, body: null };
+    }
     return afterAnswer(kind.response, answer.body);
   }
 

@@ -139,7 +139,9 @@ export function createBearerAuth(d: BearerAuthDeps): BearerAuth {
       parsed = null; // an unreadable record is a signed-out state; it is overwritten by the next sign-in
     }
     const ok = isObject(parsed) && typeof parsed['refreshToken'] === 'string' && typeof parsed['accessToken'] === 'string' && isObject(parsed['user']);
-    tokens = ok ? (parsed as unknown as StoredTokens) : null;
+    const record = ok ? (parsed as unknown as StoredTokens) : null;
+    // A record whose refresh token has expired is a signed-out state (kept in storage: nothing is deleted on read).
+    tokens = record && !(record.refreshExpiresAtMs <= d.now()) ? record : null;
     loaded = true;
     if (tokens) signIn(tokens);
     else d.session.signedOut('initial');

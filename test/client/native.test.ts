@@ -96,3 +96,31 @@ describe('client: native app (bearer transport, real adapter + API)', () => {
   });
 });
 
+
+describe('client: sign-out paths (bearer transport)', () => {
+  it('logout of a session revoked elsewhere resolves and signs out; a restart on expired tokens is signed out', async () => {
+    const app = await nativeApp();
+    const storage = memoryStorage();
+    const phone = app.client(storage);
+    await signUp(app, phone, 'radia@example.com');
+    const laptop = app.client();
+    await laptop.login({ identifier: 'radia@example.com' });
+    await laptop.sendLoginEmailOtp();
+    await new Promise((r) => setTimeout(r, 20));
+    const code = app.sender.sent.filter((m) => m.to === 'radia@example.com' && m.code).at(-1)!.code!;
+    await laptop.verifyLoginEmailOtp({ verificationToken: code });
+    expect((await laptop.revokeOtherSessions()).revokedSessions).toBe(1);
+
+    await expect(phone.logout()).resolves.toBeUndefined();
+    expect(phone.session.get()).toMatchObject({ status: 'signed-out' });
+    expect(await storage.get('svc-auth.tokens')).toBeNull();
+
+    // Tokens stored, refresh token past its lifetime: a restart starts signed out without a network call.
+    await signUp(app, app.client(storage), 'radia+2@example.com');
+    app.h.t.clock.advance(2 * 86_400_000);
+    const restarted = app.client(storage);
+    const before = app.calls.length;
+    expect(await restarted.restore()).toMatchObject({ status: 'signed-out', reason: 'initial' });
+    expect(app.calls.length).toBe(before);
+  });
+});
