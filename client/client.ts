@@ -204,7 +204,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
         if (bearer && cur) {
           if (!body || typeof body['token'] !== 'string' || typeof body['ttl'] !== 'number') throw invalidResponse(200, 'switch without a token');
           const organizationId = typeof body['organizationId'] === 'string' ? body['organizationId'] : null;
-          await auth.replace({ ...cur, accessToken: body['token'], accessExpiresAtMs: now() + body['ttl'] * 1000, organizationId });
+          await auth.replace({ ...cur, accessToken: body['token'], accessExpiresAtMs: now() + body['ttl'] * 1000, accessTtlMs: body['ttl'] * 1000, organizationId });
         } else if (!bearer && body && typeof body['sub'] === 'string') {
           session.signedIn(userFrom(body, body['sub']), typeof body['organizationId'] === 'string' ? body['organizationId'] : null);
         }

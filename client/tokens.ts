@@ -41,6 +41,8 @@ export function memoryStorage(): SvcStorage {
 export interface StoredTokens {
   accessToken: string;
   accessExpiresAtMs: number;
+  /** Lifetime of the access token when issued: the refresh leeway never exceeds half of it. */
+  accessTtlMs?: number;
   refreshToken: string;
   refreshExpiresAtMs: number;
   sessionId: string;
@@ -60,6 +62,7 @@ export function tokensFrom(body: Record<string, unknown>, nowMs: number): Stored
   return {
     accessToken: token,
     accessExpiresAtMs: nowMs + ttl * 1000,
+    accessTtlMs: ttl * 1000,
     refreshToken,
     refreshExpiresAtMs: nowMs + refreshTtl * 1000,
     sessionId,
@@ -189,7 +192,9 @@ export function createBearerAuth(d: BearerAuthDeps): BearerAuth {
     const t = await load();
     if (!t) throw new SvcError('signed_out', 0, 'Not signed in');
     if (dirty) await persist();
-    if (t.accessExpiresAtMs - d.now() > d.leewayMs) return t.accessToken;
+    // A short-lived token (ttl ≤ 2 × leeway) is refreshed at half its life, not on every call.
+    const leewayMs = Math.min(d.leewayMs, (t.accessTtlMs ?? Infinity) / 2);
+    if (t.accessExpiresAtMs - d.now() > leewayMs) return t.accessToken;
     return (await refresh()).accessToken;
   }
 

@@ -26,9 +26,9 @@ export interface NativeApp {
   client(storage?: SvcStorage, now?: () => number): SvcClient;
 }
 
-export async function nativeApp(): Promise<NativeApp> {
+export async function nativeApp(apiEnv: Record<string, string> = {}): Promise<NativeApp> {
   const sender = captureSender();
-  const h = await makeHarness({}, {}, { sender });
+  const h = await makeHarness({}, apiEnv, { sender });
   const calls: AppCall[] = [];
   const fetchFn = async (input: string, init?: RequestInit) => {
     calls.push({ method: init?.method ?? 'GET', path: new URL(input).pathname, headers: new Headers(init?.headers) });

@@ -4,8 +4,8 @@
  * sign-in, single-flight refresh, reuse sign-out.
  */
 import { describe, expect, it } from 'vitest';
-import { memoryStorage, SvcError, type SessionState } from '../../client/index.js';
-import { enrolPasskey, nativeApp, refreshCalls, signUp } from './helpers.js';
+import { createSvcClient, memoryStorage, SvcError, type SessionState } from '../../client/index.js';
+import { BASE_URL, enrolPasskey, nativeApp, refreshCalls, signUp } from './helpers.js';
 
 describe('client: native app (bearer transport, real adapter + API)', () => {
   it('signs up with an email code, sends the transport header on every call, and keeps tokens out of the answers', async () => {
@@ -122,5 +122,20 @@ describe('client: sign-out paths (bearer transport)', () => {
     const before = app.calls.length;
     expect(await restarted.restore()).toMatchObject({ status: 'signed-out', reason: 'initial' });
     expect(app.calls.length).toBe(before);
+  });
+});
+
+describe('client: refresh timing (bearer transport)', () => {
+  it('a token shorter-lived than twice the leeway is refreshed at half its life, not on every call', async () => {
+    const app = await nativeApp({ ACCESS_TOKEN_TTL: '1m' });
+    const client = createSvcClient({ baseUrl: BASE_URL, transport: 'bearer', fetch: app.fetch, now: () => app.h.t.clock.now(), refreshLeewaySeconds: 120 });
+    await signUp(app, client, 'frances@example.com');
+    await client.me();
+    await client.me();
+    expect(refreshCalls(app)).toBe(0);
+    app.h.t.clock.advance(31_000);
+    await client.me();
+    await client.me();
+    expect(refreshCalls(app)).toBe(1);
   });
 });
