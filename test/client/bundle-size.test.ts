@@ -1,9 +1,9 @@
 /**
  * Size budget of the browser bundle of `svc-auth/client` (+ `/browser`
- * passkeys, without React), minified + gzip. Measured 8.9 KB on 2026-11-25:
+ * passkeys, without React), minified + gzip. Measured 9.0 KB (9 012 B) on 2026-11-25:
  * the client (every adapter route, bearer refresh, session state) is ~5 KB and
- * @simplewebauthn/browser ~3 KB. The 10 KB limit leaves ~15% headroom for
- * growth and still fails loudly if a runtime import of zod, hono or the API
+ * @simplewebauthn/browser ~3 KB. The 10 KB limit leaves headroom for
+ * growth (~10%) and still fails loudly if a runtime import of zod, hono or the API
  * (tens of KB) leaks in through a non-type import.
  */
 import { describe, expect, it } from 'vitest';
