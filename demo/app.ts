@@ -50,6 +50,14 @@ function file(c: Context, path: string, status = 200) {
   return c.body(readFileSync(path), status as 200, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
 }
 
+let bundled: Promise<string> | null = null;
+/** The browser bundle of svc-auth/client (scripts/bundle-client.mjs), built once per process; a failed build is retried. */
+function clientBundle(): Promise<string> {
+  bundled ??= import('../scripts/bundle-client.mjs').then((m) => m.bundleClient()).then((r) => r.code);
+  bundled.catch(() => (bundled = null));
+  return bundled;
+}
+
 export function createDemoApp(opts: DemoOptions) {
   const origin = opts.origin ?? 'http://localhost:3000';
   const production = opts.production ?? process.env['NODE_ENV'] === 'production';
@@ -105,6 +113,8 @@ export function createDemoApp(opts: DemoOptions) {
   });
   app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/static/webauthn.js', (c) => file(c, WEBAUTHN_BUNDLE));
+  // The pages' auth calls go through svc-auth/client, bundled for the browser by esbuild on first use.
+  app.get('/static/svc-client.js', async (c) => c.body(await clientBundle(), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }));
   app.get('/static/:name{[a-z-]+\\.(css|js|svg)}', (c) => file(c, join(PUBLIC, c.req.param('name'))));
 
   if (!production) {

@@ -1,4 +1,5 @@
-import { $, api, busy, describeError, deviceName, escapeHtml, notice, show, when, webauthn } from '/static/common.js';
+import { call, client, passkeys } from '/static/auth.js';
+import { $, busy, describeError, deviceName, escapeHtml, notice, show, when } from '/static/common.js';
 
 const say = (kind, text) => notice($('#notice'), kind, text);
 let resume = null;
@@ -38,7 +39,7 @@ async function afterStepUp(res) {
 
 async function load() {
   // /auth/users/me refreshes an expired access cookie transparently (ensureCookies).
-  const me = await api('GET', '/auth/users/me');
+  const me = await call(client.me());
   if (me.status === 401) return location.assign(`/?next=${encodeURIComponent('/app')}`);
   if (me.status !== 200) return say('error', describeError(me));
   const { user, credentials } = me.body;
@@ -54,16 +55,16 @@ async function load() {
     : '<tr><td colspan="5" class="muted">No passkeys yet.</td></tr>';
   for (const b of document.querySelectorAll('[data-del]')) b.addEventListener('click', () => removePasskey(b.dataset.del));
 
-  const sessions = await api('GET', '/auth/sessions');
+  const sessions = await call(client.listSessions());
   if (sessions.status === 200) {
     $('#sessions').innerHTML = sessions.body.sessions.map((s) => `<tr><td title="${escapeHtml(s.userAgent || '')}">${escapeHtml(s.deviceName || deviceName(s.userAgent))} ${s.current ? '<span class="pill green">this device</span>' : ''}</td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.createdAt)}</td><td>${s.current ? 'Now' : when(s.lastUsedAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`).join('');
     for (const b of document.querySelectorAll('[data-revoke]')) b.addEventListener('click', async () => {
-      const res = await api('DELETE', `/auth/sessions/${encodeURIComponent(b.dataset.revoke)}`);
+      const res = await call(client.revokeSession({ id: b.dataset.revoke }));
       say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Session signed out.' : describeError(res));
       refresh();
     });
   }
-  const totp = await api('GET', '/auth/totp/status');
+  const totp = await call(client.totpStatus());
   factors.totp = totp.status === 200 && totp.body.enabled;
   if (totp.status === 200) {
     $('#totp-status').innerHTML = totp.body.enabled ? `<span class="pill green">on</span> since ${when(totp.body.verifiedAt)}` : '<span class="pill grey">off</span> Add a second step to email sign-ins.';
@@ -75,30 +76,27 @@ async function load() {
 const refresh = () => load().catch(() => say('error', 'Could not load your account.'));
 
 async function removePasskey(id) {
-  const res = await withStepUp(() => api('DELETE', '/auth/users/credentials', { id }), () => removePasskey(id));
+  const res = await withStepUp(() => call(client.deleteCredential({ id })), () => removePasskey(id));
   if (!res) return;
   say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Passkey removed.' : describeError(res));
   refresh();
 }
 
 async function addPasskey() {
-  const start = await withStepUp(() => api('POST', '/auth/webAuthn/register/start', {}), addPasskey);
-  if (!start) return;
-  if (start.status !== 200) return say('error', describeError(start));
-  let attestation;
+  let finish;
   try {
-    attestation = await webauthn().startRegistration({ optionsJSON: start.body });
+    finish = await withStepUp(() => call(passkeys.register({ friendlyName: `Passkey on ${navigator.platform || 'this device'}` })), addPasskey);
   } catch (err) {
     return say('error', err && err.name === 'InvalidStateError' ? 'This device already has a passkey for your account.' : 'The passkey prompt was cancelled.');
   }
-  const finish = await api('POST', '/auth/webAuthn/register/finish', { attestationResponse: attestation, metadata: { friendlyName: `Passkey on ${navigator.platform || 'this device'}` } });
+  if (!finish) return;
   say(finish.status === 200 ? 'ok' : 'error', finish.status === 200 ? 'Passkey added. You can now sign in with it.' : describeError(finish));
   refresh();
 }
 $('#add-passkey').addEventListener('click', (e) => { const b = e.currentTarget; busy(b, true, 'Waiting for your device…'); addPasskey().finally(() => busy(b, false)); });
 
 async function startTotp() {
-  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/start', {}), startTotp);
+  const res = await withStepUp(() => call(client.totpEnrollStart()), startTotp);
   if (!res) return;
   if (res.status !== 200) return say('error', describeError(res));
   $('#totp-secret').textContent = res.body.secret.replace(/(.{4})/g, '$1 ').trim();
@@ -111,7 +109,7 @@ async function startTotp() {
 $('#totp-start').addEventListener('click', startTotp);
 
 async function verifyTotp() {
-  const res = await withStepUp(() => api('POST', '/auth/totp/enroll/verify', { code: $('#totp-code').value.trim() }), verifyTotp);
+  const res = await withStepUp(() => call(client.totpEnrollVerify({ code: $('#totp-code').value.trim() })), verifyTotp);
   if (!res) return;
   if (res.status !== 200) return say('error', describeError(res));
   show($('#totp-enroll'), false);
@@ -121,11 +119,9 @@ async function verifyTotp() {
 $('#totp-verify').addEventListener('submit', (e) => { e.preventDefault(); verifyTotp(); });
 
 $('#stepup-passkey').addEventListener('click', async () => {
-  const start = await api('POST', '/auth/step-up/webauthn/start', {});
-  if (start.status !== 200) return say('error', describeError(start));
-  let assertion;
-  try { assertion = await webauthn().startAuthentication({ optionsJSON: start.body }); } catch { return say('error', 'The passkey prompt was cancelled.'); }
-  afterStepUp(await api('POST', '/auth/step-up/webauthn/finish', { assertionResponse: assertion }));
+  let res;
+  try { res = await call(passkeys.stepUp().then((r) => r.status)); } catch { return say('error', 'The passkey prompt was cancelled.'); }
+  afterStepUp(res);
 });
 $('#stepup-cancel').addEventListener('click', () => {
   resume = null;
@@ -134,15 +130,17 @@ $('#stepup-cancel').addEventListener('click', () => {
 });
 $('#stepup-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  afterStepUp(await api('POST', '/auth/totp/verify-mfa', { code: $('#stepup-code').value.trim() }));
+  afterStepUp(await call(client.totpVerifyMfa({ code: $('#stepup-code').value.trim() })));
 });
 
 $('#revoke-others').addEventListener('click', async () => {
-  const res = await api('DELETE', '/auth/sessions');
+  const res = await call(client.revokeOtherSessions());
   say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? `Signed out ${res.body.revokedSessions} other session(s).` : describeError(res));
   refresh();
 });
-$('#logout').addEventListener('click', async () => { await api('DELETE', '/auth/logout'); location.assign('/'); });
-$('#logout-all').addEventListener('click', async () => { await api('DELETE', '/auth/logout/all'); location.assign('/'); });
+// Signing out on purpose also forgets this browser's passkey autofill hint (login.js); an ended session keeps it.
+const forgetAutofill = () => localStorage.removeItem('svc-demo.passkey-identifier');
+$('#logout').addEventListener('click', async () => { forgetAutofill(); await call(client.logout()); location.assign('/'); });
+$('#logout-all').addEventListener('click', async () => { forgetAutofill(); await call(client.logoutAll()); location.assign('/'); });
 
 refresh();

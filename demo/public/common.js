@@ -1,4 +1,4 @@
-// Shared helpers of the demo pages: JSON calls to the adapter and readable errors.
+// Shared helpers of the demo pages: readable errors and DOM helpers (auth calls: /static/auth.js).
 const MESSAGES = {
   unauthorized: 'Your session has expired. Please sign in again.',
   otp_verification_failed: 'That code is not valid or has expired.',
@@ -19,6 +19,9 @@ const MESSAGES = {
   last_credential: 'You cannot remove your last sign-in method.',
   upstream_unavailable: 'The auth server is not reachable.',
   cross_site_request_blocked: 'The request was blocked.',
+  network_error: 'The server is not reachable.',
+  invalid_response: 'The server answered unexpectedly.',
+  webauthn_unavailable: 'This browser does not support passkeys.',
 };
 
 export function describeError(res) {
@@ -44,6 +47,7 @@ export function safeNextPath(next, origin) {
   }
 }
 
+/** A raw JSON call (pages outside the sign-in and account flows). */
 export async function api(method, path, body) {
   const init = { method, headers: {}, credentials: 'same-origin' };
   if (body !== undefined) {
@@ -84,7 +88,6 @@ export function busy(button, on, label) {
 
 export const escapeHtml = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
-export const webauthn = () => window.SimpleWebAuthnBrowser;
 
 /** "Chrome on Linux" from a User-Agent string (the full string stays in the cell's title). */
 export function deviceName(ua) {

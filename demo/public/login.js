@@ -1,4 +1,5 @@
-import { $, api, busy, describeError, notice, safeNextPath, show, webauthn } from '/static/common.js';
+import { call, client, passkeys } from '/static/auth.js';
+import { $, busy, describeError, notice, safeNextPath, show } from '/static/common.js';
 
 const steps = ['start', 'methods', 'code', 'link', 'mfa', 'signed-in'];
 const state = { email: '', mode: 'login', poll: null };
@@ -13,6 +14,31 @@ function go(step) {
 }
 const say = (kind, text) => notice($('#notice'), kind, text);
 
+/**
+ * The address of the last passkey sign-in on this browser: passkey autofill
+ * (conditional UI) is offered for it when the session has ended (not after an
+ * explicit sign-out, which forgets it: account.js).
+ */
+const REMEMBER = 'svc-demo.passkey-identifier';
+
+/**
+ * Passkey autofill: the browser offers the passkey in the email field's
+ * autofill (`autocomplete="username webauthn"`). The API binds a passkey
+ * challenge to a `/login` step, so this runs for the remembered address.
+ */
+async function offerPasskeyAutofill() {
+  const identifier = localStorage.getItem(REMEMBER);
+  if (!identifier || !passkeys.supported() || !(await passkeys.conditionalSupported())) return;
+  if (!$('#email').value) $('#email').value = identifier;
+  let session;
+  try {
+    ({ session } = await passkeys.signIn({ identifier, conditional: true }));
+  } catch {
+    return; // aborted by another ceremony, dismissed, or no passkey any more: the form stays as it is
+  }
+  afterFirstFactor({ status: 200, body: session });
+}
+
 /** A session result: either signed in, or the TOTP step. */
 function afterFirstFactor(res) {
   if (res.status === 200 && res.body && res.body.mfaRequired) { say('info', ''); go('mfa'); return; }
@@ -26,7 +52,7 @@ $('#start-form').addEventListener('submit', async (e) => {
   state.mode = 'login';
   const btn = $('#continue');
   busy(btn, true, 'Checking…');
-  const res = await api('POST', '/auth/login', { identifier: state.email, passkeyAvailable: Boolean(webauthn()?.browserSupportsWebAuthn()) });
+  const res = await call(client.login({ identifier: state.email, passkeyAvailable: passkeys.supported() }));
   busy(btn, false);
   if (res.status !== 200) return say('error', describeError(res));
   say('', '');
@@ -46,7 +72,7 @@ $('#register').addEventListener('click', async () => {
   state.mode = 'register';
   const btn = $('#register');
   busy(btn, true, 'Sending code…');
-  const res = await api('POST', '/auth/registration/register', { email: state.email });
+  const res = await call(client.register({ email: state.email }));
   busy(btn, false);
   if (res.status !== 200) return say('error', describeError(res));
   $('#code-title').textContent = 'Confirm your email';
@@ -56,7 +82,7 @@ $('#register').addEventListener('click', async () => {
 });
 
 async function sendLoginCode() {
-  const res = await api('POST', '/auth/otp/generate-login-email-otp', {});
+  const res = await call(client.sendLoginEmailOtp());
   if (res.status !== 200) return say('error', describeError(res));
   $('#code-title').textContent = 'Enter your code';
   $('#code-lead').textContent = `We sent a 6-letter code to ${state.email}. It expires in 5 minutes.`;
@@ -66,8 +92,7 @@ async function sendLoginCode() {
 $('#m-email-otp').addEventListener('click', sendLoginCode);
 
 $('#resend').addEventListener('click', async () => {
-  const path = state.mode === 'register' ? '/auth/otp/generate-email-otp' : '/auth/otp/generate-login-email-otp';
-  const res = await api('POST', path, {});
+  const res = await call(state.mode === 'register' ? client.sendEmailOtp() : client.sendLoginEmailOtp());
   say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'A new code is on its way.' : describeError(res));
 });
 
@@ -75,19 +100,19 @@ $('#code-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const btn = $('#code-submit');
   busy(btn, true, 'Verifying…');
-  const path = state.mode === 'register' ? '/auth/otp/verify-email-otp' : '/auth/otp/verify-login-email-otp';
-  const res = await api('POST', path, { verificationToken: $('#code').value.trim() });
+  const verificationToken = $('#code').value.trim();
+  const res = await call(state.mode === 'register' ? client.verifyEmailOtp({ verificationToken }) : client.verifyLoginEmailOtp({ verificationToken }));
   busy(btn, false);
   afterFirstFactor(res);
 });
 
 $('#m-magic-link').addEventListener('click', async () => {
-  const res = await api('POST', '/auth/magic-link', {});
+  const res = await call(client.requestMagicLink());
   if (res.status !== 200) return say('error', describeError(res));
   say('', '');
   go('link');
   state.poll = setInterval(async () => {
-    const check = await api('POST', '/auth/magic-link/check', {});
+    const check = await call(client.checkMagicLink());
     if (check.status === 204) return;
     clearInterval(state.poll);
     state.poll = null;
@@ -99,15 +124,15 @@ $('#m-passkey').addEventListener('click', async () => {
   const btn = $('#m-passkey');
   busy(btn, true, 'Waiting for your passkey…');
   try {
-    const start = await api('POST', '/auth/webAuthn/login/start', {});
-    if (start.status !== 200) return say('error', describeError(start));
-    let assertion;
+    let res;
     try {
-      assertion = await webauthn().startAuthentication({ optionsJSON: start.body });
+      // /auth/login already ran for this address (the pre-auth step the passkey challenge is bound to).
+      res = await call(passkeys.signIn().then((r) => r.session));
+      if (res.status === 200) localStorage.setItem(REMEMBER, state.email);
     } catch (err) {
       return say('error', err && err.name === 'NotAllowedError' ? 'The passkey prompt was cancelled.' : 'The passkey could not be used.');
     }
-    afterFirstFactor(await api('POST', '/auth/webAuthn/login/finish', { assertionResponse: assertion }));
+    afterFirstFactor(res);
   } finally {
     busy(btn, false);
   }
@@ -117,7 +142,7 @@ $('#mfa-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const btn = $('#mfa-submit');
   busy(btn, true, 'Verifying…');
-  const res = await api('POST', '/auth/totp/verify-login', { code: $('#mfa-code').value.trim() });
+  const res = await call(client.totpVerifyLogin({ code: $('#mfa-code').value.trim() }));
   busy(btn, false);
   if (res.status === 200) return location.assign(safeNext);
   say('error', describeError(res));
@@ -127,8 +152,11 @@ for (const b of document.querySelectorAll('[data-back]')) b.addEventListener('cl
 
 // A returning browser: /auth/users/me refreshes the session through the adapter when needed.
 (async () => {
-  const me = await api('GET', '/auth/users/me');
-  if (me.status !== 200) return go('start');
+  const me = await call(client.me());
+  if (me.status !== 200) {
+    go('start');
+    return offerPasskeyAutofill();
+  }
   if (next) return location.replace(safeNext);
   $('#signed-in-as').textContent = `Signed in as ${me.body.user.email}.`;
   go('signed-in');

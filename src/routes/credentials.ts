@@ -8,8 +8,8 @@ import { requireAccess } from '../middleware/auth.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
 import { deleteCredential, renameCredential } from '../services/webauthn/credential-management.js';
 
-const idSchema = z.string().min(1).max(2048);
-const renameSchema = z.object({
+export const idSchema = z.string().min(1).max(2048);
+export const renameSchema = z.object({
   id: idSchema,
   friendlyName: z.string().min(1).max(128).nullable().optional(),
   deviceInfo: z.string().max(256).optional(),

@@ -8,7 +8,7 @@ import { parseBody } from '../http/validate.js';
 import { parseIdentifier } from '../services/identifier.js';
 import { startLogin } from '../services/login-start.js';
 
-const loginBody = z.object({
+export const loginBody = z.object({
   identifier: z.string().min(1).max(320),
   passkeyAvailable: z.boolean().optional(),
 });

@@ -10,7 +10,7 @@ import { requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { checkMagicLink, requestMagicLink, verifyMagicLink } from '../services/magic-link.js';
 
-const requestBody = z.object({ redirectUri: z.url().max(2048).optional() });
+export const requestBody = z.object({ redirectUri: z.url().max(2048).optional() });
 const login = requireEphemeral('login');
 const magicLimit = flowLimit(FLOW_LIMITS.magic, (c) => `sub:${c.get('ephemeral').subject}`);
 

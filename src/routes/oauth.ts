@@ -14,12 +14,12 @@ import { requireUsableProvider, usableProviders } from '../services/oauth-provid
 
 const oauthLimit = flowLimit(FLOW_LIMITS.oauth, (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ip ?? 'unknown'}`);
 
-const startBody = z.object({
+export const startBody = z.object({
   redirectUri: z.string().min(1).max(2000).optional(),
   returnTo: z.string().min(1).max(2000).optional(),
 });
 
-const callbackBody = z.object({
+export const callbackBody = z.object({
   code: z.string().min(1).max(4096),
   state: z.string().min(1).max(8192),
 });

@@ -19,7 +19,7 @@ import { completeRegistrationWrite, generateOtp, markEmailVerified, markPhoneVer
 import { issueSession } from '../services/session-issuance.js';
 
 const otpLimit = flowLimit(FLOW_LIMITS.otp, (c) => `sub:${c.get('ephemeral').subject}`);
-const codeBody = z.object({ verificationToken: z.string().min(1).max(16) });
+export const codeBody = z.object({ verificationToken: z.string().min(1).max(16) });
 
 const registration = requireEphemeral('registration');
 const login = requireEphemeral('login');

@@ -9,7 +9,7 @@ import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { normaliseEmail, normalisePhone } from '../services/identifier.js';
 import { register } from '../services/registration.js';
 
-const registerBody = z.object({
+export const registerBody = z.object({
   email: z
     .string()
     .max(320)

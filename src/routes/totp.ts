@@ -13,7 +13,7 @@ import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
 import { disableTotp, startTotpEnrollment, totpStatus, verifyTotpEnrollment, verifyTotpLogin, verifyTotpStepUp } from '../services/totp.js';
 
 // The format check (^\d{6}$) is part of verification, so a malformed code is a counted failure, not a 400.
-const codeBody = z.object({ code: z.string().max(64) });
+export const codeBody = z.object({ code: z.string().max(64) });
 
 const accessLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('access').user.id}`);
 const mfaLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('ephemeral').subject}`);

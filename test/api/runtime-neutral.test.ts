@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
-const NEUTRAL_DIRS = ['src', 'adapter/core', 'adapter/hono'];
+// client/: svc-auth/client runs in browsers and native apps (React Native) as well.
+const NEUTRAL_DIRS = ['src', 'adapter/core', 'adapter/hono', 'client'];
 const ENTRY_FILES = new Set(['src/node.ts', 'src/bun.ts']);
 const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'timers', 'url', 'util', 'worker_threads', 'zlib'];
 
@@ -32,7 +33,7 @@ function offenders(files: string[], test: (text: string) => boolean) {
   return files.filter((f) => test(code(f)));
 }
 
-describe('runtime-neutral source (src/, adapter/core, adapter/hono)', () => {
+describe('runtime-neutral source (src/, adapter/core, adapter/hono, client/)', () => {
   const files = NEUTRAL_DIRS.flatMap(sourceFiles);
   const neutral = files.filter((f) => !ENTRY_FILES.has(f));
 
@@ -40,6 +41,7 @@ describe('runtime-neutral source (src/, adapter/core, adapter/hono)', () => {
     expect(files).toContain('src/app.ts');
     expect(files).toContain('adapter/core/index.ts');
     expect(files).toContain('adapter/hono/index.ts');
+    expect(files).toContain('client/client.ts');
     expect(neutral.length).toBeGreaterThan(50);
     expect(builtin.test(`import { x } from 'node:fs';`)).toBe(true);
     expect(builtin.test(`import { x } from "crypto";`)).toBe(true);

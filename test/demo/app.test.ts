@@ -25,10 +25,14 @@ describe('demo app', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).toContain('Sign in or create an account');
-    for (const path of ['/static/login.js', '/static/common.js', '/static/account.js', '/static/styles.css', '/static/webauthn.js', '/verify-magiclink']) {
+    for (const path of ['/static/login.js', '/static/common.js', '/static/auth.js', '/static/svc-client.js', '/static/account.js', '/static/styles.css', '/static/webauthn.js', '/verify-magiclink']) {
       expect((await app.request(path)).status, path).toBe(200);
     }
     expect(await (await app.request('/static/webauthn.js')).text()).toContain('SimpleWebAuthnBrowser');
+    // The pages' auth calls go through the bundled svc-auth/client (ESM exports of the client and the passkey helpers).
+    const bundle = await app.request('/static/svc-client.js');
+    expect(bundle.headers.get('content-type')).toContain('text/javascript');
+    expect(await bundle.text()).toMatch(/export\{[^}]*createSvcClient/);
     expect((await app.request('/static/..%2Fapp.ts')).status).toBe(404);
   });
 

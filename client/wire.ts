@@ -1,0 +1,83 @@
+/**
+ * Wire types of the client, derived (type-only) from the definitions the API
+ * and the adapter use: the zod request schemas of `src/routes`, the response
+ * interfaces of `src/services` and the serializers of `src/http/serialize.ts`.
+ * A change to any of them changes these types, so the client's typecheck
+ * breaks instead of drifting. Nothing here exists at runtime.
+ */
+import type { z } from 'zod';
+import type { ErrorBody } from '../adapter/core/contract.js';
+import type { credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../src/http/serialize.js';
+import type { idSchema, renameSchema } from '../src/routes/credentials.js';
+import type { loginBody } from '../src/routes/login.js';
+import type { requestBody as magicLinkBody } from '../src/routes/magic-link.js';
+import type { callbackBody, startBody } from '../src/routes/oauth.js';
+import type { organizationBodies } from '../src/routes/organization-handlers.js';
+import type { codeBody as otpCodeBody } from '../src/routes/otp.js';
+import type { registerBody } from '../src/routes/registration.js';
+import type { codeBody as totpCodeBody } from '../src/routes/totp.js';
+import type { assertionFinishSchema, assertionStartSchema, registerFinishSchema, registerStartSchema } from '../src/routes/webauthn-schemas.js';
+import type { LoginStartResult } from '../src/services/login-start.js';
+import type { SwitchResult } from '../src/services/organizations.js';
+import type { RegistrationResult } from '../src/services/registration.js';
+import type { MfaRequiredBody, SessionEnvelope } from '../src/services/session-issuance.js';
+import type { StepUpStatus } from '../src/services/step-up.js';
+
+export type { ErrorBody, StepUpStatus };
+
+type OrgBodies = ReturnType<typeof organizationBodies>;
+
+// ---- requests (exactly what the API validates) ----
+export type LoginRequest = z.input<typeof loginBody>;
+export type RegisterRequest = z.input<typeof registerBody>;
+export type OtpVerifyRequest = z.input<typeof otpCodeBody>;
+export type TotpCodeRequest = z.input<typeof totpCodeBody>;
+export type MagicLinkRequest = z.input<typeof magicLinkBody>;
+export type OAuthStartRequest = z.input<typeof startBody>;
+export type OAuthCallbackRequest = z.input<typeof callbackBody>;
+export type CredentialRenameRequest = z.input<typeof renameSchema>;
+export type CredentialDeleteRequest = { id: z.input<typeof idSchema> };
+export type AssertionStartRequest = z.input<typeof assertionStartSchema>;
+export type AssertionFinishRequest = z.input<typeof assertionFinishSchema>;
+export type RegisterStartRequest = z.input<typeof registerStartSchema>;
+export type RegisterFinishRequest = z.input<typeof registerFinishSchema>;
+export type OrganizationCreateRequest = z.input<OrgBodies['create']>;
+export type OrganizationUpdateRequest = z.input<OrgBodies['update']>;
+export type MemberAddRequest = z.input<OrgBodies['addMember']>;
+export type MemberUpdateRequest = z.input<OrgBodies['updateMember']>;
+
+// ---- responses (tokens never reach the app: the client keeps them) ----
+type Tokens = 'token' | 'refreshToken';
+/** `/login`: the ephemeral token stays inside the client in both transports. */
+export type LoginResponse = Omit<LoginStartResult, 'token'>;
+export type RegisterResponse = Omit<RegistrationResult['body'], 'token'>;
+/** An OTP (re)send: the renewed ephemeral token stays inside the client. */
+export type OtpSendResponse = { message: string; sub?: string; ttl?: number };
+export type SessionInfo = Omit<SessionEnvelope, Tokens>;
+export type MfaRequired = Omit<MfaRequiredBody, 'token'>;
+/** A session-issuing step: a session, or the TOTP step (`mfaRequired: true`). */
+export type SessionResponse = SessionInfo | MfaRequired;
+export type Session = ReturnType<typeof sessionJson>;
+export type Me = ReturnType<typeof meJson>;
+export type Credential = ReturnType<typeof credentialJson>;
+export type Organization = ReturnType<typeof organizationJson> & { membership?: Membership; memberCount?: number };
+export type Membership = ReturnType<typeof membershipJson> & { user?: { id: string; email: string; phone: string | null; roles: string[] } };
+export type MeResponse = { user: Me; credentials: Credential[]; organizations: Organization[]; activeOrganization: Organization | null };
+export type Message = { message: string };
+export type RevokedCount = { message: string; revokedSessions: number };
+export type StepUpFresh = StepUpStatus & { message: string };
+export type OrganizationSwitchResponse = Omit<SwitchResult, 'token' | 'organization'> & {
+  message: string;
+  sub: string;
+  sessionId: string;
+  organizationId: string;
+  organization: Organization;
+  roles: string[];
+  email: string;
+  phone: string | null;
+};
+export type OAuthProvider = { id: string; name: string; scopes: string[] };
+/** WebAuthn options JSON as the API sends it (PublicKeyCredential*OptionsJSON). */
+export type WebAuthnOptions = Record<string, unknown> & { challenge: string };
+/** Admin, metrics and config answers: JSON objects whose shapes live in contract §3.15–§3.17. */
+export type JsonObject = Record<string, unknown>;
