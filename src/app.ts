@@ -11,6 +11,7 @@ import { runInBackground } from './http/background.js';
 import { bodyParser } from './middleware/body.js';
 import { clientContext, type ConnectionIp } from './middleware/client-context.js';
 import { cors } from './middleware/cors.js';
+import { requestDeadline } from './middleware/deadline.js';
 import { globalRateLimit } from './middleware/rate-limit.js';
 import { routeGroups } from './routes/index.js';
 import { createMaintenanceTrigger } from './services/maintenance.js';
@@ -55,6 +56,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     const work = maintenance(deps.clock.now());
     if (work) runInBackground(c, work, (err) => deps.log.log('error', 'maintenance failed', { error: (err as Error).message }));
   });
+  app.use('*', requestDeadline(deps.env.requestDeadlineMs));
   app.use('*', cors);
   app.use('*', clientContext(deps, options.connectionIp ?? (() => undefined)));
   app.use('*', globalRateLimit);

@@ -47,9 +47,9 @@ export type AuthApi = Hono<AppEnv> & {
   close(): Promise<void>;
 };
 
-async function openFromEnv(url: string, authToken: string | undefined): Promise<Database> {
+async function openFromEnv(url: string, authToken: string | undefined, callTimeoutMs: number): Promise<Database> {
   try {
-    return await openDatabase(url, authToken);
+    return await openDatabase(url, authToken, { callTimeoutMs });
   } catch (err) {
     // createAuthApi has no file-system access (it runs on Workers); the Node, Bun and Deno entries create the directory.
     const hint = url.startsWith('file:') ? '; its directory must exist' : '';
@@ -82,7 +82,7 @@ export async function createAuthApi(options: CreateAuthApiOptions): Promise<Auth
   const env = parseEnvReportingSeeds(options.env);
   const database = options.client
     ? wrapClient(options.client, env.databaseUrl.startsWith('file:') || env.databaseUrl === ':memory:' ? 'file' : 'remote')
-    : await openFromEnv(env.databaseUrl, env.databaseAuthToken);
+    : await openFromEnv(env.databaseUrl, env.databaseAuthToken, env.dbTimeoutMs);
   const { db } = database;
   await applyMigrations(database.client);
   const events = createAuthEvents(db, clock, log);

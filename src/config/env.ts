@@ -45,6 +45,10 @@ export interface ApiEnv {
   disableRateLimits: boolean;
   ownerEmails: string[];
   refreshTokenBcryptCost: number;
+  /** A request still unanswered after this many ms gets 503 `service_unavailable` (0: no deadline). */
+  requestDeadlineMs: number;
+  /** One database call over HTTP (sqld, Turso) is abandoned after this many ms. */
+  dbTimeoutMs: number;
   delivery: DeliveryEnv;
   secrets: ApiSecrets;
   /** Present in production only (development uses the persisted `dev-main` key). */
@@ -195,6 +199,15 @@ export function parseEnv(env: EnvRecord): ApiEnv {
   const cost = costRaw === undefined ? DEFAULT_BCRYPT_COST : Number(costRaw);
   if (!Number.isInteger(cost) || cost < 4 || cost > 15) fail('REFRESH_TOKEN_BCRYPT_COST', 'must be an integer from 4 to 15');
 
+  const millis = (name: string, fallback: number, min: number) => {
+    const raw = str(env, name);
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isInteger(n) || (n !== 0 && n < min) || n > 600_000) fail(name, `must be 0 or an integer number of milliseconds from ${min} to 600000`);
+    return n;
+  };
+  const requestDeadlineMs = millis('REQUEST_DEADLINE_MS', 10_000, 100);
+  const dbTimeoutMs = millis('DB_TIMEOUT_MS', 5_000, 50);
+
   const databaseUrl = str(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL;
   if (!/^(file:|libsql:|https?:|wss?:)/.test(databaseUrl) && databaseUrl !== ':memory:') {
     fail('DATABASE_URL', 'must be file:, :memory:, libsql:, http(s): or ws(s):');
@@ -235,6 +248,8 @@ export function parseEnv(env: EnvRecord): ApiEnv {
     disableRateLimits,
     ownerEmails: list('OWNER_EMAIL').map((e) => e.toLowerCase()),
     refreshTokenBcryptCost: cost,
+    requestDeadlineMs,
+    dbTimeoutMs,
     delivery,
     secrets,
     productionKeys,

@@ -31,10 +31,28 @@ export function wrapClient(client: Client, kind: 'file' | 'remote'): Database {
  * keeps a single connection as long as interactive transactions are never used
  * (we use `batch()` only), so these PRAGMAs hold for every statement.
  */
-export async function openDatabase(url: string, authToken?: string, { busyTimeoutMs = 5000 } = {}): Promise<Database> {
+export interface OpenOptions {
+  /** Embedded: how long a statement waits for another writer's lock. */
+  busyTimeoutMs?: number;
+  /** sqld/Turso over HTTP: one call (statement or batch) is abandoned after this (0: never). */
+  callTimeoutMs?: number;
+}
+
+/**
+ * A `fetch` that gives up on a database call: a wedged sqld (issue #23: 500
+ * concurrent refreshes left it busy with no write completing) must not hold a
+ * request forever. An abandoned batch either committed or did not, as one
+ * unit; the caller answers 503 and the client retries with the same input.
+ */
+function fetchWithTimeout(timeoutMs: number): typeof fetch {
+  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
+}
+
+export async function openDatabase(url: string, authToken?: string, { busyTimeoutMs = 5000, callTimeoutMs = 0 }: OpenOptions = {}): Promise<Database> {
   const embedded = isEmbeddedUrl(url);
   const memory = url === ':memory:' || url === 'file::memory:';
-  let client = createClient({ url, authToken, intMode: 'number' });
+  const overHttp = /^https?:/.test(url);
+  let client = createClient({ url, authToken, intMode: 'number', ...(overHttp && callTimeoutMs > 0 ? { fetch: fetchWithTimeout(callTimeoutMs) } : {}) });
   const settings = async (c: Client) => {
     if (embedded) {
       await c.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
