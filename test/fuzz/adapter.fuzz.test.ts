@@ -12,7 +12,7 @@ import { deepBodyArb } from './arbitraries.js';
 import { caseArb, describeCase, runCases } from './request-arb.js';
 import { FUZZ_SEED, fuzzRuns, routeSeed, secretNeedles } from './properties.js';
 
-const RUNS = fuzzRuns(25);
+const RUNS = fuzzRuns(12);
 const needles = await secretNeedles();
 const routes = adapterRoutes();
 

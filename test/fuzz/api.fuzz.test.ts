@@ -13,7 +13,7 @@ import { deepBodyArb } from './arbitraries.js';
 import { caseArb, describeCase, runCases } from './request-arb.js';
 import { FUZZ_SEED, fuzzRuns, routeSeed, secretNeedles } from './properties.js';
 
-const RUNS = fuzzRuns(60);
+const RUNS = fuzzRuns(30);
 const routes = routesOf((await makeApi()).api);
 const needles = await secretNeedles();
 
