@@ -10,7 +10,7 @@ const seed = process.env['FUZZ_SEED'] ?? String(Math.floor(Math.random() * 2 ** 
 const runs = process.env['FUZZ_RUNS'] ?? '300';
 console.log(`fuzz: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npm run fuzz)`);
 const started = Date.now();
-const r = spawnSync('npx', ['vitest', 'run', 'test/fuzz', '--testTimeout', '0', ...process.argv.slice(2)], {
+const r = spawnSync('npx', ['vitest', 'run', 'test/fuzz', '--testTimeout', '3600000', ...process.argv.slice(2)], {
   stdio: 'inherit',
   env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs },
 });

@@ -10,6 +10,7 @@ import { makeHarness, signedInBrowser, type Harness, type Mount } from '../adapt
 import { createUser } from '../helpers/factories.js';
 import { MAX_BODY_BYTES } from '../../adapter/core/wire.js';
 import { ALL_ROLES, headersFor } from './api-target.js';
+import { materialize } from './arbitraries.js';
 import type { FuzzCase } from './request-arb.js';
 import { brokenProperty, countDiff, fillPath, rowCounter, withDeadline } from './properties.js';
 
@@ -67,7 +68,7 @@ export async function sendToAdapter(target: AdapterTarget, method: string, patte
   }
   const withBody = method !== 'GET' && method !== 'HEAD';
   const before = target.last ?? (await target.counts());
-  const body = withBody ? c.body : undefined;
+  const body = withBody ? materialize(c.body) : undefined;
   const answer = await withDeadline(`${method} ${path.slice(0, 80)}`, async (signal) => {
     let res: Response;
     try {

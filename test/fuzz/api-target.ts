@@ -8,6 +8,7 @@ import type { Hono } from 'hono';
 import { signEphemeralToken, type EphemeralContext } from '../../src/crypto/jwt.js';
 import { signedIn } from '../helpers/admin.js';
 import { makeApi, type TestApi } from '../helpers/make-app.js';
+import { materialize } from './arbitraries.js';
 import type { FuzzCase } from './request-arb.js';
 import { brokenProperty, countDiff, fillPath, rowCounter, withDeadline } from './properties.js';
 
@@ -70,7 +71,7 @@ export async function sendToApi(target: ApiTarget, method: string, pattern: stri
   const answer = await withDeadline(`${method} ${path.slice(0, 80)}`, async (signal) => {
     const res = await target.t.api.request(
       `http://auth.test${path}`,
-      { method, headers: headersFor(c, bearer), body: withBody ? (c.body as BodyInit | undefined) : undefined, signal },
+      { method, headers: headersFor(c, bearer), body: withBody ? (materialize(c.body) as BodyInit | undefined) : undefined, signal },
       undefined,
       executionCtx,
     );

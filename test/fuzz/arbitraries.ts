@@ -29,12 +29,24 @@ export const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 /** An object with route-ish keys holding values of the wrong type (plus unknown keys). */
 const fieldObject = fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 12 })), anyValue, { maxKeys: 8 });
 
+/**
+ * A big body, built only when sent: fast-check keeps generated values in maps,
+ * and hashing a 250 KB string per case cost more than sending it.
+ */
+export class LazyBody {
+  constructor(
+    readonly label: string,
+    readonly build: () => string,
+  ) {}
+}
+
+const repeatTo = (u: string, n: number) => u.repeat(Math.ceil(n / u.length)).slice(0, n);
 /** A long string of a short repeated unit: up to a few times the 100 KB body cap. */
-const hugeString = fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 1_000, max: 250_000 })).map(([u, n]) => u.repeat(Math.ceil(n / u.length)).slice(0, n));
+const hugeSpec = fc.tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 1_000, max: 250_000 }));
 
 const deepJson = fc.tuple(fc.integer({ min: 50, max: 200_000 }), fc.constantFrom('[', '{"a":', '{"identifier":')).map(([depth, open]) => {
   const close = open === '[' ? ']' : '}';
-  return open.repeat(depth) + '1' + close.repeat(depth);
+  return new LazyBody(`nested ${depth} × ${open}`, () => open.repeat(depth) + '1' + close.repeat(depth));
 });
 
 const enc = new TextEncoder();
@@ -62,7 +74,10 @@ const badBytes = fc.constantFrom(
   new Uint8Array([0xfe, 0xff, 0x00, 0x7b]),
 );
 
-export type Body = string | Uint8Array | undefined;
+export type Body = string | Uint8Array | LazyBody | undefined;
+
+/** The bytes to send for a body. */
+export const materialize = (b: Body): string | Uint8Array | undefined => (b instanceof LazyBody ? b.build() : b);
 
 /** Body shapes: valid JSON of the wrong shape, not JSON at all, huge, deep, or with raw invalid bytes. */
 export const bodyArb: fc.Arbitrary<Body> = fc.oneof(
@@ -71,9 +86,9 @@ export const bodyArb: fc.Arbitrary<Body> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', '{', '{"a":', 'nul', '[1,]', '{"a":1}{"b":2}', '\u0000', '{"identifier":"a\u0000@x.io"}', '{"identifier":"\\ud800"}', '1e999999', '-', '"unterminated') },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
-  { weight: 1, arbitrary: hugeString.map((s) => JSON.stringify({ identifier: s, name: s, token: s })) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1_000, max: 60_000 }), anyValue).map(([n, v]) => JSON.stringify({ roles: Array(n).fill(v), ids: Array(n).fill(1) })) },
-  { weight: 1, arbitrary: hugeString },
+  { weight: 1, arbitrary: hugeSpec.map(([u, n]) => new LazyBody(`3 fields of ${n} × ${JSON.stringify(u)}`, () => { const s = repeatTo(u, n); return JSON.stringify({ identifier: s, name: s, token: s }); })) },
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1_000, max: 60_000 }), anyValue).map(([n, v]) => new LazyBody(`arrays of ${n} × ${JSON.stringify(v)?.slice(0, 40)}`, () => JSON.stringify({ roles: Array(n).fill(v), ids: Array(n).fill(1) }))) },
+  { weight: 1, arbitrary: hugeSpec.map(([u, n]) => new LazyBody(`${n} × ${JSON.stringify(u)}`, () => repeatTo(u, n))) },
   {
     weight: 2,
     arbitrary: fc

@@ -1,6 +1,6 @@
 /** One generated request for a route pattern: params, query, credential kind, content type, body and extra headers. */
 import fc from 'fast-check';
-import { bodyArb, contentTypeArb, headersArb, paramArb, queryArb, type Body, type HeaderList } from './arbitraries.js';
+import { LazyBody, bodyArb, contentTypeArb, headersArb, paramArb, queryArb, type Body, type HeaderList } from './arbitraries.js';
 import { paramCount } from './properties.js';
 
 export type Credential = 'none' | 'garbage' | 'admin' | 'user' | 'eph-login' | 'eph-registration' | 'eph-mfa';
@@ -27,7 +27,7 @@ export function caseArb(pattern: string, opts: { body?: fc.Arbitrary<Body>; maxH
 
 /** A printable summary for failure messages (bodies cut short). */
 export function describeCase(method: string, path: string, c: FuzzCase): string {
-  const body = c.body === undefined ? '' : typeof c.body === 'string' ? c.body.slice(0, 120) : `<${c.body.length} bytes: ${[...c.body.slice(0, 24)].map((b) => b.toString(16)).join(' ')}>`;
+  const body = c.body === undefined ? '' : c.body instanceof LazyBody ? `<${c.body.label}>` : typeof c.body === 'string' ? c.body.slice(0, 120) : `<${c.body.length} bytes: ${[...c.body.slice(0, 24)].map((b) => b.toString(16)).join(' ')}>`;
   return `${method} ${path.slice(0, 200)} cred=${c.credential} ct=${JSON.stringify(c.contentType)} headers=${JSON.stringify(c.headers.map(([k, v]) => [k, v.slice(0, 40)]))} body=${JSON.stringify(body)}`;
 }
 
