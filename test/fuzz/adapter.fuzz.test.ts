@@ -37,7 +37,7 @@ describe.each([
   it.skip.each(routes.filter((r) => r.method !== 'GET').map((r) => [`${r.method} ${r.path}`, r] as const))('deeply nested JSON: %s (issue #16: 500 on the adapters)', async (key, { method, path }) => {
     const target = await adapterTarget(mount);
     try {
-      const deep = caseArb(path, { body: deepBodyArb }).map((c) => ({ ...c, contentType: 'application/json' }));
+      const deep = caseArb(path, { body: deepBodyArb, maxHeaderValue: name === 'Express' ? 2_000 : 20_000 }).map((c) => ({ ...c, contentType: 'application/json' }));
       await runCases(deep, { seed: routeSeed(`deep ${name} ${key}`), numRuns: 3, label: (c) => describeCase(method, path, c) }, (c) => sendToAdapter(target, method, path, c, needles));
     } finally {
       await target.h.driver.close();
