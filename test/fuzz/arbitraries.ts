@@ -18,8 +18,22 @@ const FIELDS = [
 
 const B64URL_BAD = ['', '=', '====', 'a', 'ab=c', '+/+/', 'AAAA+', '%%%%', 'YW Jj', 'ZZZ\u0000', 'A'.repeat(4097), '.', '..', '\uFFFD\uFFFD', 'eyJ', 'eyJhbGciOiJub25lIn0.e30.'];
 
+/** Nearly valid identifiers: real-looking emails and phones with hostile twists, so validators pass and handlers run. */
+const nearlyValid = fc.oneof(
+  fc.emailAddress(),
+  fc.emailAddress().map((e) => e.toUpperCase()),
+  fc.emailAddress().map((e) => ` ${e}\u0000`),
+  fc.emailAddress().map((e) => 'a'.repeat(300) + e),
+  fc.constantFrom('user@xn--bcher-kva.example', 'üser@bücher.example', 'a@b', '@', 'a@@b.co', '"a b"@x.io', 'a@[127.0.0.1]', 'a+tag@x.io', 'a@x.io\n', 'admin@localhost'),
+  fc.stringMatching(/^\+[0-9]{1,20}$/),
+  fc.constantFrom('+15555550100', '+1 (555) 555-0100', '+4915112345678', '00441234567890', '+999999999999999', '+0', '+', '+1555555010\u0000'),
+  fc.integer({ min: 0, max: 999_999 }).map((n) => String(n).padStart(6, '0')),
+  fc.uuid(),
+);
+
 /** Values of every JSON type, with edge numbers and hostile strings. */
 export const anyValue: fc.Arbitrary<unknown> = fc.oneof(
+  nearlyValid,
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom(null, true, false, 0, -1, 1e308, -0, 2 ** 53 + 1, '', ' ', '\u0000', 'null', 'true', '[]', '{}'),
   fc.constantFrom(...B64URL_BAD),
