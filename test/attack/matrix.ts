@@ -140,7 +140,12 @@ export async function buildMatrix(): Promise<{ rows: Row[]; h: Harness }> {
     ['oversize cookie (8 KB)', () => ({ 'svc-access': `${access.split('.')[0]}.${'A'.repeat(8_000)}.${access.split('.')[2]}` })],
   ];
   rows.push({ target: 'adapter cookie', attack: 'control: the valid access cookie', expected: OK, run: async () => outcome(await h.send('GET', '/app', { cookies: { 'svc-access': access } })) });
-  for (const [attack, jar] of cookieAttacks) rows.push({ target: 'adapter cookie', attack, expected: UNAUTHORIZED, run: async () => outcome(await h.send('GET', '/app', { cookies: jar() })) });
+  rows.push({ target: 'adapter cookie', attack: 'control: the valid access cookie (GET /auth/users/me)', expected: OK, run: async () => outcome(await h.send('GET', '/auth/users/me', { cookies: { 'svc-access': access } })) });
+  for (const [attack, jar] of cookieAttacks) {
+    rows.push({ target: 'adapter cookie', attack, expected: UNAUTHORIZED, run: async () => outcome(await h.send('GET', '/app', { cookies: jar() })) });
+    // The adapter's own routes read the same cookie (and would refresh from a refresh cookie, absent here).
+    rows.push({ target: 'adapter cookie', attack: `${attack} (GET /auth/users/me)`, expected: UNAUTHORIZED, run: async () => outcome(await h.send('GET', '/auth/users/me', { cookies: jar() })) });
+  }
 
   // Refresh cookie: swapped names and the old cookie after a rotation.
   const refreshRow = (attack: string, expected: Outcome, jar: () => Promise<Record<string, string>>) =>
