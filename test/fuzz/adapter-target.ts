@@ -15,10 +15,28 @@ import type { FuzzCase } from './request-arb.js';
 import { brokenProperty, countDiff, fillPath, rowCounter, withDeadline } from './properties.js';
 
 /** Every adapter route as mounted by the test harness (`/auth`, `/auth/totp`). */
-export const adapterRoutes = (): { method: string; path: string }[] => [
-  ...ROUTES.map((r) => ({ method: r.method, path: `/auth${r.path}` })),
-  ...TOTP_BRIDGE_ROUTES.map((r) => ({ method: r.method, path: `/auth/totp${r.path}` })),
+export const adapterRoutes = (): { method: string; path: string; raw: string }[] => [
+  ...ROUTES.map((r) => ({ method: r.method, path: `/auth${r.path}`, raw: r.raw })),
+  ...TOTP_BRIDGE_ROUTES.map((r) => ({ method: r.method, path: `/auth/totp${r.path}`, raw: r.raw })),
 ];
+
+/** Calls any route may make besides its own: the cookie refresh, getUser and the JWKS. */
+const AUXILIARY = new Set(['POST /refresh', 'GET /users/me', 'GET /.well-known/jwks.json']);
+
+/**
+ * Encoded separators in a parameter must not move the upstream call to another
+ * route: every call the adapter makes is the route's own raw path (one segment
+ * per parameter) or an auxiliary call.
+ */
+export function strayUpstream(h: Harness, from: number, method: string, raw: string): string | null {
+  const re = new RegExp(`^${raw.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`);
+  for (const call of h.upstream.slice(from)) {
+    const pathname = call.path.split('?')[0]!;
+    if (AUXILIARY.has(`${call.method} ${pathname}`)) continue;
+    if (call.method !== method || !re.test(pathname)) return `upstream call left the route: ${call.method} ${call.path.slice(0, 200)} (route ${method} ${raw})`;
+  }
+  return null;
+}
 
 export interface AdapterTarget {
   h: Harness;
@@ -58,7 +76,8 @@ export async function adapterTarget(mount: Mount): Promise<AdapterTarget> {
 }
 
 /** Sends one case through the adapter; returns the broken property or null. */
-export async function sendToAdapter(target: AdapterTarget, method: string, pattern: string, c: FuzzCase, needles: string[]): Promise<string | null> {
+export async function sendToAdapter(target: AdapterTarget, method: string, pattern: string, c: FuzzCase, needles: string[], raw?: string): Promise<string | null> {
+  const upstreamFrom = target.h.upstream.length;
   const path = fillPath(pattern, c.params) + c.query;
   const headers = headersFor(c, undefined);
   headers.set('user-agent', 'fuzz');
@@ -86,7 +105,7 @@ export async function sendToAdapter(target: AdapterTarget, method: string, patte
     const text = await res.text();
     return { status: res.status, text, contentType: res.headers.get('content-type'), setCookies: res.headers.getSetCookie() };
   });
-  const broken = brokenProperty(answer, needles);
+  const broken = brokenProperty(answer, needles) ?? (raw ? strayUpstream(target.h, upstreamFrom, method, raw) : null);
   if (broken) return broken;
   if (answer.status >= 400) {
     const after = await target.counts();

@@ -32,10 +32,10 @@ describe.each([
     await target.h.driver.close();
   });
 
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (key, { method, path }) => {
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (key, { method, path, raw }) => {
     await target.remint();
     await runCases(caseArb(path, { maxHeaderValue: name === 'Express' ? 2_000 : 20_000 }), { seed: routeSeed(`${name} ${key}`), numRuns: RUNS, label: (c) => describeCase(method, path, c) }, (c) =>
-      sendToAdapter(target, method, path, c, needles),
+      sendToAdapter(target, method, path, c, needles, raw),
     );
   });
 

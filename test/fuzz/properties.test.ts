@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { brokenProperty, countDiff, fillPath, secretNeedles } from './properties.js';
 import { TEST_SERVICE_TOKEN } from '../helpers/make-app.js';
+import type { Harness } from '../adapter/helpers.js';
+import { strayUpstream } from './adapter-target.js';
 
 const json = (status: number, body: unknown) => ({ status, text: JSON.stringify(body), contentType: 'application/json; charset=utf-8' });
 
@@ -33,5 +35,12 @@ describe('fuzz properties', async () => {
     expect(countDiff({ users: 1, sessions: 2 }, { users: 1, sessions: 2 })).toBeNull();
     expect(countDiff({ users: 1, sessions: 2 }, { users: 1, sessions: 3 })).toMatch(/sessions 2→3/);
     expect(fillPath('/a/:x/b/:y', ['%2F', '..'])).toBe('/a/%2F/b/..');
+  });
+
+  it('flag an upstream call that left its route', () => {
+    const h = (paths: string[]) => ({ upstream: paths.map((p) => ({ method: p.split(' ')[0], path: p.split(' ')[1], headers: new Headers(), body: undefined })) }) as unknown as Harness;
+    expect(strayUpstream(h(['DELETE /sessions/..%2Fadmin', 'POST /refresh', 'GET /.well-known/jwks.json']), 0, 'DELETE', '/sessions/:id')).toBeNull();
+    expect(strayUpstream(h(['DELETE /admin/users/x']), 0, 'DELETE', '/sessions/:id')).toMatch(/left the route/);
+    expect(strayUpstream(h(['DELETE /sessions/a/b']), 0, 'DELETE', '/sessions/:id')).toMatch(/left the route/);
   });
 });
