@@ -37,6 +37,26 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/**
+ * Serves `fetch` on Node as the API's entry does: bounded request time and
+ * parser refusals in the envelope. Exported for the socket-level tests.
+ */
+export function serveNode(fetch: (req: Request) => Response | Promise<Response>, o: { port: number; hostname: string; requestTimeoutMs: number }) {
+  const server = serve({
+    fetch,
+    port: o.port,
+    hostname: o.hostname,
+    serverOptions: {
+      requestTimeout: o.requestTimeoutMs,
+      headersTimeout: Math.min(o.requestTimeoutMs, 60_000),
+      // How often Node looks for overdue requests (default 30 s): a tenth of the bound.
+      connectionsCheckingInterval: Math.max(50, Math.floor(o.requestTimeoutMs / 10)),
+    },
+  });
+  server.on('clientError', answerClientError);
+  return server;
+}
+
 export async function startNodeApi(env: Record<string, string | undefined> = process.env) {
   const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
   if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
@@ -54,18 +74,7 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
   // so a client declaring a body it never sends held a connection for five minutes.
   const requestTimeoutMs = Number(env['HTTP_REQUEST_TIMEOUT_MS'] ?? 30_000);
   if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 100) throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer number of milliseconds, at least 100');
-  const server = serve({
-    fetch: app.fetch,
-    port,
-    hostname,
-    serverOptions: {
-      requestTimeout: requestTimeoutMs,
-      headersTimeout: Math.min(requestTimeoutMs, 60_000),
-      // How often Node looks for overdue requests (default 30 s): a tenth of the bound.
-      connectionsCheckingInterval: Math.max(50, Math.floor(requestTimeoutMs / 10)),
-    },
-  });
-  server.on('clientError', answerClientError);
+  const server = serveNode(app.fetch, { port, hostname, requestTimeoutMs });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
     server.once('error', (err) => reject(new ConfigError('PORT', `cannot listen on ${hostname}:${port} (${(err as NodeJS.ErrnoException).code ?? err.message})`)));

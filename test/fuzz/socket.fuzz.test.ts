@@ -6,7 +6,8 @@
  */
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import { serveNode } from '../../src/node.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,8 @@ const needles = await secretNeedles();
 beforeAll(async () => {
   t = await makeApi({ sender: null });
   counts = await rowCounter(t.client);
-  server = serve({ fetch: t.api.fetch, port: 0, hostname: '127.0.0.1' });
+  // Served exactly as src/node.ts serves the API (request bound, parser refusals in the envelope).
+  server = serveNode(t.api.fetch, { port: 0, hostname: '127.0.0.1', requestTimeoutMs: 5000 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   port = (server.address() as AddressInfo).port;
 });
@@ -74,7 +76,7 @@ function dechunk(s: string): string {
 
 let parserRejects = 0;
 afterAll(() => {
-  if (parserRejects) console.log(`socket fuzz: ${parserRejects} requests refused by Node's HTTP parser (bare 400, no envelope; issue #16)`);
+  if (parserRejects) console.log(`socket fuzz: ${parserRejects} requests refused by Node's HTTP parser (answered 400 invalid_request in the envelope by src/node.ts)`);
 });
 
 const routes = routesOf((await makeApi()).api);
@@ -107,13 +109,8 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
         // A body shorter than its declared length would wait for bytes that never come; the socket end closes it.
         const answer = await raw(lines.join('\r\n') + '\r\n', payload);
         if (answer.status === 0) return; // the server closed a request it could not frame (a lying length)
-        // Node's own HTTP parser answers a request it cannot frame (a body shorter than its
-        // Content-Length) with a bare 400 before the app runs; like its 431 (skipped test below,
-        // issue #16) that is not an envelope yet. Counted, not failed.
-        if (answer.status === 400 && answer.text === '' && answer.contentType === null) {
-          parserRejects++;
-          return;
-        }
+        // Node's parser refuses a request it cannot frame before the app runs; src/node.ts answers it in the envelope (issue #23).
+        if (answer.status === 400 && answer.text.includes('"invalid_request"')) parserRejects++;
         const broken = brokenProperty(answer, needles);
         if (broken) throw new Error(`${broken}\n  case: ${lines[0]} ${c.lie} ${c.bodyBytes} B ${JSON.stringify(c.headers.map(([k, v]) => [k, v.slice(0, 30)]))}`);
         if (answer.status >= 400) {
@@ -149,9 +146,8 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
     expect([res.status, JSON.parse(res.text).error]).toEqual([401, 'unauthorized']);
   });
 
-  // Known open defect (issue #16, being fixed by another helper): Node's own 431 for a header
-  // block over its limit is an empty body, not the error envelope.
-  it.skip('answers an oversize header block with the error envelope (issue #16: Node 431 not an envelope)', async () => {
+  // Node's own 431 for a header block over its limit, in the envelope (issue #23).
+  it('answers an oversize header block with the error envelope', async () => {
     const res = await raw(`GET /health/status HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(40_000)}\r\n`);
     expect(res.status).toBe(431);
     expect(brokenProperty(res, needles)).toBeNull();
