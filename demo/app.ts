@@ -18,6 +18,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const PUBLIC = join(here, 'public');
 const WEBAUTHN_BUNDLE = join(here, '..', 'node_modules', '@simplewebauthn', 'browser', 'dist', 'bundle', 'index.umd.min.js');
 
+/** Shown on the 403 page outside production. */
+const DEV_ADMIN_HINT = `<div class="notice" id="dev-admin-hint"><strong>Running the demo yourself?</strong> Stop <code>npm start</code> and start it again with <code>OWNER_EMAIL=you@example.com npm start</code>, then create an account with that address: the API grants <code>admin</code> when an <code>OWNER_EMAIL</code> address is verified for the first time. An account that is already verified keeps its roles; sign up with another address, or remove <code>.data/svc.db</code> to start over.</div>`;
+
 export const DEMO_COOKIE_SECRET = 'svc-demo-cookie-secret-not-for-production-use';
 
 export interface DemoOptions {
@@ -100,7 +103,10 @@ export function createDemoApp(opts: DemoOptions) {
   // A signed-in user without the role gets a readable page, not the guard's JSON.
   const forbiddenPage = async (c: Context, next: () => Promise<void>) => {
     await next();
-    if (c.res.status === 403) c.res = file(c, join(PUBLIC, 'forbidden.html'), 403);
+    if (c.res.status !== 403) return;
+    // In development, say how to become an admin of one's own demo (OWNER_EMAIL is read by the API).
+    const page = readFileSync(join(PUBLIC, 'forbidden.html'), 'utf8').replace('<!--dev-hint-->', production ? '' : DEV_ADMIN_HINT);
+    c.res = c.html(page, 403, { 'cache-control': 'no-cache' });
   };
   app.get('/', (c) => file(c, join(PUBLIC, 'index.html')));
   app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));

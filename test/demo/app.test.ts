@@ -68,7 +68,10 @@ describe('demo app', () => {
     const forbidden = await app.request('/admin', { headers: { cookie: cookies } });
     expect(forbidden.status).toBe(403);
     expect(forbidden.headers.get('content-type')).toContain('text/html');
-    expect(await forbidden.text()).toContain('You do not have access to this page');
+    const page = await forbidden.text();
+    expect(page).toContain('You do not have access to this page');
+    // Development: how to become an admin of one's own demo (issue #14).
+    expect(page).toContain('OWNER_EMAIL=you@example.com npm start');
   });
 
   it('lets an admin:read user into /admin and lists users through the adapter', async () => {
