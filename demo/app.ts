@@ -19,7 +19,7 @@ const PUBLIC = join(here, 'public');
 const WEBAUTHN_BUNDLE = join(here, '..', 'node_modules', '@simplewebauthn', 'browser', 'dist', 'bundle', 'index.umd.min.js');
 
 /** Shown on the 403 page outside production. */
-const DEV_ADMIN_HINT = `<div class="notice" id="dev-admin-hint"><strong>Running the demo yourself?</strong> Stop <code>npm start</code> and start it again with <code>OWNER_EMAIL=you@example.com npm start</code>, then create an account with that address: the API grants <code>admin</code> when an <code>OWNER_EMAIL</code> address is verified for the first time. An account that is already verified keeps its roles; sign up with another address, or remove <code>.data/svc.db</code> to start over.</div>`;
+const DEV_ADMIN_HINT = `<div class="notice info" id="dev-admin-hint"><strong>Running the demo yourself?</strong> Stop <code>npm start</code> and start it again with <code>OWNER_EMAIL=you@example.com npm start</code>, then create an account with that address: the API grants <code>admin</code> when an <code>OWNER_EMAIL</code> address is verified for the first time. An account that is already verified keeps its roles; sign up with another address, or remove <code>.data/svc.db</code> to start over.</div>`;
 
 export const DEMO_COOKIE_SECRET = 'svc-demo-cookie-secret-not-for-production-use';
 
