@@ -47,25 +47,6 @@ export function safeNextPath(next, origin) {
   }
 }
 
-/** A raw JSON call (pages outside the sign-in and account flows). */
-export async function api(method, path, body) {
-  const init = { method, headers: {}, credentials: 'same-origin' };
-  if (body !== undefined) {
-    init.headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  let res;
-  try {
-    res = await fetch(path, init);
-  } catch {
-    return { status: 0, body: { error: 'upstream_unavailable' } };
-  }
-  const text = await res.text();
-  let parsed;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
-  return { status: res.status, body: parsed };
-}
-
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const show = (el, on = true) => el.classList.toggle('hidden', !on);
 

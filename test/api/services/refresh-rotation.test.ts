@@ -9,12 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi } from '../../helpers/make-app.js';
 
+/** Background maintenance (started by an earlier request, bounded batches) is not the refresh's own work. */
+const isMaintenance = (stmt: unknown) => /^DELETE FROM "\w+" WHERE rowid IN/.test(typeof stmt === 'string' ? stmt : ((stmt as { sql?: string })?.sql ?? ''));
+
 function countRoundTrips(client: Client) {
   const seen: string[] = [];
   const execute = client.execute.bind(client);
   const batch = client.batch.bind(client);
   client.execute = ((...args: unknown[]) => {
-    seen.push('execute');
+    if (!isMaintenance(args[0])) seen.push('execute');
     return (execute as (...a: unknown[]) => unknown)(...args);
   }) as Client['execute'];
   client.batch = ((stmts: Parameters<Client['batch']>[0], mode?: Parameters<Client['batch']>[1]) => {
