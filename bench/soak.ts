@@ -4,6 +4,7 @@
  * random API process every few seconds, then the invariants.
  *   npm run soak                       (120 s, 16 users, a kill every ~8 s)
  *   SOAK_SECONDS=600 SOAK_USERS=32 SOAK_SEED=7 npm run soak
+ *   SOAK_FLOOD=0 npm run soak           (skip the closing flood of 500 concurrent refreshes of one token)
  *   SOAK_GRACE_SECONDS=0 npm run soak  (strict reuse detection: shows the sign-outs retry-safe rotation prevents)
  * Exits non-zero when an invariant fails or a user who only retried was signed out.
  */
@@ -17,6 +18,7 @@ const report = await runSoak({
   users: num('SOAK_USERS', 16),
   apis: num('SOAK_APIS', 3),
   killEveryMs: num('SOAK_KILL_EVERY_MS', 8000),
+  floodRequests: num('SOAK_FLOOD', 500),
   seed,
   logFile: process.env['SOAK_LOG_FILE'],
   apiEnv: process.env['SOAK_GRACE_SECONDS'] ? { REFRESH_REUSE_GRACE_SECONDS: process.env['SOAK_GRACE_SECONDS'] } : {},

@@ -10,6 +10,7 @@ import { svcAdapter } from '../../adapter/hono/index.js';
 import type { AuthMessage } from '../../adapter/core/messaging.js';
 import { removeDir, tempDir } from '../../test/runtime/processes.js';
 import { SOAK_SERVICE_TOKEN, startCluster } from './cluster.js';
+import { runFlood } from './flood.js';
 import { databaseInvariants, secretsInLogs, type Invariant } from './invariants.js';
 import { createWorkload, runUser, type Op, type UserState } from './workload.js';
 
@@ -22,6 +23,8 @@ export interface SoakOptions {
   seed: number;
   /** Extra API environment (e.g. REFRESH_REUSE_GRACE_SECONDS=0 to see strict reuse detection sign users out). */
   apiEnv?: Record<string, string>;
+  /** After the workload: this many concurrent refreshes of one token (the flood of issue #23); 0 = none. */
+  floodRequests?: number;
   /** Writes every log line of every process there (they are scanned for secrets either way). */
   logFile?: string;
   progress?: (line: string) => void;
@@ -121,9 +124,18 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       u.seen.push(body.token, body.refreshToken);
     }
   }
+  const floodInvariants: Invariant[] = [];
+  if (o.floodRequests) {
+    log(`soak: flood — ${o.floodRequests} concurrent refreshes of one token`);
+    const f = await runFlood(cluster, o.floodRequests);
+    const statuses = Object.entries(f.byStatus).map(([k, v]) => `${v} × ${k}`).join(', ');
+    floodInvariants.push({ name: 'flood: every request answered (200, 401 or 503 + Retry-After)', ok: f.unanswered === 0 && f.bad5xx === 0, detail: `${statuses}; max ${f.maxMs.toFixed(0)} ms` });
+    floodInvariants.push({ name: 'flood: sqld completes a write afterwards', ok: f.writeAfterMs !== null, detail: f.writeAfterMs === null ? 'no write within 30 s' : `${f.writeAfterMs.toFixed(0)} ms` });
+  }
   await cluster.stopApis();
   const invariants = await databaseInvariants(cluster.sqldUrl, Date.now()).catch((e): Invariant[] => [{ name: 'database readable', ok: false, detail: String(e) }]);
   await cluster.stopSqld();
+  invariants.push(...floodInvariants);
   const logs = [...cluster.apis.flatMap((a) => a.logs), ...adapterLogs].join('\n');
   if (o.logFile) writeFileSync(o.logFile, logs);
   invariants.push(secretsInLogs(logs, [SOAK_SERVICE_TOKEN, COOKIE_SECRET, ...users.flatMap((u) => u.seen)]));

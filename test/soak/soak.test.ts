@@ -8,7 +8,7 @@ import { runSoak } from '../../bench/soak/run.js';
 
 describe('soak with kill -9 (short)', () => {
   it('signs out nobody who only retried, keeps every invariant, and logs no secret', async () => {
-    const report = await runSoak({ seconds: 20, users: 8, apis: 3, killEveryMs: 4000, seed: 16 });
+    const report = await runSoak({ seconds: 20, users: 8, apis: 3, killEveryMs: 4000, seed: 16, floodRequests: 150 });
     const summary = JSON.stringify({ ...report, invariants: report.invariants.filter((i) => !i.ok) });
     expect(report.kills, summary).toBeGreaterThanOrEqual(2);
     expect(report.requests, summary).toBeGreaterThan(100);
