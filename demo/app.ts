@@ -35,6 +35,8 @@ export interface DemoOptions {
   /** Print delivered codes and links (default true). */
   printMessages?: boolean;
   fetch?: SvcAdapterOptions['fetch'];
+  /** The adapter's client-IP resolver (behind a proxy; tests without a socket). */
+  resolveClientIp?: SvcAdapterOptions['resolveClientIp'];
   production?: boolean;
 }
 
@@ -87,6 +89,7 @@ export function createDemoApp(opts: DemoOptions) {
     issuer: origin,
     messaging: { handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver }, defaults: { appName: 'svc demo' } },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    ...(opts.resolveClientIp ? { resolveClientIp: opts.resolveClientIp } : {}),
   };
   const auth = requireAuth({ cookieSecret: adapterOptions.cookieSecret, issuer: origin });
 

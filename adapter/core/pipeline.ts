@@ -36,9 +36,17 @@ export function selectTransport(header: string | undefined | null): Transport {
   return first === 'bearer' ? 'bearer' : 'cookie';
 }
 
-/** Origin guard for cookie transport (contract §5.11); null when the request may proceed. */
-export function guardOrigin(core: AdapterCore, req: Pick<AdapterRequest, 'method' | 'origin' | 'secFetchSite'>, transport: Transport): HandlerResult | null {
-  if (transport === 'bearer' || core.opts.cookie.sameSite !== 'none') return null;
+/**
+ * Origin guard for cookie transport (contract §5.11); null when the request may
+ * proceed. A compatibility GET form (issue #20) is guarded as its POST form and
+ * in every SameSite mode: `Lax` cookies ride along on a cross-site top-level
+ * GET, so without this a link on another site could complete the victim's
+ * magic-link sign-in or start a passkey ceremony in their session.
+ */
+export function guardOrigin(core: AdapterCore, req: Pick<AdapterRequest, 'method' | 'origin' | 'secFetchSite'>, transport: Transport, route?: Pick<RouteEntry, 'compat'>): HandlerResult | null {
+  if (transport === 'bearer') return null;
+  if (route?.compat) return originAllowed({ ...req, method: route.compat.upstreamMethod }, core.opts.allowedOrigins) ? null : failure(403, 'cross_site_request_blocked', null);
+  if (core.opts.cookie.sameSite !== 'none') return null;
   return originAllowed(req, core.opts.allowedOrigins) ? null : failure(403, 'cross_site_request_blocked', null);
 }
 
@@ -69,7 +77,7 @@ export function mergeCookies(first: SetCookieCommand[], result: HandlerResult): 
  */
 export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry, req: AdapterRequest): Promise<HandlerResult> {
   const transport = selectTransport(req.transportHeader);
-  const blocked = guardOrigin(core, req, transport);
+  const blocked = guardOrigin(core, req, transport, route);
   if (blocked) return blocked;
 
   if (transport === 'bearer') {

@@ -39,7 +39,16 @@ export interface RouteEntry {
   cred: CredentialKind;
   svc: ServiceKind;
   response: ResponseKind;
+  /**
+   * A compatibility form (issue #20): the reference client's GET for a route
+   * whose documented form is POST. The upstream call is the POST, and the
+   * origin guard applies in every SameSite mode (docs/contract-changes.md).
+   */
+  compat?: { upstreamMethod: HttpMethod };
 }
+
+/** The reference client's GET spelling of a POST route: same path, credential and handling. */
+const getForm = (post: RouteEntry): RouteEntry => ({ ...post, method: 'GET', compat: { upstreamMethod: post.method } });
 
 const r = (method: HttpMethod, path: string, cred: CredentialKind, response: ResponseKind = 'passthrough', svc: ServiceKind = 'P', raw = path): RouteEntry => ({
   method,
@@ -66,10 +75,13 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/otp/verify-login-phone-otp', 'pre', 'session'),
   r('POST', '/magic-link', 'pre', 'passthrough', 'D'),
   r('POST', '/magic-link/check', 'pre', 'magic-check'),
+  getForm(r('POST', '/magic-link/check', 'pre', 'magic-check')),
   r('POST', '/magic-link/verify/:token', 'none'),
+  getForm(r('POST', '/magic-link/verify/:token', 'none')),
   r('POST', '/webAuthn/login/start', 'pre', 'passthrough', 'P', '/webauthn/login/start'),
   r('POST', '/webAuthn/login/finish', 'pre', 'session', 'P', '/webauthn/login/finish'),
   r('POST', '/webAuthn/register/start', A, 'passthrough', 'P', '/webauthn/register/start'),
+  getForm(r('POST', '/webAuthn/register/start', A, 'passthrough', 'P', '/webauthn/register/start')),
   r('POST', '/webAuthn/register/finish', A, 'passthrough', 'P', '/webauthn/register/finish'),
   r('GET', '/oauth/providers', 'none'),
   r('POST', '/oauth/:providerId/start', 'none'),

@@ -13,6 +13,7 @@ async function demo(production = false) {
     production,
     ...(production ? { cookieSecret: 'demo-test-production-cookie-secret-0123456789' } : {}),
     fetch: (input, init) => Promise.resolve(t.api.request(input, init)),
+    resolveClientIp: () => '198.51.100.9', // app.request has no socket
   });
   return { t, app };
 }
@@ -86,6 +87,30 @@ describe('demo app', () => {
     const users = await app.request('/auth/admin/users', { headers: { cookie: `svc-access=${access}` } });
     expect(users.status).toBe(200);
     expect(((await users.json()) as any).users.map((u: { email: string }) => u.email)).toContain(admin.email);
+  });
+
+  it('a scanner fetching the emailed magic link gets the page and consumes nothing; the page verifies it (issue #20)', async () => {
+    const { t, app } = await demo();
+    const user = await createUser(t, { email: 'scanned@example.com' });
+    const login = await app.request('/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Browser A' }, body: JSON.stringify({ identifier: user.email }) });
+    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const requested = await app.request('/auth/magic-link', { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Browser A', cookie }, body: '{}' });
+    expect(requested.status, await requested.clone().text()).toBe(200);
+    await new Promise((r) => setTimeout(r, 20));
+    const { magicLinkUrl } = (await (await app.request(`/dev/outbox?to=${user.email}`)).json()) as { magicLinkUrl: string };
+    const link = new URL(magicLinkUrl);
+    expect(link.pathname).toBe('/verify-magiclink'); // the app's page, not the adapter
+    for (let i = 0; i < 3; i++) {
+      const scanned = await app.request(link.pathname + link.search); // prefetch, link preview, virus scanner
+      expect(scanned.status).toBe(200);
+      expect(scanned.headers.get('content-type')).toContain('text/html');
+    }
+    const pending = await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } });
+    expect(pending.status).toBe(204); // still unverified: the scanner consumed nothing
+    // What the page's script does, through the compatibility GET form:
+    const verified = await app.request(`/auth/magic-link/verify/${link.searchParams.get('token')}`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(verified.status).toBe(200);
+    expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(200);
   });
 
   it('refuses to start in production with the public default cookie secret', async () => {

@@ -44,7 +44,7 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
     return refreshRoute(core, token, call.transport, call.credentialSub, call.client);
   }
   const res = await core.call({
-    method: route.method,
+    method: route.compat?.upstreamMethod ?? route.method,
     path: fillPath(route.raw, call.params),
     query: call.query,
     authorization: route.cred === 'none' ? null : authorization,
