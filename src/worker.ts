@@ -1,13 +1,16 @@
 /**
  * Cloudflare Workers entry. The app is built once per isolate from the
- * bindings (`wrangler.toml` vars and secrets); `DATABASE_URL` must be an
- * http(s)/libsql URL (sqld or Turso): `@libsql/client` resolves to its web
- * client under workerd. Boot failures answer 500 and are retried by the next request.
+ * bindings (`wrangler.toml` vars, secrets and D1). Storage:
+ * - `DATABASE_URL` set (http(s)/libsql: sqld or Turso) → libSQL's web client;
+ * - else a D1 binding: the one named by `DATABASE_BINDING`, default `DB`.
+ * Boot failures answer 500 and are retried by the next request.
  */
-import { createAuthApi, runMaintenance, type AuthApi } from './index.js';
+import { ConfigError } from './config/config-error.js';
+import { d1Client, isD1Binding } from './db/d1-client.js';
 import { INTERNAL_ERROR_BODY } from './errors.js';
+import { createAuthApi, runMaintenance, type AuthApi } from './index.js';
 
-type Env = Record<string, string | undefined>;
+type Env = Record<string, unknown>;
 interface ExecutionContext {
   waitUntil(p: Promise<unknown>): void;
   passThroughOnException(): void;
@@ -15,8 +18,22 @@ interface ExecutionContext {
 
 let booting: Promise<AuthApi> | null = null;
 
+/** The D1 binding to use, or null when a DATABASE_URL selects libSQL. */
+export function d1BindingOf(env: Env) {
+  if (typeof env['DATABASE_URL'] === 'string' && env['DATABASE_URL'] !== '') return null;
+  const named = typeof env['DATABASE_BINDING'] === 'string' ? env['DATABASE_BINDING'] : undefined;
+  const binding = env[named ?? 'DB'];
+  if (isD1Binding(binding)) return binding;
+  if (named) throw new ConfigError('DATABASE_BINDING', `there is no D1 binding named ${named}: add [[d1_databases]] binding = "${named}" to wrangler.toml`);
+  throw new ConfigError('DATABASE_URL', 'is required on Workers without a D1 binding: add [[d1_databases]] binding = "DB" to wrangler.toml, or set an http(s)/libsql URL');
+}
+
 function boot(env: Env): Promise<AuthApi> {
-  booting ??= createAuthApi({ env, connectionIp: (c) => c.req.header('cf-connecting-ip') }).catch((err) => {
+  booting ??= (async () => {
+    const strings = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const d1 = d1BindingOf(env);
+    return createAuthApi({ env: strings, ...(d1 ? { client: d1Client(d1) } : {}), connectionIp: (c) => c.req.header('cf-connecting-ip') });
+  })().catch((err) => {
     booting = null;
     throw err;
   });
