@@ -33,11 +33,13 @@ cd "$work/svc"
 if [ "${1:-}" != "--start-only" ]; then
 t0=$(date +%s)
 echo "bare: npm ci && npm test"
-"${clean_env[@]}" bash -c 'npm ci && npm test' 2>&1 | tee "$work/test.log" | grep -E '^(npm test:|== |conformance |chromium:)' || true
-status=${PIPESTATUS[0]}
+# The exit status goes through a file: with pipefail, `pipeline || true` would report 0 for a failed run.
+{ "${clean_env[@]}" bash -c 'npm ci && npm test' 2>&1; echo $? > "$work/status"; } | tee "$work/test.log" | grep -E '^(npm test:|== |conformance |chromium:)' || true
+status=$(cat "$work/status")
+cp "$work/test.log" /tmp/svc-bare-last-test.log
 t1=$(date +%s)
 echo "bare: npm ci && npm test exited $status in $((t1 - t0)) s"
-[ "$status" -eq 0 ] || { tail -40 "$work/test.log"; exit 1; }
+[ "$status" -eq 0 ] || { grep -E "FAIL|×" "$work/test.log" | head -20; tail -40 "$work/test.log"; echo "bare: the whole log is in /tmp/svc-bare-last-test.log"; exit 1; }
 fi
 
 echo "bare: npm ci && npm start"
