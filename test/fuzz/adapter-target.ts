@@ -15,8 +15,8 @@ import type { FuzzCase } from './request-arb.js';
 import { brokenProperty, countDiff, fillPath, rowCounter, withDeadline } from './properties.js';
 
 /** Every adapter route as mounted by the test harness (`/auth`, `/auth/totp`). */
-export const adapterRoutes = (): { method: string; path: string; raw: string }[] => [
-  ...ROUTES.map((r) => ({ method: r.method, path: `/auth${r.path}`, raw: r.raw })),
+export const adapterRoutes = (): { method: string; path: string; raw: string; compat?: { upstreamMethod: string } }[] => [
+  ...ROUTES.map((r) => ({ method: r.method, path: `/auth${r.path}`, raw: r.raw, ...(r.compat ? { compat: r.compat } : {}) })),
   ...TOTP_BRIDGE_ROUTES.map((r) => ({ method: r.method, path: `/auth/totp${r.path}`, raw: r.raw })),
 ];
 
@@ -76,7 +76,7 @@ export async function adapterTarget(mount: Mount): Promise<AdapterTarget> {
 }
 
 /** Sends one case through the adapter; returns the broken property or null. */
-export async function sendToAdapter(target: AdapterTarget, method: string, pattern: string, c: FuzzCase, needles: string[], raw?: string): Promise<string | null> {
+export async function sendToAdapter(target: AdapterTarget, method: string, pattern: string, c: FuzzCase, needles: string[], raw?: string, upstreamMethod = method): Promise<string | null> {
   const upstreamFrom = target.h.upstream.length;
   const path = fillPath(pattern, c.params) + c.query;
   const headers = headersFor(c, undefined);
@@ -105,7 +105,7 @@ export async function sendToAdapter(target: AdapterTarget, method: string, patte
     const text = await res.text();
     return { status: res.status, text, contentType: res.headers.get('content-type'), setCookies: res.headers.getSetCookie() };
   });
-  const broken = brokenProperty(answer, needles) ?? (raw ? strayUpstream(target.h, upstreamFrom, method, raw) : null);
+  const broken = brokenProperty(answer, needles) ?? (raw ? strayUpstream(target.h, upstreamFrom, upstreamMethod, raw) : null);
   if (broken) return broken;
   if (answer.status >= 400) {
     const after = await target.counts();
