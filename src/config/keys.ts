@@ -2,7 +2,7 @@
  * The system-config keys of contract §6.1: their env seed, zod schema,
  * env parsing rule and built-in default.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
 

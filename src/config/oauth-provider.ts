@@ -6,7 +6,7 @@
  * not fatal. The schema is strict: an unknown (or misspelt) field makes the
  * provider invalid rather than silently falling back to a default.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PROVIDER_ID_PATTERN = /^[a-z0-9-]{2,40}$/;
 export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]*$/;

@@ -1,5 +1,5 @@
 /** List paging (contract §0.5): `limit` 1–100 and `offset` ≥ 0 from the query string. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const int = z
   .string()

@@ -1,7 +1,7 @@
 /** `GET /admin/auth-events` and `GET /admin/credential-count` (contract §3.15). */
 import { count } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentials } from '../db/schema.js';
 import type { AppEnv } from '../deps.js';
 import { pageQuery } from '../http/pagination.js';

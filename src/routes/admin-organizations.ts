@@ -1,6 +1,6 @@
 /** Admin organization routes (contract §3.15): the §3.14 operations behind role gates, plus list and delete. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
 import { pageQuery } from '../http/pagination.js';

@@ -1,7 +1,7 @@
 /** Admin user routes (contract §3.15): list/search, create, read, patch, delete, anomalies. */
 import { and, asc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { credentials, totpCredentials } from '../db/schema.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';

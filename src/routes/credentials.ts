@@ -1,6 +1,6 @@
 /** Passkey management under `/users/credentials` (contract §3.10); the list is part of `GET /users/me`. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { credentialJson } from '../http/serialize.js';
 import { parseBody } from '../http/validate.js';

@@ -4,7 +4,7 @@
  * user lookup, so an unprepared call reveals nothing about the target.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';

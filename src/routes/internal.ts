@@ -1,6 +1,6 @@
 /** Internal metrics (contract §3.16; every route `A+r`). */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { authEventJson } from '../http/serialize.js';

@@ -1,6 +1,6 @@
 /** `POST /login` (contract §3.2): G, LK, FL. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { responseFloor } from '../http/floor.js';

@@ -1,6 +1,6 @@
 /** Magic-link routes (contract §3.5). Request: G, ML, FL. Verify: G. Check: G, LK. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { deliver } from '../http/delivery.js';
 import { responseFloor } from '../http/floor.js';

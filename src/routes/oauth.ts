@@ -4,7 +4,7 @@
  * `oauth:provider:<id>:<ip>`), then schema validation, then the handler.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { publicProvider } from '../config/oauth-provider.js';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';

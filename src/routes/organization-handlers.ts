@@ -5,7 +5,7 @@
  * manager, admin:read may read).
  */
 import type { Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
 import { pageQuery } from '../http/pagination.js';

@@ -3,7 +3,7 @@
  * G, OTP, LK. Registration variants take `E:reg`, login variants `E:login`.
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { deliver } from '../http/delivery.js';

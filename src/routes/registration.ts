@@ -1,6 +1,6 @@
 /** `POST /registration/register` (contract §3.3): G, OTP (identity `email:<email>`), FL. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { deliver } from '../http/delivery.js';
 import { responseFloor } from '../http/floor.js';

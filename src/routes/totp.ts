@@ -3,7 +3,7 @@
  * access routes and 401 on `verify-login` (pre-auth, ephemeral ctx `mfa`).
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { parseBody } from '../http/validate.js';

@@ -1,5 +1,5 @@
 /** Request schemas of the passkey routes (contract §3.6, §3.11). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { fromBase64Url } from '../crypto/encoding.js';
 
 const b64url = z.string().min(1).max(2048).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');

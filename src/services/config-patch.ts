@@ -3,7 +3,7 @@
  * merged over the current config, cross-key rules checked on the merged result,
  * one batched write with `updated_by` = the admin, cache invalidated.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { oauthProviderSchema } from '../config/oauth-provider.js';
 import { CONFIG_KEYS, configSchemas, crossKeyIssues, type ConfigKey, type SystemConfigValues } from '../config/keys.js';
 import type { Deps } from '../deps.js';

@@ -3,7 +3,7 @@
  * report a bad value as an issue path, never echoing it.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

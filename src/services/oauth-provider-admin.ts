@@ -6,7 +6,7 @@
  * The client secret is never part of a provider: responses carry only
  * `secretConfigured` (whether the env variable named by `clientSecretEnv` is set).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { oauthProviderSchema, PROVIDER_FIELDS, type OAuthProviderConfig } from '../config/oauth-provider.js';
 import type { Deps } from '../deps.js';
 import { fail } from '../errors.js';

@@ -1,5 +1,5 @@
 /** Role and scope list handling shared by admin users, memberships and config (contract §2.4, §5.9). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
 
 export const MAX_ROLES_PER_LIST = 50;

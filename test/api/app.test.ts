@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createApp } from '../../src/app.js';
 import { authEvents } from '../../src/db/schema.js';
 import { parseBody } from '../../src/http/validate.js';
