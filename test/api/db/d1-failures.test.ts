@@ -1,0 +1,122 @@
+/**
+ * D1 failure modes (issue #15, "Bad input and failure"), in process: the
+ * Workers entry's boot with a missing, misnamed or broken D1 binding, and a D1
+ * write failing mid-request. The D1 here is a stand-in with D1's binding
+ * surface (prepare/bind/raw/run/batch, batch = one transaction) over a real
+ * libSQL database, so faults can be injected per statement; the real local D1
+ * under workerd is exercised by test/runtime/d1.smoke.test.ts.
+ */
+import { createClient, type Client } from '@libsql/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { d1Client, type D1DatabaseLike, type D1PreparedStatementLike } from '../../../src/db/d1-client.js';
+import { createUser, signIn } from '../../helpers/factories.js';
+import { baseEnv, makeApi, prepareClient } from '../../helpers/make-app.js';
+
+type Stmt = D1PreparedStatementLike & { sql: string; args: unknown[] };
+
+/** D1's binding surface over libSQL; `failWhen` makes a statement (alone or in a batch) throw like D1_ERROR. */
+function fakeD1(c: Client, failWhen: (sql: string) => boolean = () => false): D1DatabaseLike {
+  const check = (sql: string) => {
+    if (failWhen(sql)) throw new Error('D1_ERROR: injected failure');
+  };
+  const stmt = (sql: string, args: unknown[] = []): Stmt => ({
+    sql,
+    args,
+    bind: (...values: unknown[]) => stmt(sql, values),
+    async raw() {
+      check(sql);
+      const r = await c.execute({ sql, args: args as never });
+      return [r.columns, ...r.rows.map((row) => r.columns.map((_, i) => row[i]))];
+    },
+    async run() {
+      check(sql);
+      const r = await c.execute({ sql, args: args as never });
+      return { meta: { changes: r.rowsAffected, last_row_id: Number(r.lastInsertRowid ?? 0) } };
+    },
+  });
+  return {
+    prepare: (sql) => stmt(sql),
+    async batch(list) {
+      const stmts = list as Stmt[];
+      for (const s of stmts) check(s.sql); // D1 runs a batch as one transaction: a failure anywhere writes nothing
+      const rs = await c.batch(stmts.map((s) => ({ sql: s.sql, args: s.args as never })), 'write');
+      return rs.map((r) => ({
+        results: r.rows.map((row) => Object.fromEntries(r.columns.map((col, i) => [col, row[i]]))),
+        meta: { changes: r.rowsAffected, last_row_id: Number(r.lastInsertRowid ?? 0) },
+      }));
+    },
+  };
+}
+
+const STACK_FRAME = /\n\s+at |\.ts:\d+/;
+
+describe('a D1 write failing mid-request', () => {
+  it('answers 500 internal_error without a stack and leaves the refresh token unspent (no half-written rotation)', async () => {
+    const libsql = await prepareClient();
+    let failing = false;
+    const d1 = fakeD1(libsql, (sql) => failing && /insert into "?sessions"?/i.test(sql));
+    const t = await makeApi({ client: d1Client(d1) });
+    const user = await createUser(t, { email: 'd1.fail@example.com' });
+    const { refreshToken } = await signIn(t, user);
+    const rows = async () => Number((await libsql.execute('SELECT count(*) AS n FROM sessions WHERE revoked_at IS NULL')).rows[0]!['n']);
+    const before = await rows();
+
+    failing = true;
+    const res = await t.call('POST', '/refresh', { token: refreshToken });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'internal_error', message: expect.any(String) });
+    expect(JSON.stringify(res.body)).not.toMatch(STACK_FRAME);
+    expect(JSON.stringify(res.body)).not.toContain('D1_ERROR');
+    expect(await rows()).toBe(before);
+
+    // The claim of the old token rolled back with the failed successor insert: the same token still rotates once.
+    failing = false;
+    const retry = await t.call('POST', '/refresh', { token: refreshToken });
+    expect(retry.status).toBe(200);
+    expect((await t.call('POST', '/refresh', { token: refreshToken })).status).toBe(401);
+  });
+});
+
+describe('the Workers entry with a missing, misnamed or broken D1 binding', () => {
+  const ctx = { waitUntil() {}, passThroughOnException() {} };
+  const env = { ...baseEnv, NODE_ENV: 'development' };
+  let errors: string[];
+  beforeEach(() => {
+    vi.resetModules(); // the entry keeps its booted app per isolate: a fresh module is a fresh isolate
+    errors = [];
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args.join(' ')));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const worker = async () => (await import('../../../src/worker.js')).default;
+  const health = (w: Awaited<ReturnType<typeof worker>>, e: Record<string, unknown>) => w.fetch(new Request('http://auth.test/health/status'), e, ctx);
+
+  it('without a binding: 500 envelope, one line naming DATABASE_URL and the binding to add; the next request boots again', async () => {
+    const w = await worker();
+    const res = await health(w, env);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ error: 'internal_error' });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/DATABASE_URL: .*binding = "DB"/);
+    expect(errors[0]).not.toContain('\n');
+
+    const fixed = await health(w, { ...env, DB: fakeD1(createClient({ url: ':memory:', intMode: 'number' })) });
+    expect(fixed.status).toBe(200);
+  });
+
+  it('with DATABASE_BINDING naming a binding that does not exist: the line names it', async () => {
+    const res = await health(await worker(), { ...env, DATABASE_BINDING: 'AUTH_DB', DB: fakeD1(createClient({ url: ':memory:' })) });
+    expect(res.status).toBe(500);
+    expect(errors).toEqual([expect.stringMatching(/DATABASE_BINDING: there is no D1 binding named AUTH_DB/)]);
+  });
+
+  it('with a D1 that cannot be migrated: 500 envelope and one line naming the binding; nothing was applied', async () => {
+    const libsql = createClient({ url: ':memory:', intMode: 'number' });
+    const res = await health(await worker(), { ...env, DATABASE_BINDING: 'AUTH_DB', AUTH_DB: fakeD1(libsql, (sql) => /^\s*create table `?users/i.test(sql)) });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ error: 'internal_error' });
+    expect(errors).toEqual([expect.stringMatching(/^svc-auth: boot failed: D1 binding AUTH_DB: .*D1_ERROR/)]);
+    const tables = (await libsql.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'users'")).rows;
+    expect(tables).toHaveLength(0);
+  });
+});
