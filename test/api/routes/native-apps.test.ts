@@ -156,3 +156,18 @@ describe('WebAuthn related origins (L3 §5.11)', () => {
     expect(login.finish.body.error).toBe('authentication_failed');
   });
 });
+
+describe('native_apps stored row', () => {
+  it('refuses to boot on an invalid stored value, in one line naming the key', async () => {
+    const client = await prepareClient();
+    const first = await createAuthApi({ env: baseEnv, client, logger: quiet });
+    await first.deps.db.update(systemConfig).set({ value: { android: [{ packageName: 'x', sha256CertFingerprints: [] }], apple: [] } }).where(eq(systemConfig.key, 'native_apps'));
+    const err = await createAuthApi({ env: baseEnv, client, logger: quiet }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).key).toBe('native_apps');
+    expect((err as ConfigError).message).not.toContain('\n');
+  });
+});
