@@ -69,8 +69,11 @@ function parseAssociations(body: unknown): PublicAssociations | null {
   return android && apple ? (body as unknown as PublicAssociations) : null;
 }
 
+/** The config, or why there is none: the API could not be reached, or answered something else. */
+type Loaded = PublicAssociations | 'unreachable' | 'bad_answer';
+
 interface Source {
-  get(): Promise<PublicAssociations | null>;
+  get(): Promise<Loaded>;
 }
 
 const sources = new WeakMap<AdapterCore, Source>();
@@ -81,15 +84,15 @@ function sourceFor(core: AdapterCore): Source {
   if (source) return source;
   let cached: PublicAssociations | null = null;
   let fetchedAtMs = -Infinity;
-  let inflight: Promise<PublicAssociations | null> | null = null;
-  const load = async (): Promise<PublicAssociations | null> => {
+  let inflight: Promise<Loaded> | null = null;
+  const load = async (): Promise<Loaded> => {
     const res = await core.call({ method: 'GET', path: '/system-config/associations', client: {} });
     const parsed = res.ok && res.status === 200 ? parseAssociations(res.body) : null;
     if (parsed) {
       cached = parsed;
       fetchedAtMs = core.now();
     } else if (cached) fetchedAtMs = core.now() - WELL_KNOWN_CACHE_MS + WELL_KNOWN_RETRY_MS;
-    return parsed ?? cached;
+    return parsed ?? cached ?? (res.ok ? 'bad_answer' : 'unreachable');
   };
   source = {
     get() {
@@ -106,14 +109,16 @@ function sourceFor(core: AdapterCore): Source {
 
 /**
  * Answers one well-known route: the document as `application/json`, public
- * and cacheable; 502 `upstream_unavailable` when the API never answered.
+ * and cacheable. Before a first good answer: 502 `upstream_unavailable` (API
+ * unreachable) or 502 `upstream_error` (any other answer).
  *
  * @example
  * const plan = await handleWellKnownRequest(core, WELL_KNOWN_ROUTES[0]);
  */
 export async function handleWellKnownRequest(core: AdapterCore, route: WellKnownRoute): Promise<HandlerResult> {
   const cfg = await sourceFor(core).get();
-  if (!cfg) return failure(502, 'upstream_unavailable');
+  if (cfg === 'unreachable') return failure(502, 'upstream_unavailable');
+  if (cfg === 'bad_answer') return failure(502, 'upstream_error');
   return {
     status: 200,
     body: route.build(cfg),

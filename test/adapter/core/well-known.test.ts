@@ -136,7 +136,7 @@ describe.each([
     h.intercept = (call) => (call.path === '/system-config/associations' ? Response.json({ android: 'everything' }) : undefined);
     const res = await h.send('GET', '/.well-known/assetlinks.json');
     expect(res.status).toBe(502);
-    expect(res.body.error).toBe('upstream_unavailable');
+    expect(res.body).toEqual({ error: 'upstream_error', message: 'Unexpected response from auth server' });
   });
 
   it('answers only GET on the three paths and nothing else at the root', async () => {
