@@ -1,4 +1,5 @@
 /** The one error type of the client: every failed call rejects with a `SvcError` (bad arguments throw `TypeError`). */
+import type { StepUpChallenge } from './step-up-challenge.js';
 
 /**
  * Codes the client produces by itself, besides the contract's codes
@@ -30,13 +31,24 @@ export class SvcError extends Error {
   readonly retryAfterSeconds: number | null;
   /** The error envelope as received (extras such as `required` or `fresh`), or null. */
   readonly body: Record<string, unknown> | null;
+  /**
+   * The RFC 9470 challenge of a 403 `step_up_required` in bearer transport
+   * (`WWW-Authenticate`): step up (passkey or TOTP) within `maxAgeSeconds`, then retry. Else null.
+   */
+  readonly stepUp: StepUpChallenge | null;
 
-  constructor(code: string, status: number, message?: string, opts: { retryAfterSeconds?: number | null; body?: Record<string, unknown> | null; cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    status: number,
+    message?: string,
+    opts: { retryAfterSeconds?: number | null; body?: Record<string, unknown> | null; stepUp?: StepUpChallenge | null; cause?: unknown } = {},
+  ) {
     super(message || code, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.code = code;
     this.status = status;
     this.retryAfterSeconds = opts.retryAfterSeconds ?? null;
     this.body = opts.body ?? null;
+    this.stepUp = opts.stepUp ?? null;
   }
 }
 

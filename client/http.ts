@@ -1,5 +1,6 @@
 /** One HTTP exchange with the adapter: URL building, JSON encoding and the error envelope (no token logic). */
 import { invalidResponse, isObject, SvcError } from './errors.js';
+import { parseStepUpChallenge } from './step-up-challenge.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -53,7 +54,8 @@ export async function exchange(fetchFn: FetchLike, x: Exchange): Promise<Answer>
   if (res.status < 200 || res.status > 299) {
     if (!isObject(parsed) || typeof parsed['error'] !== 'string') throw invalidResponse(res.status, `status ${res.status} without an error envelope`);
     const message = typeof parsed['message'] === 'string' ? parsed['message'] : undefined;
-    throw new SvcError(parsed['error'], res.status, message, { retryAfterSeconds: retryAfter(parsed, res.headers), body: parsed });
+    const stepUp = parseStepUpChallenge(res.headers.get('www-authenticate'));
+    throw new SvcError(parsed['error'], res.status, message, { retryAfterSeconds: retryAfter(parsed, res.headers), body: parsed, stepUp });
   }
   if (parsed === null) return { status: res.status, body: null };
   if (!isObject(parsed)) throw invalidResponse(res.status, 'the body is not a JSON object');

@@ -7,7 +7,7 @@
  */
 import type { AdapterCore } from './core.js';
 import { passthrough, is2xx } from './handlers/forward.js';
-import { guardOrigin, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
+import { forTransport, guardOrigin, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
 import { failure, type HandlerResult } from './result.js';
 import type { BridgeRouteEntry } from './route-table.js';
 import { sessionResult } from './session-result.js';
@@ -31,5 +31,5 @@ export async function handleBridgeRequest(core: AdapterCore, route: BridgeRouteE
   }
   const res = await core.call({ method: route.method, path: route.raw, query: req.query, authorization, body: req.body, client: req.client });
   if (route.response === 'session' && is2xx(res)) return mergeCookies([], await sessionResult(core, res.status, res.body, transport));
-  return passthrough(res);
+  return forTransport(passthrough(res), transport);
 }

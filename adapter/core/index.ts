@@ -54,6 +54,7 @@ export { originAllowed } from './origin-guard.js';
 export { createAdapterCore, type AdapterCore } from './core.js';
 export { guardOrigin, handleAdapterRequest, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
 export { handleBridgeRequest } from './bridge.js';
+export { appleAppSiteAssociation, assetLinks, handleWellKnownRequest, webauthnRelatedOrigins, WELL_KNOWN_ROUTES, type PublicAssociations, type WellKnownRoute } from './well-known.js';
 export { accessTokenFor, bearerFrom, createAuthGuard, loadUser, type AuthFailure, type AuthGuard, type AuthUser, type RequireAuthOptions } from './user.js';
 export { getUserWith, requiredRoles, roleFailure, type RoleFailure } from './guards.js';
 export { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, internalFailure, MAX_BODY_BYTES, setCookieHeaders, startDeliveries, toWire, type BodyOutcome, type WireResponse } from './wire.js';

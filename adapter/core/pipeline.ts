@@ -51,6 +51,17 @@ export function guardOrigin(core: AdapterCore, req: Pick<AdapterRequest, 'method
 }
 
 /**
+ * The API's `WWW-Authenticate` challenge is for bearer clients (RFC 9470): a
+ * browser on cookies gets the body only, and a `Bearer` challenge there would
+ * invite it to send a token it does not have.
+ */
+export function forTransport(result: HandlerResult, transport: Transport): HandlerResult {
+  if (transport === 'bearer' || !result.headers?.['www-authenticate']) return result;
+  const { 'www-authenticate': _dropped, ...headers } = result.headers;
+  return { ...result, headers };
+}
+
+/**
  * Merges cookie commands: the handler's commands win over ensureCookies'
  * (a logout after a transparent refresh clears, it does not set), a name that
  * is set is not also cleared, and clears are deduplicated.
@@ -82,7 +93,7 @@ export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry,
 
   if (transport === 'bearer') {
     if (route.cred !== 'none' && !req.authorization) return failure(401, 'unauthorized', route.cred === 'refresh' ? 'Refresh token required' : 'Missing bearer token');
-    return mergeCookies([], await runRoute(core, route, { transport, token: null, authorization: req.authorization ?? null, credentialSub: null, params: req.params, query: req.query, body: req.body, client: req.client }));
+    return forTransport(mergeCookies([], await runRoute(core, route, { transport, token: null, authorization: req.authorization ?? null, credentialSub: null, params: req.params, query: req.query, body: req.body, client: req.client })), transport);
   }
 
   const ensured = await ensureCookies(core, route.cred, req.cookies, req.client);
@@ -92,5 +103,5 @@ export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry,
     return mergeCookies([], ensured.result);
   }
   const result = await runRoute(core, route, { transport, token: ensured.token, authorization: null, credentialSub: ensured.sub, params: req.params, query: req.query, body: req.body, client: req.client });
-  return mergeCookies(ensured.setCookies, result);
+  return forTransport(mergeCookies(ensured.setCookies, result), transport);
 }

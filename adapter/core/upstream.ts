@@ -2,8 +2,9 @@
  * Upstream calls to the auth API (contract §5.2): URL building, query
  * forwarding, service-token and client headers, a 10 s timeout, JSON parsing.
  * Only the headers listed here are sent: browser cookies, the transport header
- * and every other browser header never reach the API. Only the JSON body and
- * `Retry-After` of the answer are relayed, so hop-by-hop headers never leak back.
+ * and every other browser header never reach the API. Only the JSON body,
+ * `Retry-After` and `WWW-Authenticate` (RFC 9470 step-up challenge) of the
+ * answer are relayed, so hop-by-hop headers never leak back.
  */
 import type { FetchLike } from './options.js';
 
@@ -32,7 +33,7 @@ export interface UpstreamRequest {
 }
 
 export type UpstreamResponse =
-  | { ok: true; status: number; body: unknown; retryAfter: string | null }
+  | { ok: true; status: number; body: unknown; retryAfter: string | null; wwwAuthenticate?: string }
   | { ok: false; reason: 'unreachable' };
 
 /** Query forwarding: scalars stringified, arrays repeated, null and objects dropped, no `?` when empty. */
@@ -95,7 +96,8 @@ export async function callUpstream(fetchFn: FetchLike, baseUrl: string, req: Ups
   const url = `${baseUrl}${req.path}${buildQuery(req.query)}`;
   try {
     const res = await fetchFn(url, { method: req.method, headers, body, signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS), redirect: 'manual' });
-    return { ok: true, status: res.status, body: await parseJson(res), retryAfter: res.headers.get('retry-after') };
+    const challenge = res.headers.get('www-authenticate');
+    return { ok: true, status: res.status, body: await parseJson(res), retryAfter: res.headers.get('retry-after'), ...(challenge ? { wwwAuthenticate: challenge } : {}) };
   } catch {
     return { ok: false, reason: 'unreachable' };
   }

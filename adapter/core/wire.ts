@@ -89,7 +89,8 @@ export function toWire(core: AdapterCore, result: HandlerResult): WireResponse {
   let body: string | null = null;
   if (result.body !== undefined && result.status !== 204) {
     body = JSON.stringify(result.body);
-    headers['content-type'] = 'application/json; charset=utf-8';
+    // A handler may pin the exact type (the association files are plain `application/json`).
+    headers['content-type'] ??= 'application/json; charset=utf-8';
   }
   return { status: result.status, headers, setCookies: setCookieHeaders(core, result), body };
 }

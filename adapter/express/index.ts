@@ -37,6 +37,7 @@ export function svcExpressAdapter(opts: SvcAdapterOptions): Router {
 }
 
 export { svcExpressTotpBridge } from './bridge.js';
+export { svcExpressWellKnown } from './well-known.js';
 export { getUser, requireAuth, requireRole } from './middleware.js';
 export type { ExpressUser } from './types.js';
 export type { SvcAdapterOptions } from '../core/options.js';

@@ -38,6 +38,7 @@ export function svcAdapter(opts: SvcAdapterOptions): Hono<{ Variables: SvcVariab
 }
 
 export { svcTotpBridge } from './bridge.js';
+export { svcWellKnown } from './well-known.js';
 export { getUser, requireAuth, requireRole, type SvcVariables } from './middleware.js';
 export type { SvcAdapterOptions } from '../core/options.js';
 export type { AuthUser, RequireAuthOptions } from '../core/user.js';

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
+import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
 
 export const LOGIN_METHODS = ['passkey', 'magic_link', 'email_otp', 'phone_otp', 'oauth'] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
@@ -81,6 +82,7 @@ export const configSchemas = {
     .array(originEntry)
     .min(1)
     .refine((a) => /^https?:/.test(a[0] ?? ''), 'origins[0] must be an http(s) origin'),
+  native_apps: nativeAppsSchema,
 } as const;
 
 export type ConfigKey = keyof typeof configSchemas;
@@ -118,6 +120,7 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   refresh_reuse_grace_seconds: 30,
   rate_limit: 100,
   delay_after: 50,
+  native_apps: NO_NATIVE_APPS,
 };
 
 const list = (v: string) =>
@@ -164,6 +167,7 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   delay_after: ['DELAY_AFTER', integer],
   rpid: ['RPID', (v) => v.trim()],
   origins: ['ORIGINS', (v) => list(v).map((o) => (/^https?:/.test(o) ? o.replace(/\/$/, '') : o))],
+  native_apps: ['NATIVE_APPS', json],
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */

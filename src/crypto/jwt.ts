@@ -17,6 +17,10 @@ export interface AccessClaims extends JWTPayload {
   typ: 'access';
   roles: string[];
   org_id?: string;
+  /** RFC 9470 §4: how and when the session was authenticated (services/auth-context.ts). */
+  acr?: string;
+  auth_time?: number;
+  amr?: string[];
 }
 
 export interface EphemeralClaims extends JWTPayload {
@@ -45,11 +49,11 @@ function signer(keys: KeyStore, claims: JWTPayload, ttlSeconds: number, { issuer
 
 export function signAccessToken(
   keys: KeyStore,
-  input: { sub: string; sid: string; roles: string[]; orgId?: string | null },
+  input: { sub: string; sid: string; roles: string[]; orgId?: string | null; auth?: { acr: string; auth_time?: number; amr?: string[] } },
   ttlSeconds: number,
   opts: SignOptions,
 ): Promise<string> {
-  const claims: Record<string, unknown> = { sub: input.sub, sid: input.sid, typ: 'access', roles: input.roles };
+  const claims: Record<string, unknown> = { sub: input.sub, sid: input.sid, typ: 'access', roles: input.roles, ...input.auth };
   if (input.orgId) claims['org_id'] = input.orgId;
   return signer(keys, claims, ttlSeconds, opts);
 }

@@ -63,5 +63,14 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX `otp_codes_expires_at_idx` ON `otp_codes` (`expires_at`);",
       "CREATE INDEX `totp_credentials_created_at_idx` ON `totp_credentials` (`created_at`);"
     ]
+  },
+  {
+    "tag": "0002_session_auth_context",
+    "folderMillis": 1795618896511,
+    "hash": "5489e9e23d32655dd5be98c0f467b35c8d0f72d6acb68a67a0ce5d1b8e5f8090",
+    "statements": [
+      "ALTER TABLE `sessions` ADD `auth_time` integer;",
+      "ALTER TABLE `sessions` ADD `auth_method` text;"
+    ]
   }
 ];

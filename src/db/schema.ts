@@ -113,6 +113,10 @@ export const sessions = sqliteTable(
     idleExpiresAt: ts().notNull(),
     stepUpVerifiedAt: ts(),
     stepUpMethod: text(),
+    /** When the user signed in (RFC 9470 `auth_time`); copied along the chain. Null on sessions from before it existed. */
+    authTime: ts(),
+    /** The sign-in method (`IssueMethod`), the source of the token's `amr`; copied along the chain. */
+    authMethod: text(),
     replacedBySessionId: text(),
     revokedAt: ts(),
     revokedReason: text(),

@@ -7,7 +7,7 @@ import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, x-svc-service-token, x-svc-client-ip, x-svc-client-user-agent, x-svc-auth-delivery-mode';
-const EXPOSED_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
+const EXPOSED_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate';
 
 export const cors = createMiddleware<AppEnv>(async (c, next) => {
   const origin = c.req.header('origin');

@@ -1,12 +1,14 @@
 /**
  * Step-up gates (contract §3.11, §3.6): `requireStepUp` (`+SU`) and
  * `requireStepUpIfCapable` (`+SU?`). Both answer 403 `step_up_required` with
- * the freshness fields and write `step_up_required`. Run after `requireAccess`.
+ * the freshness fields and an RFC 9470 `WWW-Authenticate` challenge, and write
+ * `step_up_required`. Run after `requireAccess`.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
+import { stepUpChallenge } from '../services/auth-context.js';
 import { isStepUpCapable, stepUpStatus } from '../services/step-up.js';
 
 async function assertFresh(c: Context<AppEnv>) {
@@ -23,7 +25,8 @@ async function assertFresh(c: Context<AppEnv>) {
     userAgent: client.userAgent,
     metadata: { route: c.req.routePath },
   });
-  throw fail('step_up_required', undefined, { ...status, fresh: false });
+  // RFC 9470 §3: the same answer as a standard challenge, so a bearer client can react without reading the body.
+  throw fail('step_up_required', undefined, { ...status, fresh: false }, { 'WWW-Authenticate': stepUpChallenge(status.maxAgeSeconds) });
 }
 
 export const requireStepUp = createMiddleware<AppEnv>(async (c, next) => {

@@ -11,11 +11,18 @@ import { actorFields } from '../http/audit.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireRole } from '../middleware/require-role.js';
 import { applyConfigPatch, readStoredConfig } from '../services/config-patch.js';
+import { publicAssociations, PUBLIC_ASSOCIATIONS_MAX_AGE_SECONDS } from '../services/associations.js';
 
 export const systemConfigRoutes = new Hono<AppEnv>()
   .get('/system-config/public', async (c) => {
     const cfg = await c.get('deps').config.get();
     return c.json({ loginMethods: cfg.login_methods, appName: cfg.app_name });
+  })
+  .get('/system-config/associations', async (c) => {
+    // Public by nature: the OS and browsers fetch the files built from it without credentials.
+    const body = publicAssociations(await c.get('deps').config.get());
+    c.header('Cache-Control', `public, max-age=${PUBLIC_ASSOCIATIONS_MAX_AGE_SECONDS}`);
+    return c.json(body);
   })
   .get('/system-config/roles', requireAccess, requireRole('admin:read'), async (c) => {
     const cfg = await c.get('deps').config.get();

@@ -5,6 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { durationToSeconds } from '../config/duration.js';
 import { signAccessToken } from '../crypto/jwt.js';
+import { authClaims } from './auth-context.js';
 import { randomId } from '../crypto/random.js';
 import { organizationMemberships, organizations, sessions, type OrganizationRow, type SessionRow, type UserRow } from '../db/schema.js';
 import { uniqueViolation } from '../db/unique-violation.js';
@@ -132,7 +133,7 @@ export async function switchOrganization(deps: OrgDeps & Pick<Deps, 'keys' | 'en
   if (res.rowsAffected === 0) throw notFoundOrganization();
   const cfg = await deps.config.get();
   const ttl = durationToSeconds(cfg.access_token_ttl);
-  const token = await signAccessToken(deps.keys, { sub: user.id, sid: session.id, roles: user.roles, orgId: organizationId }, ttl, { issuer: deps.env.issuer, nowMs });
+  const token = await signAccessToken(deps.keys, { sub: user.id, sid: session.id, roles: user.roles, orgId: organizationId, auth: authClaims(session) }, ttl, { issuer: deps.env.issuer, nowMs });
   await deps.events.record({ type: 'organization_switched', userId: user.id, ...actor, metadata: { organizationId, previousOrganizationId: session.organizationId } });
   return { token, organization, ttl };
 }

@@ -12,7 +12,7 @@ import { compareRefreshToken, hashRefreshToken, newRefreshToken, refreshTokenLoo
 import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionByLookup, revokeChain } from '../repositories/sessions.js';
-import { rotateAgain, withinRetryGrace } from './refresh-retry.js';
+import { rotateAgain, successorAuth, SUCCESSOR_COLUMNS, withinRetryGrace, type SuccessorRow } from './refresh-retry.js';
 import { buildEnvelope, type SessionEnvelope } from './session-issuance.js';
 
 type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
@@ -84,21 +84,22 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
       expiresAtMs: session.expiresAt.getTime(),
       refreshToken: newToken,
       nowMs: now,
+      auth: again.auth,
     });
   }
 
   const [claim, inserted] = await db.batch([
     db.run(sql`UPDATE sessions SET replaced_by_session_id = ${newId}, last_used_at = ${now}, updated_at = ${now}
       WHERE id = ${session.id} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`),
-    db.all<{ organization_id: string | null }>(sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
-        user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, created_at, updated_at)
+    db.all<SuccessorRow>(sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
+        user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, auth_time, auth_method, created_at, updated_at)
       SELECT ${newId}, s.user_id, s.chain_id, s.infra_id,
         CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = s.organization_id AND m.user_id = s.user_id)
           THEN s.organization_id ELSE NULL END,
         s.mode, ${newHash}, ${newLookup}, ${client.userAgent}, ${client.ip}, s.expires_at, MIN(${idleCandidate}, s.expires_at),
-        s.step_up_verified_at, s.step_up_method, ${now}, ${now}
+        s.step_up_verified_at, s.step_up_method, s.auth_time, s.auth_method, ${now}, ${now}
       FROM sessions s WHERE s.id = ${session.id} AND s.replaced_by_session_id = ${newId}
-      RETURNING organization_id`),
+      RETURNING ${SUCCESSOR_COLUMNS}`),
   ]);
 
   if (claim.rowsAffected !== 1) {
@@ -117,5 +118,6 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
     expiresAtMs: session.expiresAt.getTime(),
     refreshToken: newToken,
     nowMs: now,
+    auth: successorAuth(successor),
   });
 }

@@ -12,6 +12,7 @@ import { randomId } from '../crypto/random.js';
 import { hashRefreshToken, newRefreshToken, refreshTokenLookup } from '../crypto/refresh-token.js';
 import { organizationMemberships, sessions, totpCredentials, users, type UserRow } from '../db/schema.js';
 import type { Deps, RequestContext } from '../deps.js';
+import { authClaims, type SessionAuth } from './auth-context.js';
 
 export interface SessionEnvelope {
   message: 'Success';
@@ -71,14 +72,23 @@ export async function hasEnabledTotp(db: Deps['db'], userId: string): Promise<bo
 /** Signs the access token and computes TTLs for a session row that exists. */
 export async function buildEnvelope(
   deps: Pick<Deps, 'keys' | 'env' | 'config'>,
-  input: { user: Pick<UserRow, 'id' | 'roles' | 'email' | 'phone'>; sessionId: string; organizationId: string | null; expiresAtMs: number; refreshToken: string; nowMs: number },
+  input: {
+    user: Pick<UserRow, 'id' | 'roles' | 'email' | 'phone'>;
+    sessionId: string;
+    organizationId: string | null;
+    expiresAtMs: number;
+    refreshToken: string;
+    nowMs: number;
+    /** The session's authentication context, signed into the token as `acr`/`auth_time`/`amr`. */
+    auth: SessionAuth;
+  },
 ): Promise<SessionEnvelope> {
   const cfg = await deps.config.get();
   const ttl = durationToSeconds(cfg.access_token_ttl);
   const refreshTtl = Math.max(1, Math.min(durationToSeconds(cfg.refresh_token_ttl), Math.floor((input.expiresAtMs - input.nowMs) / 1000)));
   const token = await signAccessToken(
     deps.keys,
-    { sub: input.user.id, sid: input.sessionId, roles: input.user.roles, orgId: input.organizationId },
+    { sub: input.user.id, sid: input.sessionId, roles: input.user.roles, orgId: input.organizationId, auth: authClaims(input.auth) },
     ttl,
     { issuer: deps.env.issuer, nowMs: input.nowMs },
   );
@@ -145,6 +155,8 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
       ipAddress: client.ip,
       expiresAt: new Date(expiresAtMs),
       idleExpiresAt: new Date(idleExpiresAtMs),
+      authTime: new Date(now),
+      authMethod: input.method,
       createdAt: new Date(now),
       updatedAt: new Date(now),
     }),
@@ -152,7 +164,8 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
     ...(input.alsoWrite ?? []),
   ]);
   await events.record({ ...eventBase, type: 'session_issued', sessionId: id, metadata: { method: input.method, attemptId: input.attemptId } });
-  const envelope = await buildEnvelope(deps, { user, sessionId: id, organizationId, expiresAtMs, refreshToken, nowMs: now });
+  const auth = { authTime: new Date(now), authMethod: input.method, stepUpVerifiedAt: null, stepUpMethod: null };
+  const envelope = await buildEnvelope(deps, { user, sessionId: id, organizationId, expiresAtMs, refreshToken, nowMs: now, auth });
   return input.returnTo ? { ...envelope, returnTo: input.returnTo } : envelope;
 }
 

@@ -16,7 +16,13 @@ export function omit(body: unknown, ...keys: string[]): unknown {
   return out;
 }
 
-const relayHeaders = (res: { retryAfter: string | null }): Partial<HandlerResult> => (res.retryAfter ? { headers: { 'retry-after': res.retryAfter } } : {});
+/** `Retry-After` (423/429/503) and the RFC 9470 challenge; the pipeline drops the latter in cookie transport. */
+function relayHeaders(res: { retryAfter: string | null; wwwAuthenticate?: string }): Partial<HandlerResult> {
+  const headers: Record<string, string> = {};
+  if (res.retryAfter) headers['retry-after'] = res.retryAfter;
+  if (res.wwwAuthenticate) headers['www-authenticate'] = res.wwwAuthenticate;
+  return Object.keys(headers).length ? { headers } : {};
+}
 
 /** 502 `upstream_unavailable` for an unreachable API (fetch failure or 10 s timeout). */
 export const unreachable = (): HandlerResult => failure(502, 'upstream_unavailable');

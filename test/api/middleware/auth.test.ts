@@ -49,7 +49,8 @@ describe('access token claims (contract §1.2)', () => {
     const { t, user, session } = await setup();
     expect(decodeProtectedHeader(session.token)).toEqual({ alg: 'RS256', typ: 'JWT', kid: 'dev-main' });
     const claims = decodeJwt(session.token);
-    expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'roles', 'sid', 'sub', 'typ']);
+    // acr/auth_time/amr: RFC 9470 authentication context (docs/contract-changes.md).
+    expect(Object.keys(claims).sort()).toEqual(['acr', 'amr', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'roles', 'sid', 'sub', 'typ']);
     expect(claims).toMatchObject({ iss: TEST_ISSUER, aud: TEST_ISSUER, sub: user.id, sid: session.sessionId, typ: 'access', roles: ['user'] });
     expect(claims.iat).toBe(Math.floor(t.clock.now() / 1000));
     expect(claims.exp! - claims.iat!).toBe(900);

@@ -25,7 +25,7 @@ describe('organization membership is read from the database on every request', (
     const claims = decodeJwt(token);
     expect(claims.org_id).toBe(org.id);
     expect(claims.roles).toEqual(['user']); // global roles only
-    expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'org_id', 'roles', 'sid', 'sub', 'typ']);
+    expect(Object.keys(claims).sort()).toEqual(['acr', 'amr', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'org_id', 'roles', 'sid', 'sub', 'typ']);
 
     // As an organization admin bob manages members...
     expect((await t.call('POST', `/organizations/${org.id}/members`, { token, body: { userId: carol.user.id } })).status).toBe(201);

@@ -45,6 +45,7 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'delay_after',
         'lockout_policy',
         'login_methods',
+        'native_apps',
         'oauth_providers',
         'origins',
         'passkey_login_fallback_enabled',

@@ -1,0 +1,24 @@
+/** `svcWellKnown(opts)`: the association files at the app root (issue 19). */
+import { Hono } from 'hono';
+import { createAdapterCore } from '../core/core.js';
+import type { SvcAdapterOptions } from '../core/options.js';
+import { handleWellKnownRequest, WELL_KNOWN_ROUTES } from '../core/well-known.js';
+import { serve } from './serve.js';
+
+/**
+ * `GET /.well-known/assetlinks.json`, `/.well-known/apple-app-site-association`
+ * and `/.well-known/webauthn`, generated from the API's `native_apps` and
+ * `origins` config. The operating systems look for them at the domain root,
+ * so mount this at `/`, not under `/auth`. Same options as `svcAdapter`
+ * (pass the same object to share its caches).
+ *
+ * @example
+ * app.route('/', svcWellKnown(opts));
+ * app.route('/auth', svcAdapter(opts));
+ */
+export function svcWellKnown(opts: SvcAdapterOptions): Hono {
+  const core = createAdapterCore(opts, 'svc-hono-adapter', 'svcWellKnown');
+  const app = new Hono({ strict: true });
+  for (const route of WELL_KNOWN_ROUTES) app.get(route.path, (c) => serve(c, core, () => handleWellKnownRequest(core, route)));
+  return app;
+}

@@ -1,0 +1,2 @@
+ALTER TABLE `sessions` ADD `auth_time` integer;--> statement-breakpoint
+ALTER TABLE `sessions` ADD `auth_method` text;
