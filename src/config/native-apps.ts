@@ -4,7 +4,7 @@
  * files (`assetlinks.json`, `apple-app-site-association`) and the Android
  * WebAuthn origins, so nobody computes an `apk-key-hash` by hand.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { toBase64Url } from '../crypto/encoding.js';
 
 /** 32 bytes as upper- or lower-case colon-hex, the form `keytool -list -v` and Play Console print. */
