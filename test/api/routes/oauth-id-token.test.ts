@@ -227,7 +227,19 @@ describe('POST /oauth/:providerId/id-token — refused tokens (401, no session)'
 describe('POST /oauth/:providerId/id-token — bad input', () => {
   it('answers a string that is not a JWT with 401 id_token_invalid', async () => {
     const t = await api();
-    for (const idToken of ['not-a-jwt', 'a.b.c', 'eyJhbGciOiJSUzI1NiJ9.e30.', '...']) {
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const hs256 = await new SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'HS256', kid: 'op-key-1' }).sign(new TextEncoder().encode('k'.repeat(32)));
+    const malformed = [
+      'not-a-jwt',
+      'a.b.c',
+      'eyJhbGciOiJSUzI1NiJ9.e30.',
+      '...',
+      `${b64({ alg: 'RS256', kid: 123 })}.${b64({ sub: 1 })}.c2ln`,
+      `${b64({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.a.b.c.d`, // a JWE
+      `${b64('str')}.${b64([])}.x`,
+      hs256, // symmetric alg with the provider's kid
+    ];
+    for (const idToken of malformed) {
       const res = await signIn(t, { idToken, nonce: newRawNonce() });
       expect(res.status, idToken).toBe(401);
       expect(res.body.error, idToken).toBe('id_token_invalid');
