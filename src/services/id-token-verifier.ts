@@ -3,7 +3,8 @@
  * in with Apple, Google on Android/iOS) against the provider's published keys:
  * jose's `jwtVerify` over a remote JWKS (cached; one refetch when a token names
  * an unknown `kid`, at most every 30 s), `iss` = the provider's issuer, `aud`
- * ∈ its client ids, `exp`/`iat` with 30 s of skew, asymmetric algorithms only.
+ * ∈ its client ids, `exp`/`iat` with 30 s of skew (`iat` neither in the
+ * future nor over an hour old), asymmetric algorithms only.
  * The JWKS URL is configured (`jwksUri`) or read from the issuer's discovery
  * document (OIDC Discovery, whose `issuer` must equal the configured one).
  */
@@ -14,6 +15,12 @@ import { idTokenAudiences, type OAuthProviderConfig } from '../config/oauth-prov
 /** Asymmetric JWS algorithms only: `none` and the HMAC family (a key the app also holds) never verify. */
 export const ID_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 export const ID_TOKEN_SKEW_SECONDS = 30;
+/**
+ * Oldest `iat` accepted. jose checks that `iat` is not in the future only when a maximum age is
+ * set; an hour is the longest lifetime the platforms give (Google; Apple's is 10 minutes), and
+ * the app sends the token right after the sheet closes.
+ */
+export const ID_TOKEN_MAX_AGE_SECONDS = 3600;
 const JWKS_MAX_AGE_MS = 10 * 60_000;
 const JWKS_REFETCH_COOLDOWN_MS = 30_000;
 const PROVIDER_TIMEOUT_MS = 5_000;
@@ -113,6 +120,7 @@ export async function verifyIdToken(
       audience: audiences,
       algorithms: ID_TOKEN_ALGORITHMS,
       clockTolerance: ID_TOKEN_SKEW_SECONDS,
+      maxTokenAge: ID_TOKEN_MAX_AGE_SECONDS,
       currentDate: new Date(opts.nowMs),
       requiredClaims: ['sub', 'exp', 'iat'],
     });

@@ -152,6 +152,19 @@ describe('POST /oauth/:providerId/id-token — refused tokens (401, no session)'
     expect(await failedReasons(t)).toEqual(['token_expired']);
   });
 
+  it('refuses a token issued in the future (iat past the 30 s skew, e.g. a server clock behind)', async () => {
+    const t = await api();
+    const a = account();
+    const nonce = newRawNonce();
+    const idToken = await issueIdToken(op, { accountId: a.id, nonce });
+    t.clock.set((decodeJwt(idToken).iat! - 31) * 1000);
+    const res = await signIn(t, { idToken, nonce });
+    expect(res.status).toBe(401);
+    expect(await failedReasons(t)).toEqual(['token_not_yet_valid']);
+    t.clock.set((decodeJwt(idToken).iat! - 29) * 1000); // inside the skew
+    expect((await signIn(t, { idToken, nonce })).status).toBe(200);
+  });
+
   it('refuses a token whose nonce is not the raw nonce sent (or its digest)', async () => {
     const t = await api();
     const a = account();
