@@ -155,6 +155,22 @@ describe('SMS guard: hourly budgets shared across instances', () => {
   });
 });
 
+describe('SMS guard: failure of the budget store', () => {
+  it('refuses the send (fails closed) with a decoy answer when the counters cannot be written', async () => {
+    const sender = captureSender();
+    const t = await makeApi({ env: NO_LIMITS, sender });
+    await createUser(t, { phone: US(40), phoneVerified: true });
+    await t.client.execute('DROP TABLE rate_limit_counters');
+    const res = await phoneLogin(t, US(40));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Success', token: expect.any(String), ttl: 300, delivery: null });
+    await settle();
+    expect(sender.sent).toEqual([]);
+    const [event] = await eventsOf(t, 'sms_budget_exceeded');
+    expect(event!.metadata).toMatchObject({ reason: 'store_unavailable', callingCode: '1' });
+  });
+});
+
 describe('SMS guard: admin metrics', () => {
   it('counts refusals on the dashboard and in the event summary', async () => {
     const t = await makeApi({ env: { ...NO_LIMITS, SMS_ALLOWED_CALLING_CODES: '44', SMS_HOURLY_BUDGET: '{"perCallingCode":1,"global":100}' } });
