@@ -33,6 +33,8 @@ export interface RouteSignatures {
   oauthProviders: [void, { providers: W.OAuthProvider[] }];
   oauthStart: [P<'providerId'> & W.OAuthStartRequest, { provider: W.OAuthProvider; state: string; authorizationUrl: string }];
   oauthCallback: [P<'providerId'> & W.OAuthCallbackRequest, W.SessionResponse];
+  /** Native sign-in with the platform's ID token (Sign in with Apple, Google) and the raw nonce. */
+  signInWithIdToken: [P<'providerId'> & W.IdTokenSignInRequest, W.SessionResponse];
   refresh: [void, W.SessionInfo];
   me: [void, W.MeResponse];
   updateCredential: [W.CredentialRenameRequest, { message: string; credential: W.Credential }];
@@ -131,6 +133,7 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   oauthProviders: 'GET /oauth/providers',
   oauthStart: 'POST /oauth/:providerId/start',
   oauthCallback: 'POST /oauth/:providerId/callback',
+  signInWithIdToken: 'POST /oauth/:providerId/id-token',
   refresh: 'POST /refresh',
   me: 'GET /users/me',
   updateCredential: 'POST /users/credentials',
@@ -219,6 +222,7 @@ export const FIELD_RULES: FieldRules = {
   passkeyRegisterFinish: { attestationResponse: 'o', metadata: 'o?' },
   oauthStart: { redirectUri: 's?', returnTo: 's?' },
   oauthCallback: { code: 's', state: 's' },
+  signInWithIdToken: { idToken: 's', nonce: 's' },
   updateCredential: { id: 's', friendlyName: 's?', deviceInfo: 's?' },
   deleteCredential: { id: 's' },
   stepUpPasskeyStart: { credentialId: 's?', prf: 'o?' },

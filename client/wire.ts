@@ -11,7 +11,7 @@ import type { credentialJson, meJson, membershipJson, organizationJson, sessionJ
 import type { idSchema, renameSchema } from '../src/routes/credentials.js';
 import type { loginBody } from '../src/routes/login.js';
 import type { requestBody as magicLinkBody } from '../src/routes/magic-link.js';
-import type { callbackBody, startBody } from '../src/routes/oauth.js';
+import type { callbackBody, idTokenBody, startBody } from '../src/routes/oauth.js';
 import type { organizationBodies } from '../src/routes/organization-handlers.js';
 import type { codeBody as otpCodeBody } from '../src/routes/otp.js';
 import type { registerBody } from '../src/routes/registration.js';
@@ -35,6 +35,7 @@ export type TotpCodeRequest = z.input<typeof totpCodeBody>;
 export type MagicLinkRequest = z.input<typeof magicLinkBody>;
 export type OAuthStartRequest = z.input<typeof startBody>;
 export type OAuthCallbackRequest = z.input<typeof callbackBody>;
+export type IdTokenSignInRequest = z.input<typeof idTokenBody>;
 export type CredentialRenameRequest = z.input<typeof renameSchema>;
 export type CredentialDeleteRequest = { id: z.input<typeof idSchema> };
 export type AssertionStartRequest = z.input<typeof assertionStartSchema>;

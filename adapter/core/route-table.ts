@@ -86,6 +86,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/oauth/providers', 'none'),
   r('POST', '/oauth/:providerId/start', 'none'),
   r('POST', '/oauth/:providerId/callback', 'none', 'session'),
+  // Native ID-token sign-in (docs/contract-changes.md): the platform sheet's token, a session result like the callback.
+  r('POST', '/oauth/:providerId/id-token', 'none', 'session'),
   r('POST', '/refresh', 'refresh', 'refresh'),
   r('GET', '/users/me', A, 'me'),
   r('POST', '/users/credentials', A),

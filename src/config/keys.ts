@@ -53,6 +53,25 @@ export type LockoutPolicy = z.infer<typeof lockoutPolicySchema>;
  */
 const providerEntry = z.looseObject({ id: z.string() });
 
+/** An ITU-T E.164 country calling code (`1`, `44`, `1684` is not one: at most three digits). */
+const callingCode = z.string().regex(/^[1-9]\d{0,2}$/, 'must be a country calling code (1–3 digits, no +)');
+
+/**
+ * Countries SMS codes may go to (SMS-pumping guard): `["*"]` allows every
+ * calling code, `[]` sends no SMS at all, otherwise the listed codes only.
+ */
+export const smsCallingCodesSchema = z
+  .array(z.union([z.literal('*'), callingCode]))
+  .max(300)
+  .refine((a) => new Set(a).size === a.length, 'calling codes must be unique')
+  .refine((a) => !a.includes('*') || a.length === 1, '"*" must be the only entry');
+
+export const smsHourlyBudgetSchema = z.strictObject({
+  perCallingCode: z.number().int().min(1).max(1_000_000),
+  global: z.number().int().min(1).max(1_000_000),
+});
+export type SmsHourlyBudget = z.infer<typeof smsHourlyBudgetSchema>;
+
 export const configSchemas = {
   app_name: z.string().trim().min(1).max(80),
   default_roles: roleList,
@@ -83,6 +102,8 @@ export const configSchemas = {
     .min(1)
     .refine((a) => /^https?:/.test(a[0] ?? ''), 'origins[0] must be an http(s) origin'),
   native_apps: nativeAppsSchema,
+  sms_allowed_calling_codes: smsCallingCodesSchema,
+  sms_hourly_budget: smsHourlyBudgetSchema,
 } as const;
 
 export type ConfigKey = keyof typeof configSchemas;
@@ -104,6 +125,8 @@ export const DEFAULT_LOCKOUT_POLICY: LockoutPolicy = {
  * and limits. `rpid` and `origins` have a development-only default derived
  * from ISSUER (`developmentDefault` in services/system-config.ts).
  */
+export const DEFAULT_SMS_HOURLY_BUDGET: SmsHourlyBudget = { perCallingCode: 100, global: 1000 };
+
 export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   app_name: 'svc',
   default_roles: ['user'],
@@ -121,6 +144,9 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   rate_limit: 100,
   delay_after: 50,
   native_apps: NO_NATIVE_APPS,
+  // Every country by default, so existing deployments keep sending; the budgets still cap a pumping run.
+  sms_allowed_calling_codes: ['*'],
+  sms_hourly_budget: DEFAULT_SMS_HOURLY_BUDGET,
 };
 
 const list = (v: string) =>
@@ -141,6 +167,14 @@ const json = (v: string): unknown => {
     throw new TypeError('must be valid JSON');
   }
 };
+
+const jsonObjectOver =
+  <T extends object>(defaults: T) =>
+  (v: string) => {
+    const parsed = json(v);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('must be a JSON object');
+    return { ...defaults, ...parsed };
+  };
 
 /** Env seed name and parser per key (contract §6.2). */
 export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: string) => unknown] } = {
@@ -168,6 +202,9 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   rpid: ['RPID', (v) => v.trim()],
   origins: ['ORIGINS', (v) => list(v).map((o) => (/^https?:/.test(o) ? o.replace(/\/$/, '') : o))],
   native_apps: ['NATIVE_APPS', json],
+  // `+44` and `44` both name the United Kingdom's code.
+  sms_allowed_calling_codes: ['SMS_ALLOWED_CALLING_CODES', (v) => list(v).map((c) => c.replace(/^\+/, ''))],
+  sms_hourly_budget: ['SMS_HOURLY_BUDGET', jsonObjectOver(DEFAULT_SMS_HOURLY_BUDGET)],
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */

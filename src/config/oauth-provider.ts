@@ -74,6 +74,12 @@ function buildSchema(production: boolean) {
     accountLinking: z.enum(['email', 'disabled']).default('email'),
     requireEmailVerified: z.boolean().default(false),
     pkce: z.boolean().optional(),
+    // Native ID-token sign-in (POST /oauth/:id/id-token): the provider's issuer (its discovery
+    // document names the JWKS) or an explicit JWKS URL, and the client ids of the native apps,
+    // which the platforms put in `aud` instead of the web clientId.
+    issuer: endpointUrl(production).optional(),
+    jwksUri: endpointUrl(production).optional(),
+    nativeClientIds: z.array(z.string().min(1).max(500)).max(20).default([]),
   });
 }
 
@@ -88,6 +94,9 @@ export const PROVIDER_FIELDS = Object.keys(schemas.dev.shape) as (keyof OAuthPro
 
 /** The public shape of `GET /oauth/providers` and of the start response. */
 export const publicProvider = (p: OAuthProviderConfig) => ({ id: p.id, name: p.name, scopes: p.scopes });
+
+/** The `aud` values an ID token of this provider may carry: the web client id and every native one. */
+export const idTokenAudiences = (p: Pick<OAuthProviderConfig, 'clientId' | 'nativeClientIds'>) => [p.clientId, ...p.nativeClientIds];
 
 /** True when the scopes make this an OpenID Connect provider (nonce, id_token). */
 export const isOidcProvider = (p: Pick<OAuthProviderConfig, 'scopes'>) => p.scopes.includes('openid');

@@ -1,5 +1,6 @@
 /**
- * OAuth login routes (contract §3.13): provider listing, start and callback.
+ * OAuth login routes (contract §3.13): provider listing, start and callback,
+ * and native ID-token sign-in (docs/contract-changes.md).
  * Pipeline order (§3.0): per-flow limiter (OA: `oauth:ip:<ip>` and
  * `oauth:provider:<id>:<ip>`), then schema validation, then the handler.
  */
@@ -9,6 +10,7 @@ import { publicProvider } from '../config/oauth-provider.js';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
+import { completeIdTokenLogin } from '../services/id-token-login.js';
 import { completeOAuthLogin, startOAuthLogin } from '../services/oauth-login.js';
 import { requireUsableProvider, usableProviders } from '../services/oauth-providers.js';
 
@@ -22,6 +24,15 @@ export const startBody = z.object({
 export const callbackBody = z.object({
   code: z.string().min(1).max(4096),
   state: z.string().min(1).max(8192),
+});
+
+/**
+ * Native ID-token sign-in. 16 KB bounds any real ID token (Apple's and Google's are ~1 KB) and
+ * keeps an oversize one a 400 before any verification work; the nonce is the app's raw value.
+ */
+export const idTokenBody = z.object({
+  idToken: z.string().min(1).max(16_384),
+  nonce: z.string().min(16).max(512),
 });
 
 export const oauthRoutes = new Hono<AppEnv>()
@@ -40,4 +51,10 @@ export const oauthRoutes = new Hono<AppEnv>()
     const body = parseBody(c, callbackBody);
     const provider = await requireUsableProvider(deps, c.req.param('providerId'));
     return c.json(await completeOAuthLogin(deps, { provider, code: body.code, state: body.state, client: c.get('client') }));
+  })
+  .post('/oauth/:providerId/id-token', oauthLimit, async (c) => {
+    const deps = c.get('deps');
+    const body = parseBody(c, idTokenBody);
+    const provider = await requireUsableProvider(deps, c.req.param('providerId'));
+    return c.json(await completeIdTokenLogin(deps, { provider, idToken: body.idToken, nonce: body.nonce, client: c.get('client') }));
   });

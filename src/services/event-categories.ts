@@ -7,7 +7,7 @@
 export const EVENT_GROUPS = {
   login: ['login_started', 'login_failed', 'login_suspicious', 'account_locked'],
   registration: ['user_created', 'registration_started', 'registration_success', 'registration_suspicious', 'registration_failed', 'owner_role_granted'],
-  otp: ['otp_sent', 'verify_otp_success', 'verify_otp_failed'],
+  otp: ['otp_sent', 'verify_otp_success', 'verify_otp_failed', 'sms_budget_exceeded', 'sms_calling_code_blocked'],
   magicLink: ['magic_link_requested', 'magic_link_success', 'magic_link_failed', 'magic_link_suspicious', 'magic_link_poll_completed_successfully'],
   webauthn: [
     'login_challenge',
@@ -49,6 +49,9 @@ export function outcomeOf(type: string): Outcome {
 /** Sign-in outcomes for login statistics: an issued session vs a failed first or second factor. */
 export const LOGIN_SUCCESS_TYPES = ['session_issued'] as const;
 export const LOGIN_FAILURE_TYPES = ['login_failed', 'webauthn_login_failed', 'verify_otp_failed', 'totp_failed', 'magic_link_failed', 'oauth_login_failed'] as const;
+
+/** SMS sends the pumping guard refused (allowlist or budget). */
+export const SMS_REFUSAL_TYPES = ['sms_budget_exceeded', 'sms_calling_code_blocked'] as const;
 
 /** Anomalies: suspicious events and lock starts. */
 export const isAnomalyType = (type: string) => type.endsWith('_suspicious') || type === 'account_locked';

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
 import { sessions, users } from '../db/schema.js';
 import { countByBucketAndType, countByType } from '../repositories/auth-event-queries.js';
 import { activeSessionWhere } from '../repositories/sessions.js';
-import { CATEGORIES, categoryOf, LOGIN_FAILURE_TYPES, LOGIN_SUCCESS_TYPES, outcomeOf, type Category } from './event-categories.js';
+import { CATEGORIES, categoryOf, LOGIN_FAILURE_TYPES, LOGIN_SUCCESS_TYPES, outcomeOf, SMS_REFUSAL_TYPES, type Category } from './event-categories.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -93,7 +93,7 @@ export async function dashboard(deps: MetricsDeps) {
     deps.db.select({ n: count() }).from(sessions).where(activeSessionWhere(nowMs)),
     deps.db.select({ n: count() }).from(users).where(gte(users.createdAt, new Date(day.fromMs))),
     loginStats(deps, day),
-    countByType(deps.db, day.fromMs, day.toMs, ['otp_sent', 'webauthn_login_success']),
+    countByType(deps.db, day.fromMs, day.toMs, ['otp_sent', 'webauthn_login_success', ...SMS_REFUSAL_TYPES]),
     databaseSizeBytes(deps),
   ]);
   const used = (type: string) => usage.find((r) => r.type === type)?.count ?? 0;
@@ -106,6 +106,8 @@ export async function dashboard(deps: MetricsDeps) {
     successRate24h: logins.successRate,
     otpUsage24h: used('otp_sent'),
     passkeyUsage24h: used('webauthn_login_success'),
+    // SMS sends the pumping guard refused (issue #19): allowlist and budget refusals.
+    smsRefused24h: SMS_REFUSAL_TYPES.reduce((n, type) => n + used(type), 0),
     databaseSize,
   };
 }

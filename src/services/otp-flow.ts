@@ -14,10 +14,11 @@ import { decoyShapeForSubject } from './decoy.js';
 import type { DispatchContext } from './delivery/index.js';
 import type { DeliveryPayload } from './delivery/types.js';
 import { checkOtpCode, issueOtpCode, type OtpChannel } from './otp-codes.js';
+import { admitSms } from './sms-guard.js';
 
 export type OtpFlow = 'registration' | 'login';
 
-type FlowDeps = Pick<Deps, 'db' | 'clock' | 'env' | 'keys' | 'config' | 'events' | 'lockout'>;
+type FlowDeps = Pick<Deps, 'db' | 'clock' | 'env' | 'keys' | 'config' | 'events' | 'lockout' | 'log'>;
 
 export interface OtpGenerateResult {
   body: { message: 'Success'; token: string; ttl: number };
@@ -43,7 +44,10 @@ export async function generateOtp(deps: FlowDeps, auth: EphemeralAuth, channel: 
     const available = user ? phoneOf(user, flow) !== null : await decoyHasVerifiedPhone(deps, auth);
     if (!available) throw fail('phone_not_available');
   }
-  if (user && !registrationPhoneLocked(user, channel, flow)) {
+  const sends = !!user && !registrationPhoneLocked(user, channel, flow);
+  // SMS-pumping guard, only where a send would happen: a refusal is answered exactly as a decoy's (no code, `delivery: null`).
+  const admitted = !sends || channel !== 'phone' || (await admitSms(deps, phoneOf(user!, flow)!, { userId: user!.id, client, attemptId: auth.claims.jti })).ok;
+  if (user && sends && admitted) {
     const code = await issueOtpCode(deps, user.id, channel);
     payload = channel === 'email' ? { kind: 'otp_email', to: user.email, code } : { kind: 'otp_sms', to: phoneOf(user, flow)!, code };
     await deps.events.record({ ...clientFields(client), type: 'otp_sent', userId: user.id, metadata: { channel, flow, attemptId: auth.claims.jti } });

@@ -34,6 +34,9 @@ const CONTRACT: Record<ErrorCode, number> = {
   otp_verification_failed: 401,
   authentication_failed: 401,
   credentials_not_found: 401,
+  id_token_invalid: 401, // docs/contract-changes.md: native ID-token sign-in
+  id_token_nonce_mismatch: 401, // idem
+  id_token_replayed: 401, // idem
   totp_verification_failed: 403, // 401 on the ephemeral verify-login route (§0.4 status rule)
   not_allowed: 403,
   forbidden: 403,

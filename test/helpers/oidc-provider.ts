@@ -46,7 +46,19 @@ function storeCookies(jar: CookieJar, res: Response) {
 
 const cookieHeader = (jar: CookieJar) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 
-export async function startOidcProvider(opts: { redirectUris: string[]; clientId?: string; clientSecret?: string }): Promise<TestOidcProvider> {
+export interface StartOidcProviderOptions {
+  redirectUris: string[];
+  clientId?: string;
+  clientSecret?: string;
+  /** More registered clients (same redirect URIs): an app of someone else, for audience tests. */
+  extraClients?: { clientId: string; clientSecret: string }[];
+  /** The private signing keys (JWK set); default: oidc-provider's development keys. */
+  jwks?: { keys: Record<string, unknown>[] };
+  /** Puts the scope claims (email, name) in the ID token too, as native sign-in sheets do. */
+  idTokenClaims?: boolean;
+}
+
+export async function startOidcProvider(opts: StartOidcProviderOptions): Promise<TestOidcProvider> {
   const accounts = new Map<string, TestAccountClaims>();
   const clientId = opts.clientId ?? 'svc-test-client';
   const clientSecret = opts.clientSecret ?? 'provider-client-secret-0123456789abcdef';
@@ -57,16 +69,16 @@ export async function startOidcProvider(opts: { redirectUris: string[]; clientId
   const issuer = `http://127.0.0.1:${port}`;
 
   const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: clientId,
-        client_secret: clientSecret,
-        redirect_uris: opts.redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_post',
-      },
-    ],
+    clients: [{ clientId, clientSecret }, ...(opts.extraClients ?? [])].map((c) => ({
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      redirect_uris: opts.redirectUris,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    })),
+    ...(opts.jwks ? { jwks: opts.jwks } : {}),
+    ...(opts.idTokenClaims ? { conformIdTokenClaims: false } : {}),
     pkce: { required: () => true },
     ttl: { AccessToken: 600, AuthorizationCode: 120, IdToken: 600, Interaction: 600, Session: 600, Grant: 600 },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },

@@ -6,17 +6,20 @@
  * list with Expires masked, upstream calls) must be equal. Each scenario also
  * asserts its own outcomes, so two equally broken adapters cannot pass.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServers } from './harness.js';
 import { Normaliser, runBoth } from './parity.js';
 import { FLOW_SCENARIOS } from './scenarios-flows.js';
 import { GUARD_SCENARIOS } from './scenarios-guards.js';
+import { ID_TOKEN_SCENARIOS, idTokenProvider } from './scenarios-id-token.js';
 import { MORE_SCENARIOS } from './scenarios-more.js';
 
+beforeAll(idTokenProvider.start);
 afterAll(closeServers);
+afterAll(idTokenProvider.close);
 
 describe('Express ≡ Hono (parity)', () => {
-  it.each([...FLOW_SCENARIOS, ...GUARD_SCENARIOS, ...MORE_SCENARIOS].map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
+  it.each([...FLOW_SCENARIOS, ...GUARD_SCENARIOS, ...MORE_SCENARIOS, ...ID_TOKEN_SCENARIOS].map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
     const { hono, express } = await runBoth(scenario);
     expect(hono.entries.length).toBeGreaterThan(3);
     expect(express.entries).toEqual(hono.entries);

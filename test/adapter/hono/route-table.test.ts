@@ -34,6 +34,7 @@ const CONTRACT: string[] = [
   'GET /oauth/providers /oauth/providers none P',
   'POST /oauth/:providerId/start /oauth/:providerId/start none P',
   'POST /oauth/:providerId/callback /oauth/:providerId/callback none P',
+  'POST /oauth/:providerId/id-token /oauth/:providerId/id-token none P',
   'POST /refresh /refresh refresh P',
   'GET /users/me /users/me access P',
   'POST /users/credentials /users/credentials access P',

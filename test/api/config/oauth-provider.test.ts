@@ -26,7 +26,18 @@ describe('OAuthProviderConfig (contract §6.1)', () => {
       allowSignup: true,
       accountLinking: 'email',
       requireEmailVerified: false,
+      nativeClientIds: [],
     });
+  });
+
+  it('validates the native ID-token fields: issuer and jwksUri are URLs, nativeClientIds non-empty strings', () => {
+    expect(ok({ issuer: 'https://appleid.apple.com', nativeClientIds: ['com.example.ios'] })).toBe(true);
+    expect(ok({ issuer: 'appleid.apple.com' })).toBe(false);
+    expect(ok({ jwksUri: 'https://appleid.apple.com/auth/keys' })).toBe(true);
+    expect(ok({ jwksUri: 'ftp://idp.example/keys' })).toBe(false);
+    expect(ok({ nativeClientIds: [''] })).toBe(false);
+    expect(ok({ nativeClientIds: 'com.example.ios' })).toBe(false);
+    expect(oauthProviderSchema(true).safeParse({ ...base, issuer: 'http://idp.example' }).success).toBe(false);
   });
 
   it('validates ids, names and the secret env name', () => {

@@ -146,6 +146,7 @@ describe('internal metrics', () => {
       successRate24h: 0.5,
       otpUsage24h: 3,
       passkeyUsage24h: 1,
+      smsRefused24h: 0,
       databaseSize: expect.any(Number),
     });
     expect(res.body.databaseSize).toBeGreaterThan(0);

@@ -55,6 +55,8 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'rpid',
         'session_absolute_ttl',
         'session_idle_ttl',
+        'sms_allowed_calling_codes',
+        'sms_hourly_budget',
       ].sort(),
     );
     expect(res.body.lockout_policy).toEqual({ enabled: true, maxFailures: 10, windowSeconds: 900, lockoutSeconds: 900 });
