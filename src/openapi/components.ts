@@ -1,0 +1,77 @@
+/**
+ * Turns the response zod schemas into OpenAPI components, once per document
+ * build: every PascalCase export of `src/http/responses/*` becomes
+ * `#/components/schemas/<ExportName>`, and the error table of `src/errors.ts`
+ * becomes one error response per status.
+ */
+import { z } from 'zod';
+import { ERRORS, type ErrorCode } from '../errors.js';
+import * as account from '../http/responses/account.js';
+import * as admin from '../http/responses/admin.js';
+import * as adapter from '../http/responses/adapter.js';
+import * as common from '../http/responses/common.js';
+import * as session from '../http/responses/session.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export const schemaRef = (id: string) => `#/components/schemas/${id}`;
+
+/**
+ * The one place a route answers with a status other than the table's: a failed
+ * TOTP code on the pre-auth `verify-login` is 401 (contract §0.4, "401 / 403").
+ */
+const EXTRA_STATUS_CODES: Record<number, ErrorCode[]> = { 401: ['totp_verification_failed'] };
+
+/** The error codes a status can carry. */
+export function codesForStatus(status: number): ErrorCode[] {
+  const codes = (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c][0] === status);
+  return [...codes, ...(EXTRA_STATUS_CODES[status] ?? [])];
+}
+
+export const errorStatuses = (): number[] => [...new Set(Object.values(ERRORS).map(([s]) => s as number))].sort((a, b) => a - b);
+
+/** Drops the per-schema `$schema`/`$id` that zod writes: inside a document they would re-base references. */
+export function clean(schema: JsonSchema): JsonSchema {
+  const { $schema: _s, $id: _i, ...rest } = schema;
+  return rest;
+}
+
+export interface Components {
+  registry: z.core.$ZodRegistry<{ id: string }>;
+  schemas: Record<string, JsonSchema>;
+  /** A `$ref` for a registered schema, else the schema inline (`io` picks request or response side). */
+  toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema;
+}
+
+export function buildComponents(): Components {
+  const registry = z.registry<{ id: string }>();
+  for (const mod of [common, session, account, admin, adapter]) {
+    for (const [name, value] of Object.entries(mod)) {
+      if (value instanceof z.ZodType && /^[A-Z]/.test(name)) value.register(registry, { id: name });
+    }
+  }
+  const out = z.toJSONSchema(registry, { uri: schemaRef, io: 'output', unrepresentable: 'any' }) as { schemas: Record<string, JsonSchema> };
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [id, s] of Object.entries(out.schemas)) schemas[id] = clean(s);
+  for (const status of errorStatuses()) {
+    schemas[`Error${status}`] = { allOf: [{ $ref: schemaRef('ErrorEnvelope') }, { type: 'object', properties: { error: { enum: codesForStatus(status) } } }] };
+  }
+  const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    const id = registry.get(schema)?.id;
+    if (id) return { $ref: schemaRef(id) };
+    return clean(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema);
+  };
+  return { registry, schemas, toSchema };
+}
+
+/** `Error<status>` responses: the envelope with the codes of that status. */
+export function errorResponses(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const status of errorStatuses()) {
+    out[`Error${status}`] = {
+      description: `Error envelope; \`error\` is one of ${codesForStatus(status).map((c) => `\`${c}\``).join(', ')}.`,
+      content: { 'application/json': { schema: { $ref: schemaRef(`Error${status}`) } } },
+    };
+  }
+  return out;
+}
