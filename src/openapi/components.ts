@@ -45,10 +45,10 @@ export interface Components {
 
 export function buildComponents(): Components {
   const registry = z.registry<{ id: string }>();
-  for (const mod of [common, session, account, admin, adapter]) {
-    for (const [name, value] of Object.entries(mod)) {
-      if (value instanceof z.ZodType && /^[A-Z]/.test(name)) value.register(registry, { id: name });
-    }
+  // Sorted: a module namespace's key order differs between loaders (Node sorts it, vite-node does not).
+  const named = [common, session, account, admin, adapter].flatMap((mod) => Object.entries(mod)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, value] of named) {
+    if (value instanceof z.ZodType && /^[A-Z]/.test(name)) value.register(registry, { id: name });
   }
   const out = z.toJSONSchema(registry, { uri: schemaRef, io: 'output', unrepresentable: 'any' }) as { schemas: Record<string, JsonSchema> };
   const schemas: Record<string, JsonSchema> = {};
