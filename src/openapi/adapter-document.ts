@@ -10,12 +10,13 @@
  * const doc = buildAdapterDocument(); // doc.paths['/login'].post …
  */
 import type { z } from 'zod';
+import type { AdapterErrorCode } from '../../adapter/core/contract.js';
 import { ROUTES, TOTP_BRIDGE_ROUTES, type CredentialKind, type ResponseKind } from '../../adapter/core/route-table.js';
 import * as A from '../http/responses/adapter.js';
 import { OrganizationSwitchResponse } from '../http/responses/account.js';
 import { LoginStartResponse, SessionEnvelope, SessionOrMfaResponse } from '../http/responses/session.js';
 import { API_VERSION } from '../version.js';
-import { buildComponents, errorResponses, schemaRef, type Components, type JsonSchema } from './components.js';
+import { buildComponents, errorResponses, type Components, type JsonSchema } from './components.js';
 import { apiOperations, operationObject, TOKEN_SCHEMES, toOpenApiPath } from './document.js';
 import type { Operation } from './operation.js';
 
@@ -59,12 +60,13 @@ function successResponses(c: Components, api: Operation, kind: ResponseKind, tok
   return out;
 }
 
-const ADAPTER_ERRORS = {
-  '502': {
-    description: 'The adapter could not use the API answer: `upstream_unavailable`, `upstream_error` or `invalid_upstream_response`.',
-    content: { 'application/json': { schema: { $ref: schemaRef('ErrorEnvelope') } } },
-  },
-};
+/** The adapter's own failure codes beyond the API's table (contract §5.11, §5.13). */
+export const ADAPTER_CODES = {
+  403: ['cross_site_request_blocked'],
+  502: ['upstream_unavailable', 'upstream_error', 'invalid_upstream_response'],
+} as const satisfies Record<number, readonly AdapterErrorCode[]>;
+
+const ADAPTER_ERRORS = { '502': { $ref: '#/components/responses/Error502' } };
 
 const DESCRIPTION = [
   'The browser-facing routes of the svc adapter (`app.route("/auth", svcAdapter(opts))`, contract §5); paths are relative to the mount, and the TOTP routes assume `svcTotpBridge` at `/auth/totp`.',
@@ -89,7 +91,7 @@ export const adapterEntries = (): Entry[] => [
 ];
 
 export function buildAdapterDocument(): JsonSchema {
-  const c = buildComponents();
+  const c = buildComponents(ADAPTER_CODES);
   const apiOps = new Map(apiOperations().map((o) => [`${o.method} ${o.path}`, o]));
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const e of adapterEntries()) {
@@ -113,7 +115,7 @@ export function buildAdapterDocument(): JsonSchema {
     paths,
     components: {
       schemas: c.schemas,
-      responses: errorResponses(),
+      responses: errorResponses(ADAPTER_CODES),
       securitySchemes: {
         accessCookie: cookie('svc-access', 'access'),
         refreshCookie: cookie('svc-refresh', 'refresh'),

@@ -22,13 +22,17 @@ export const schemaRef = (id: string) => `#/components/schemas/${id}`;
  */
 const EXTRA_STATUS_CODES: Record<number, ErrorCode[]> = { 401: ['totp_verification_failed'] };
 
+/** Codes a document adds to the API's table (the adapter's own failures), by status. */
+export type ExtraCodes = Record<number, readonly string[]>;
+
 /** The error codes a status can carry. */
-export function codesForStatus(status: number): ErrorCode[] {
+export function codesForStatus(status: number, extra: ExtraCodes = {}): string[] {
   const codes = (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c][0] === status);
-  return [...codes, ...(EXTRA_STATUS_CODES[status] ?? [])];
+  return [...codes, ...(EXTRA_STATUS_CODES[status] ?? []), ...(extra[status] ?? [])];
 }
 
-export const errorStatuses = (): number[] => [...new Set(Object.values(ERRORS).map(([s]) => s as number))].sort((a, b) => a - b);
+export const errorStatuses = (extra: ExtraCodes = {}): number[] =>
+  [...new Set([...Object.values(ERRORS).map(([s]) => s as number), ...Object.keys(extra).map(Number)])].sort((a, b) => a - b);
 
 /** Drops the per-schema `$schema`/`$id` that zod writes: inside a document they would re-base references. */
 export function clean(schema: JsonSchema): JsonSchema {
@@ -43,7 +47,7 @@ export interface Components {
   toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema;
 }
 
-export function buildComponents(): Components {
+export function buildComponents(extra: ExtraCodes = {}): Components {
   const registry = z.registry<{ id: string }>();
   // Sorted: a module namespace's key order differs between loaders (Node sorts it, vite-node does not).
   const named = [common, session, account, admin, adapter].flatMap((mod) => Object.entries(mod)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -53,8 +57,8 @@ export function buildComponents(): Components {
   const out = z.toJSONSchema(registry, { uri: schemaRef, io: 'output', unrepresentable: 'any' }) as { schemas: Record<string, JsonSchema> };
   const schemas: Record<string, JsonSchema> = {};
   for (const [id, s] of Object.entries(out.schemas)) schemas[id] = clean(s);
-  for (const status of errorStatuses()) {
-    schemas[`Error${status}`] = { allOf: [{ $ref: schemaRef('ErrorEnvelope') }, { type: 'object', properties: { error: { enum: codesForStatus(status) } } }] };
+  for (const status of errorStatuses(extra)) {
+    schemas[`Error${status}`] = { allOf: [{ $ref: schemaRef('ErrorEnvelope') }, { type: 'object', properties: { error: { enum: codesForStatus(status, extra) } } }] };
   }
   const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
     const id = registry.get(schema)?.id;
@@ -65,11 +69,11 @@ export function buildComponents(): Components {
 }
 
 /** `Error<status>` responses: the envelope with the codes of that status. */
-export function errorResponses(): Record<string, JsonSchema> {
+export function errorResponses(extra: ExtraCodes = {}): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  for (const status of errorStatuses()) {
+  for (const status of errorStatuses(extra)) {
     out[`Error${status}`] = {
-      description: `Error envelope; \`error\` is one of ${codesForStatus(status).map((c) => `\`${c}\``).join(', ')}.`,
+      description: `Error envelope; \`error\` is one of ${codesForStatus(status, extra).map((c) => `\`${c}\``).join(', ')}.`,
       content: { 'application/json': { schema: { $ref: schemaRef(`Error${status}`) } } },
     };
   }
