@@ -20,6 +20,8 @@ export interface Observed {
   status: number;
   body: string;
   contentType: string | null;
+  /** Adapter document: 0 = cookie transport, 1 = bearer; picks that branch of a two-form `anyOf`. */
+  transport?: 0 | 1;
 }
 
 interface Route {
@@ -79,7 +81,8 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
     } catch {
       return `${where}: body is not JSON`;
     }
-    const validate = validator(`${key} ${o.status}`, content.schema);
+    const branch = o.transport !== undefined && content.schema.anyOf?.length === 2 ? o.transport : undefined;
+    const validate = validator(`${key} ${o.status} ${branch ?? ''}`, branch === undefined ? content.schema : content.schema.anyOf[branch]);
     if (validate(body)) return null;
     return `${where}: ${ajv.errorsText(validate.errors, { separator: '; ' })} in ${JSON.stringify(body).slice(0, 400)}`;
   }
@@ -98,7 +101,20 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
     }) as typeof t.api.request;
   }
 
-  return { check, observe, seen, unmatched, violations };
+  /** Wraps an adapter driver: the transport header picks the cookie or bearer form of each answer. */
+  function observeDriver(driver: { request(path: string, init: RequestInit): Promise<Response> }): void {
+    const original = driver.request.bind(driver);
+    driver.request = async (path, init) => {
+      const res = await original(path, init);
+      const transport = new Headers(init.headers).get('x-svc-auth-transport')?.split(',')[0]?.trim().toLowerCase() === 'bearer' ? 1 : 0;
+      const body = await res.clone().text();
+      const problem = check({ method: (init.method ?? 'GET').toUpperCase(), path: new URL(path, 'http://localhost').pathname, status: res.status, body, contentType: res.headers.get('content-type'), transport });
+      if (problem) violations.push(`${transport ? 'bearer' : 'cookie'}: ${problem}`);
+      return res;
+    };
+  }
+
+  return { check, observe, observeDriver, seen, unmatched, violations };
 }
 
 export type ResponseChecker = ReturnType<typeof createResponseChecker>;
