@@ -16,7 +16,7 @@ import * as A from '../http/responses/adapter.js';
 import { OrganizationSwitchResponse } from '../http/responses/account.js';
 import { LoginStartResponse, SessionEnvelope, SessionOrMfaResponse } from '../http/responses/session.js';
 import { API_VERSION } from '../version.js';
-import { buildComponents, errorResponses, type Components, type JsonSchema } from './components.js';
+import { buildComponents, errorResponses, reachableSchemas, type Components, type JsonSchema } from './components.js';
 import { apiOperations, operationObject, TOKEN_SCHEMES, toOpenApiPath } from './document.js';
 import type { Operation } from './operation.js';
 
@@ -114,7 +114,7 @@ export function buildAdapterDocument(): JsonSchema {
     servers: [{ url: '/auth', description: 'The adapter mount point' }],
     paths,
     components: {
-      schemas: c.schemas,
+      schemas: reachableSchemas(c.schemas, [paths, errorResponses(ADAPTER_CODES)]),
       responses: errorResponses(ADAPTER_CODES),
       securitySchemes: {
         accessCookie: cookie('svc-access', 'access'),

@@ -79,3 +79,20 @@ export function errorResponses(extra: ExtraCodes = {}): Record<string, JsonSchem
   }
   return out;
 }
+
+/** Keeps only the component schemas a document reaches from its paths and responses (each document lists what it uses). */
+export function reachableSchemas(all: Record<string, JsonSchema>, roots: unknown[]): Record<string, JsonSchema> {
+  const keep = new Set<string>();
+  const pending = [...roots];
+  while (pending.length) {
+    const text = JSON.stringify(pending.pop());
+    for (const m of text.matchAll(/"#\/components\/schemas\/([A-Za-z0-9_]+)"/g)) {
+      const id = m[1]!;
+      if (!keep.has(id) && all[id]) {
+        keep.add(id);
+        pending.push(all[id]);
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
+}

@@ -7,7 +7,7 @@
  * import { buildApiDocument } from './openapi/document.js';
  * const doc = buildApiDocument(); // doc.paths['/login'].post …
  */
-import { buildComponents, errorResponses, type Components, type JsonSchema } from './components.js';
+import { buildComponents, errorResponses, reachableSchemas, type Components, type JsonSchema } from './components.js';
 import { API_VERSION } from '../version.js';
 import { OpenApiDocument } from '../http/responses/common.js';
 import { accountOperations } from './operations-account.js';
@@ -63,7 +63,7 @@ function describe(o: Operation): string | undefined {
   return text || undefined;
 }
 
-/** One OpenAPI operation object. `responseOverride` lets the adapter document swap success schemas. */
+/** One OpenAPI operation object; `responses` lets the adapter document swap the success answers. */
 export function operationObject(c: Components, o: Operation, tag: string, responses?: Record<string, JsonSchema>): JsonSchema {
   const params = [...(o.path.match(/:([A-Za-z0-9_]+)/g) ?? [])].map((p) => ({ name: p.slice(1), in: 'path', required: true, schema: { type: 'string' } }));
   const ok: Record<string, JsonSchema> = {};
@@ -116,7 +116,7 @@ export function buildApiDocument(): JsonSchema {
     openapi: '3.1.0',
     info: { title: 'svc auth API', version: API_VERSION, description: API_DESCRIPTION },
     paths,
-    components: { schemas: c.schemas, responses: errorResponses(), securitySchemes: TOKEN_SCHEMES },
+    components: { schemas: reachableSchemas(c.schemas, [paths, errorResponses()]), responses: errorResponses(), securitySchemes: TOKEN_SCHEMES },
   };
 }
 
