@@ -60,7 +60,7 @@ const CONTRACT: string[] = [
 ];
 
 /** API routes the adapter deliberately does not expose (contract §5.3 "Not mounted", §5.12). */
-const NOT_EXPOSED = ['GET /health/status', 'GET /health/version', 'GET /.well-known/jwks.json', 'GET /logout'];
+const NOT_EXPOSED = ['GET /health/status', 'GET /health/version', 'GET /.well-known/jwks.json', 'GET /logout', 'GET /openapi.json'];
 
 const norm = (p: string) => p.replace(/:[^/]+/g, ':p');
 const PARAM = 'x y/z';
