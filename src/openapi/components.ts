@@ -68,12 +68,16 @@ export function buildComponents(extra: ExtraCodes = {}): Components {
   return { registry, schemas, toSchema };
 }
 
+/** Statuses whose answer carries `Retry-After` (contract §0.2: 423 and 429; 503 from the busy database). */
+const RETRY_AFTER_STATUSES = [423, 429, 503];
+
 /** `Error<status>` responses: the envelope with the codes of that status. */
 export function errorResponses(extra: ExtraCodes = {}): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const status of errorStatuses(extra)) {
     out[`Error${status}`] = {
       description: `Error envelope; \`error\` is one of ${codesForStatus(status, extra).map((c) => `\`${c}\``).join(', ')}.`,
+      ...(RETRY_AFTER_STATUSES.includes(status) ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying (contract §0.2).', schema: { type: 'integer', minimum: 0 } } } } : {}),
       content: { 'application/json': { schema: { $ref: schemaRef(`Error${status}`) } } },
     };
   }

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { TestApi } from '../helpers/make-app.js';
 import { assertWith, loginToken, registerPasskey } from '../helpers/passkeys.js';
+import { externalDelivery } from '../helpers/service-token.js';
 import { codeAt, STEP_MS } from '../helpers/totp.js';
 import type { SignedInUser } from './flows-sign-in.js';
 
@@ -47,7 +48,6 @@ export async function totpFlow(t: TestApi, user: SignedInUser, email: string) {
 
   t.clock.advance(STEP_MS);
   const login = await t.call('POST', '/login', { body: { identifier: email } });
-  const { externalDelivery } = await import('../helpers/service-token.js');
   const code = await t.call('POST', '/otp/generate-login-email-otp', { token: login.body.token, headers: await externalDelivery(t.clock.now()) });
   const mfa = await t.call('POST', '/otp/verify-login-email-otp', { token: code.body.token, body: { verificationToken: code.body.delivery.code } });
   expect(mfa.status).toBe(200);
