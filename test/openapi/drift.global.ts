@@ -19,6 +19,6 @@ export default function setup() {
     const pairs = [...seen.values()].reduce((n, s) => n + s.size, 0);
     const missing = all.filter((k) => !seen.has(k));
     console.log(`\ndrift: ${seen.size}/${all.length} documented operations answered, ${pairs} distinct (operation, status) pairs checked`);
-    if (missing.length) console.log(`drift: not exercised by these suites: ${missing.join(', ')}`);
+    if (missing.length) console.log(`drift: not exercised by these suites: ${missing.length > 12 ? `${missing.length} operations` : missing.join(', ')}`);
   };
 }
