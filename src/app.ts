@@ -13,6 +13,7 @@ import { clientContext, type ConnectionIp } from './middleware/client-context.js
 import { cors } from './middleware/cors.js';
 import { requestDeadline } from './middleware/deadline.js';
 import { globalRateLimit } from './middleware/rate-limit.js';
+import { openApiRoutes } from './openapi/route.js';
 import { routeGroups } from './routes/index.js';
 import { createMaintenanceTrigger } from './services/maintenance.js';
 
@@ -63,6 +64,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.use('*', bodyParser);
 
   for (const group of routeGroups) app.route('/', group);
+  if (deps.env.openapiEnabled) app.route('/', openApiRoutes);
 
   const allowedMethods = methodIndex(app);
   app.notFound(async (c) => {

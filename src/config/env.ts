@@ -49,6 +49,8 @@ export interface ApiEnv {
   requestDeadlineMs: number;
   /** One database call over HTTP (sqld, Turso) is abandoned after this many ms. */
   dbTimeoutMs: number;
+  /** Serve `GET /openapi.json` (`OPENAPI_ENABLED`; default: on outside production, off in production). */
+  openapiEnabled: boolean;
   delivery: DeliveryEnv;
   secrets: ApiSecrets;
   /** Present in production only (development uses the persisted `dev-main` key). */
@@ -208,6 +210,11 @@ export function parseEnv(env: EnvRecord): ApiEnv {
   const requestDeadlineMs = millis('REQUEST_DEADLINE_MS', 10_000, 100);
   const dbTimeoutMs = millis('DB_TIMEOUT_MS', 5_000, 50);
 
+  // The API description is harmless but still a map for a prober: production opts in.
+  const openapiRaw = str(env, 'OPENAPI_ENABLED');
+  if (openapiRaw !== undefined && openapiRaw !== 'true' && openapiRaw !== 'false') fail('OPENAPI_ENABLED', 'must be true or false');
+  const openapiEnabled = openapiRaw === undefined ? !production : openapiRaw === 'true';
+
   const databaseUrl = str(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL;
   if (!/^(file:|libsql:|https?:|wss?:)/.test(databaseUrl) && databaseUrl !== ':memory:') {
     fail('DATABASE_URL', 'must be file:, :memory:, libsql:, http(s): or ws(s):');
@@ -250,6 +257,7 @@ export function parseEnv(env: EnvRecord): ApiEnv {
     refreshTokenBcryptCost: cost,
     requestDeadlineMs,
     dbTimeoutMs,
+    openapiEnabled,
     delivery,
     secrets,
     productionKeys,

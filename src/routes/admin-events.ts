@@ -16,7 +16,7 @@ const typeName = z.string().regex(/^[A-Za-z_]{1,64}$/, 'Invalid event type');
 const iso = z.iso.datetime({ offset: true }).transform((v) => Date.parse(v));
 const id = z.string().min(1).max(200);
 
-const eventsQuery = z
+export const eventsQuery = z
   .object({
     ...pageQuery(10),
     userId: id.optional(),

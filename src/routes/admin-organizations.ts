@@ -15,7 +15,7 @@ import { organizationHandlers } from './organization-handlers.js';
 const h = organizationHandlers(true);
 const read = [requireAccess, requireRole('admin:read')] as const;
 const write = [requireAccess, requireRole('admin:write')] as const;
-const listQuery = z.object({ ...pageQuery(50), search: z.string().max(200).trim().optional() });
+export const listQuery = z.object({ ...pageQuery(50), search: z.string().max(200).trim().optional() });
 
 export const adminOrganizationRoutes = new Hono<AppEnv>()
   .get('/admin/organizations', ...read, async (c) => {

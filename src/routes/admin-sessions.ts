@@ -14,7 +14,7 @@ import { requireRole } from '../middleware/require-role.js';
 import { revokeAllUserSessions } from '../repositories/admin-users.js';
 import { activeSessionWhere, findSessionById, listActiveSessions, revokeChain } from '../repositories/sessions.js';
 
-const listQuery = z.object(pageQuery(10));
+export const listQuery = z.object(pageQuery(10));
 
 export const adminSessionRoutes = new Hono<AppEnv>()
   .get('/admin/sessions', requireAccess, requireRole('admin:read'), async (c) => {

@@ -21,15 +21,15 @@ import { adminCreateUser, adminPatchUser, deleteUserAccount } from '../services/
 import { emailField, phoneField } from '../services/normalize-contact.js';
 import { roleListField } from '../services/role-lists.js';
 
-const listQuery = z.object({ ...pageQuery(50), search: z.string().max(320).trim().optional() });
+export const listQuery = z.object({ ...pageQuery(50), search: z.string().max(320).trim().optional() });
 
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   email: emailField,
   phone: phoneField.nullable().optional(),
   roles: roleListField.pipe(z.array(z.string()).min(1)),
 });
 
-const patchBody = z
+export const patchBody = z
   .strictObject({
     email: emailField.optional(),
     phone: phoneField.nullable().optional(),

@@ -14,6 +14,7 @@ export const renameSchema = z.object({
   friendlyName: z.string().min(1).max(128).nullable().optional(),
   deviceInfo: z.string().max(256).optional(),
 });
+export const deleteSchema = z.object({ id: idSchema });
 
 export const credentialRoutes = new Hono<AppEnv>()
   .post('/users/credentials', requireAccess, async (c) => {
@@ -22,7 +23,7 @@ export const credentialRoutes = new Hono<AppEnv>()
     return c.json({ message: 'Credential updated', credential: credentialJson(row) });
   })
   .delete('/users/credentials', requireAccess, requireStepUpIfCapable, async (c) => {
-    const { id } = parseBody(c, z.object({ id: idSchema }));
+    const { id } = parseBody(c, deleteSchema);
     await deleteCredential(c.get('deps'), { auth: c.get('access'), client: c.get('client'), id });
     return c.json({ message: 'Credential deleted' });
   });

@@ -19,7 +19,7 @@ const proofing = z.strictObject({
 });
 
 // Admin bodies are strict: unknown fields are rejected (contract §0.4).
-const body = z
+export const body = z
   .strictObject({
     revokeSessions: z.boolean().default(true),
     removePasskeys: z.boolean().default(true),

@@ -15,10 +15,10 @@ const windowShape = { from: iso.optional(), to: iso.optional() };
 const ordered = (q: { from?: number; to?: number }) => q.from === undefined || q.to === undefined || q.from <= q.to;
 const orderedIssue = { message: '`from` must not be after `to`', path: ['from'] };
 
-const windowQuery = z.object(windowShape).refine(ordered, orderedIssue);
-const groupedQuery = z.object({ ...windowShape, groupBy: z.enum(['type', 'category']).default('category') }).refine(ordered, orderedIssue);
-const seriesQuery = z.object({ ...windowShape, interval: z.enum(['hour', 'day']) }).refine(ordered, orderedIssue);
-const anomaliesQuery = z.object({
+export const windowQuery = z.object(windowShape).refine(ordered, orderedIssue);
+export const groupedQuery = z.object({ ...windowShape, groupBy: z.enum(['type', 'category']).default('category') }).refine(ordered, orderedIssue);
+export const seriesQuery = z.object({ ...windowShape, interval: z.enum(['hour', 'day']) }).refine(ordered, orderedIssue);
+export const anomaliesQuery = z.object({
   limit: z
     .string()
     .regex(/^\d{1,4}$/)

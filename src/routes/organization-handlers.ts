@@ -41,7 +41,7 @@ export const organizationBodies = (strict: boolean) => {
   };
 };
 
-const membersQuery = z.object(pageQuery(50));
+export const membersQuery = z.object(pageQuery(50));
 
 export function organizationHandlers(strict: boolean) {
   const bodies = organizationBodies(strict);

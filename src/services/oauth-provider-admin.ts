@@ -23,7 +23,7 @@ const issuesOf = (error: z.ZodError) =>
 const invalid = (error: z.ZodError) => fail('invalid_request', 'Request failed schema validation.', { details: { issues: issuesOf(error) } });
 
 /** PATCH body: known fields only (values are checked on the merged provider); `null` resets a field. */
-const patchSchema = z.strictObject(Object.fromEntries(PROVIDER_FIELDS.map((f) => [f, z.unknown().optional()])) as Record<string, z.ZodOptional<z.ZodUnknown>>);
+export const patchSchema = z.strictObject(Object.fromEntries(PROVIDER_FIELDS.map((f) => [f, z.unknown().optional()])) as Record<string, z.ZodOptional<z.ZodUnknown>>);
 
 const secretConfigured = (deps: AdminDeps, envName: unknown) =>
   typeof envName === 'string' && /^[A-Z][A-Z0-9_]*$/.test(envName) && typeof deps.env.raw[envName] === 'string' && deps.env.raw[envName] !== '';

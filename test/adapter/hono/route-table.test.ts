@@ -64,7 +64,7 @@ const CONTRACT: string[] = [
  * API routes the adapter deliberately does not expose (contract §5.3 "Not mounted", §5.12);
  * `/system-config/associations` is read by `svcWellKnown`, which serves the files built from it.
  */
-const NOT_EXPOSED = ['GET /health/status', 'GET /health/version', 'GET /.well-known/jwks.json', 'GET /logout', 'GET /system-config/associations'];
+const NOT_EXPOSED = ['GET /health/status', 'GET /health/version', 'GET /.well-known/jwks.json', 'GET /logout', 'GET /system-config/associations', 'GET /openapi.json'];
 
 const norm = (p: string) => p.replace(/:[^/]+/g, ':p');
 const PARAM = 'x y/z';

@@ -1,0 +1,69 @@
+/** Sign-in answers (contract §3.2–§3.7): the pre-auth starts, the session envelope and the MFA step. */
+import * as z from 'zod';
+import { LOGIN_METHODS } from '../../config/keys.js';
+import { deliveryField } from './common.js';
+
+/** `POST /login`. */
+export const LoginStartResponse = z.object({
+  message: z.literal('Success'),
+  sub: z.string(),
+  token: z.string(),
+  identifierType: z.enum(['email', 'phone']),
+  loginMethods: z.array(z.enum(LOGIN_METHODS)),
+  ttl: z.number().int().positive(),
+});
+
+/** `POST /registration/register`. */
+export const RegistrationResponse = z.object({
+  message: z.literal('Success'),
+  sub: z.string(),
+  token: z.string(),
+  ttl: z.number().int().positive(),
+  ...deliveryField,
+});
+
+/** An OTP (re)send: the re-minted ephemeral token. */
+export const OtpGenerateResponse = z.object({
+  message: z.literal('Success'),
+  token: z.string(),
+  ttl: z.number().int().positive(),
+  ...deliveryField,
+});
+
+/** `POST /magic-link`: the same answer whether or not the account exists. */
+export const MagicLinkRequestResponse = z.object({ message: z.string(), ...deliveryField });
+
+/** The 200 session envelope of every session-issuing route (§3.7). */
+export const SessionEnvelope = z.object({
+  message: z.literal('Success'),
+  token: z.string(),
+  refreshToken: z.string(),
+  sub: z.string(),
+  sessionId: z.string(),
+  organizationId: z.string().nullable(),
+  roles: z.array(z.string()),
+  email: z.string(),
+  phone: z.string().nullable(),
+  ttl: z.number().int().positive(),
+  refreshTtl: z.number().int().positive(),
+  returnTo: z.string().optional(),
+});
+
+/** The TOTP step after a first factor (§3.7): an ephemeral token of ctx `mfa`. */
+export const MfaRequiredResponse = z.object({
+  message: z.literal('MFA required'),
+  mfaRequired: z.literal(true),
+  mfaMethods: z.tuple([z.literal('totp')]),
+  sub: z.string(),
+  token: z.string(),
+  ttl: z.number().int().positive(),
+  returnTo: z.string().optional(),
+});
+
+/** A first-factor finish: a session, or the TOTP step. */
+export const SessionOrMfaResponse = z.union([SessionEnvelope, MfaRequiredResponse]);
+
+/** `GET /.well-known/jwks.json` (§1.7). */
+export const JwksResponse = z.object({
+  keys: z.array(z.object({ kty: z.literal('RSA'), kid: z.string(), use: z.literal('sig'), alg: z.literal('RS256'), n: z.string(), e: z.string() })),
+});

@@ -1,0 +1,128 @@
+/**
+ * `buildAdapterDocument()`: OpenAPI 3.1 for the browser-facing routes of the
+ * adapter (the route table of `adapter/core/route-table.ts`, mounted at
+ * `/auth`, plus `svcTotpBridge` at `/auth/totp`). Each route reuses the API
+ * operation it forwards to (same body, query and error codes); the success
+ * body depends on the transport: cookie (the default) or bearer
+ * (`x-svc-auth-transport: bearer`). Tooling only: the API never imports it.
+ *
+ * @example
+ * const doc = buildAdapterDocument(); // doc.paths['/login'].post …
+ */
+import type { z } from 'zod';
+import type { AdapterErrorCode } from '../../adapter/core/contract.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES, type CredentialKind, type ResponseKind } from '../../adapter/core/route-table.js';
+import * as A from '../http/responses/adapter.js';
+import { OrganizationSwitchResponse } from '../http/responses/account.js';
+import { LoginStartResponse, SessionEnvelope, SessionOrMfaResponse } from '../http/responses/session.js';
+import { API_VERSION } from '../version.js';
+import { buildComponents, errorResponses, reachableSchemas, type Components, type JsonSchema } from './components.js';
+import { apiOperations, operationObject, TOKEN_SCHEMES, toOpenApiPath } from './document.js';
+import type { Operation } from './operation.js';
+
+/** Cookie/bearer pairs for the response kinds that differ by transport. */
+const TRANSPORT_VARIANTS: Partial<Record<ResponseKind, [z.ZodType, z.ZodType]>> = {
+  login: [A.AdapterLoginCookieResponse, LoginStartResponse],
+  register: [A.AdapterRegistrationCookieResponse, A.AdapterRegistrationBearerResponse],
+  'ephemeral-renew': [A.AdapterOtpGenerateCookieResponse, A.AdapterOtpGenerateBearerResponse],
+  session: [A.AdapterSessionOrMfaCookieResponse, SessionOrMfaResponse],
+  'magic-check': [A.AdapterSessionOrMfaCookieResponse, SessionOrMfaResponse],
+  refresh: [A.AdapterRefreshCookieResponse, SessionEnvelope],
+  'org-switch': [A.AdapterOrganizationSwitchCookieResponse, OrganizationSwitchResponse],
+};
+
+const COOKIE_SCHEME: Record<Exclude<CredentialKind, 'none'>, string> = { pre: 'preAuthCookie', reg: 'registrationCookie', access: 'accessCookie', refresh: 'refreshCookie' };
+
+const TRANSPORT_HEADER = {
+  name: 'x-svc-auth-transport',
+  in: 'header',
+  required: false,
+  description: '`bearer` selects bearer transport (tokens in bodies, credentials in `Authorization`); absent or anything else means cookie transport.',
+  schema: { type: 'string', enum: ['bearer'] },
+};
+
+function successResponses(c: Components, api: Operation, kind: ResponseKind, tokenFree: boolean): Record<string, JsonSchema> {
+  const pair = TRANSPORT_VARIANTS[kind];
+  const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } });
+  if (kind === 'logout') return { '204': { description: 'Signed out (cookie transport: every svc cookie is cleared)' } };
+  const out: Record<string, JsonSchema> = {};
+  for (const s of api.ok) {
+    if (!s.schema) out[String(s.status)] = { description: s.description ?? 'No content' };
+    else if (pair && !tokenFree) {
+      const [cookie, bearer] = pair.map((p) => c.toSchema(p, 'output'));
+      out[String(s.status)] = json({ anyOf: [cookie, bearer] }, 'Cookie transport: the first schema (tokens are set as cookies, never in the body). Bearer transport: the second (tokens in the body).');
+    } else {
+      // `delivery` is removed from every adapter answer (§5.10); only the magic-link request documents one.
+      const schema = api.path === '/magic-link' ? A.AdapterMagicLinkRequestResponse : s.schema;
+      out[String(s.status)] = json(c.toSchema(schema, 'output'), s.description ?? 'Success (the API answer, forwarded)');
+    }
+  }
+  return out;
+}
+
+/** The adapter's own failure codes beyond the API's table (contract §5.11, §5.13). */
+export const ADAPTER_CODES = {
+  403: ['cross_site_request_blocked'],
+  502: ['upstream_unavailable', 'upstream_error', 'invalid_upstream_response'],
+} as const satisfies Record<number, readonly AdapterErrorCode[]>;
+
+const ADAPTER_ERRORS = { '502': { $ref: '#/components/responses/Error502' } };
+
+const DESCRIPTION = [
+  'The browser-facing routes of the svc adapter (`app.route("/auth", svcAdapter(opts))`, contract §5); paths are relative to the mount, and the TOTP routes assume `svcTotpBridge` at `/auth/totp`.',
+  'Two transports: **cookie** (default; the adapter keeps every token in signed httpOnly cookies, refreshes the access cookie itself, and applies the origin guard: 403 `cross_site_request_blocked`) and **bearer** (`x-svc-auth-transport: bearer`; for native apps: tokens travel in bodies and `Authorization`).',
+  'Failures are the API envelope forwarded unchanged, or the adapter\'s own codes in the same envelope.',
+].join('\n\n');
+
+interface Entry {
+  method: string;
+  path: string;
+  raw: string;
+  upstreamMethod: string;
+  cred: CredentialKind;
+  response: ResponseKind;
+  compat: boolean;
+}
+
+/** Every browser-facing route: the main table and the TOTP bridge. */
+export const adapterEntries = (): Entry[] => [
+  ...ROUTES.map((r) => ({ method: r.method, path: r.path, raw: r.raw, upstreamMethod: r.compat?.upstreamMethod ?? r.method, cred: r.cred, response: r.response, compat: !!r.compat })),
+  ...TOTP_BRIDGE_ROUTES.map((r) => ({ method: r.method, path: `/totp${r.path}`, raw: r.raw, upstreamMethod: r.method, cred: r.cred, response: r.response, compat: false })),
+];
+
+export function buildAdapterDocument(): JsonSchema {
+  const c = buildComponents(ADAPTER_CODES);
+  const apiOps = new Map(apiOperations().map((o) => [`${o.method} ${o.path}`, o]));
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const e of adapterEntries()) {
+    const api = apiOps.get(`${e.upstreamMethod} ${e.raw}`);
+    if (!api) throw new Error(`adapter route ${e.method} ${e.path} forwards to ${e.upstreamMethod} ${e.raw}, which the API does not document`);
+    const tokenFree = e.response === 'passthrough' || e.response === 'me' || e.response === 'delete-user';
+    const obj = operationObject(c, { ...api, method: e.method as Operation['method'], path: e.path }, (e.path.split('/')[1] ?? '').replace(/-/g, ' '), successResponses(c, api, e.response, tokenFree));
+    obj['operationId'] = `adapter${e.compat ? 'Get' : ''}${String(obj['operationId']).replace(/^./, (ch) => ch.toUpperCase())}`;
+    obj['security'] = e.cred === 'none' ? [] : [{ [COOKIE_SCHEME[e.cred]]: [] }, { bearer: [] }];
+    obj['parameters'] = [...((obj['parameters'] as JsonSchema[] | undefined) ?? []), TRANSPORT_HEADER];
+    obj['responses'] = { ...(obj['responses'] as JsonSchema), ...ADAPTER_ERRORS };
+    if (e.compat) obj['description'] = `Compatibility GET form of \`POST ${e.path}\` (same handling; the origin guard applies in every SameSite mode).`;
+    if (e.method === 'GET' && api.body) delete obj['requestBody'];
+    (paths[toOpenApiPath(e.path)] ??= {})[e.method.toLowerCase()] = obj;
+  }
+  const cookie = (name: string, what: string) => ({ type: 'apiKey', in: 'cookie', name, description: `Cookie transport: the signed ${what} cookie (name configurable).` });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'svc adapter (browser-facing routes)', version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: '/auth', description: 'The adapter mount point' }],
+    paths,
+    components: {
+      schemas: reachableSchemas(c.schemas, [paths, errorResponses(ADAPTER_CODES)]),
+      responses: errorResponses(ADAPTER_CODES),
+      securitySchemes: {
+        accessCookie: cookie('svc-access', 'access'),
+        refreshCookie: cookie('svc-refresh', 'refresh'),
+        preAuthCookie: cookie('svc-ephemeral', 'pre-auth (ephemeral)'),
+        registrationCookie: cookie('svc-ephemeral', 'registration (ephemeral)'),
+        bearer: { type: 'http', scheme: 'bearer', description: `Bearer transport (\`x-svc-auth-transport: bearer\`): the API token the route needs — ${Object.keys(TOKEN_SCHEMES).join(', ')}.` },
+      },
+    },
+  };
+}
