@@ -12,7 +12,7 @@ export interface CommandContext {
   /** Option values after validation by `util.parseArgs` (strict). */
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
-  /** process.env, overlaid with `--env-file` when given. */
+  /** process.env, overlaid with `--env` when given. */
   env: Record<string, string | undefined>;
   out: Output;
   streams: Streams;
@@ -33,7 +33,8 @@ export const GLOBAL_OPTIONS: Options = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'no-color': { type: 'boolean' },
-  'env-file': { type: 'string' },
+  // Not `--env-file`: Node 20 reads any `--env-file` in argv, even after the script name, and exits 9.
+  env: { type: 'string' },
 };
 
 export const COMMANDS: readonly Command[] = [

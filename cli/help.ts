@@ -12,7 +12,7 @@ const OPTION_HELP: Record<string, string> = {
 
 const GLOBAL_HELP = [
   '  --json             one JSON document on stdout (errors too), no colour',
-  '  --env-file <file>  read variables from a dotenv file (they win over the shell)',
+  '  --env <file>       read variables from a dotenv file (they win over the shell)',
   '  --no-color         no ANSI colour (also: NO_COLOR=1; colour is only used on a TTY)',
   '  -h, --help         this help',
 ];

@@ -52,7 +52,7 @@ async function loadEnvFile(file: string, cwd: string, env: Record<string, string
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
   } catch (err) {
-    throw usageError(`--env-file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw usageError(`--env ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   // The file wins over the shell: naming a file on the command line is the more explicit choice.
   return { ...env, ...parseDotenv(text) };
@@ -79,7 +79,7 @@ async function runCommand(argv: string[], io: MainIo, json: boolean): Promise<Ex
     throw usageError(`wrong number of arguments (usage: ${command.usage})`);
   }
   let env = io.env;
-  if (typeof values['env-file'] === 'string') env = await loadEnvFile(values['env-file'], io.cwd, env);
+  if (typeof values['env'] === 'string') env = await loadEnvFile(values['env'], io.cwd, env);
   if (values['no-color']) env = { ...env, NO_COLOR: '1' };
   const out = createOutput(io.streams, env, json);
   const { run } = await command.load();

@@ -46,7 +46,7 @@ export async function run({ values, out, cwd }: CommandContext): Promise<ExitCod
     const path = resolve(cwd, file);
     writeSecretFile(path, `# svc signing key ${kid} (RS256, 2048 bits), generated ${new Date().toISOString()}\n${dotenvLines(vars).join('\n')}\n`, { force: values['force'] === true });
     out.line(`${out.paint('ok', 'wrote')} signing key ${out.paint('bold', kid)} to ${path} (mode 0600)`);
-    out.note('Load it with --env-file or your secret store; before replacing a key in service, read `svc keys rotate`.');
+    out.note('Load it with --env or your secret store; before replacing a key in service, read `svc keys rotate`.');
     out.result({ ok: true, kid, file: path, variables: Object.keys(vars) });
     return EXIT.ok;
   }
