@@ -4,15 +4,17 @@
  * document, colour appears only when allowed.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION } from '../../src/version.js';
 import { ROOT } from '../runtime/processes.js';
-import { ANSI, svc } from './helpers.js';
+import { ANSI, SVC_BIN, svc } from './helpers.js';
 
 const COMMANDS = ['keys generate', 'keys rotate', 'migrate', 'admin create', 'config get', 'config set', 'doctor'];
 
-describe('svc command line', () => {
+// Every case is its own process and touches no shared state: run them side by side.
+describe.concurrent('svc command line', () => {
   it('runs through `npx svc` in a checkout and lists every command', async () => {
     const { stdout } = await promisify(execFile)('npx', ['svc', '--help'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     for (const c of COMMANDS) expect(stdout).toContain(`  ${c}  `.replace(/ {2}$/, ''));
@@ -65,6 +67,19 @@ describe('svc command line', () => {
     const args = ['bogus'];
     it('is off when the output is not a terminal', async () => {
       expect((await svc(args)).stderr).not.toMatch(ANSI);
+    });
+    // util-linux `script` gives the child a real pseudo-terminal.
+    it.skipIf(!existsSync('/usr/bin/script'))('is on for a terminal, and off there with NO_COLOR', async () => {
+      const inTerminal = (env: Record<string, string>) =>
+        promisify(execFile)('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(SVC_BIN)} bogus`, '/dev/null'], {
+          encoding: 'utf8',
+          env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TERM: 'xterm', ...env },
+        }).then(
+          (r) => r.stdout,
+          (e: { stdout: string }) => e.stdout,
+        );
+      expect(await inTerminal({})).toMatch(/svc: \u001b\[31merror\u001b\[39m: unknown command/);
+      expect(await inTerminal({ NO_COLOR: '1' })).toMatch(/^svc: error: unknown command/);
     });
     it('is on when FORCE_COLOR asks for it', async () => {
       expect((await svc(args, { FORCE_COLOR: '1' })).stderr).toMatch(ANSI);

@@ -54,7 +54,7 @@ describe('svc doctor', () => {
     expect(run.stdout).toContain('ok    origins: 1 origin(s) under rpid example.com');
   });
 
-  it.each([
+  it.concurrent.each([
     ['a secret shorter than 32 characters', { API_SERVICE_TOKEN: 'short' }, 'API_SERVICE_TOKEN: must be at least 32 characters'],
     ['a missing production secret', { OAUTH_STATE_SECRET: undefined }, 'OAUTH_STATE_SECRET: is required in production'],
     ['an http ISSUER', { ISSUER: 'http://auth.example.com' }, 'ISSUER: must use https in production'],

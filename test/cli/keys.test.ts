@@ -26,7 +26,8 @@ const productionEnv = (keys: Record<string, string | undefined>) => ({
   ...keys,
 });
 
-describe('svc keys generate', () => {
+// Each case writes its own file: they run side by side.
+describe.concurrent('svc keys generate', () => {
   it('prints the three SVC_JWKS_* variables, and a production API boots with them and publishes the kid', async () => {
     const run = await svc(['keys', 'generate', '--kid', 'cli_test_1']);
     expect(run.code).toBe(0);
