@@ -1,8 +1,8 @@
 /**
  * The system config a boot would end up with, computed without writing:
  * per key the stored row, else the env seed, else the built-in default, in
- * the bootstrap order of src/services/system-config.ts. Production has no
- * development default for `rpid`/`origins`, so a missing one is a problem.
+ * the bootstrap order of src/services/system-config.ts (development derives
+ * `rpid`/`origins` from ISSUER; production has no default for them).
  */
 import { ConfigError } from '../src/config/config-error.js';
 import { BUILT_IN_DEFAULTS, CONFIG_KEYS, configSchemas, ENV_SEEDS, type ConfigKey } from '../src/config/keys.js';
@@ -26,6 +26,17 @@ function fromRow(key: ConfigKey, raw: unknown): KeyState {
   return { key, source: 'row', problem: `stored value is invalid${where}: ${issue?.message ?? 'failed validation'}` };
 }
 
+/** Outside production a boot derives `rpid`/`origins` from ISSUER (services/system-config.ts). */
+function developmentDefault(key: ConfigKey, env: Record<string, string | undefined>): unknown {
+  if (env['NODE_ENV']?.trim() === 'production' || (key !== 'rpid' && key !== 'origins')) return undefined;
+  try {
+    const issuer = new URL(env['ISSUER']?.trim() ?? '');
+    return key === 'rpid' ? issuer.hostname : [issuer.origin];
+  } catch {
+    return undefined;
+  }
+}
+
 function fromSeedOrDefault(key: ConfigKey, env: Record<string, string | undefined>): KeyState {
   const [envName] = ENV_SEEDS[key];
   const raw = env[envName];
@@ -37,6 +48,8 @@ function fromSeedOrDefault(key: ConfigKey, env: Record<string, string | undefine
     }
   }
   if (BUILT_IN_DEFAULTS[key] !== undefined) return { key, source: 'default', value: BUILT_IN_DEFAULTS[key] };
+  const derived = developmentDefault(key, env);
+  if (derived !== undefined) return { key, source: 'default', value: derived };
   return { key, source: 'missing', problem: `no row, no ${envName} seed and no built-in default` };
 }
 

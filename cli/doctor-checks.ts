@@ -41,7 +41,7 @@ export function checkEnvironment(env: Env): { findings: Finding[]; parsed: ApiEn
   for (const w of parsed.warnings) findings.push(finding('warn', 'env', w));
   findings.push(finding('ok', 'ISSUER', `${parsed.issuer}${parsed.issuer.startsWith('https://') ? ' (https)' : ''}`));
   const fallbacks = ['REFRESH_TOKEN_LOOKUP_SECRET', 'TOTP_SECRET_ENCRYPTION_KEY', 'DECOY_SUBJECT_SECRET'].filter((n) => !env[n]);
-  for (const name of fallbacks) findings.push(finding('warn', name, `${name} is unset: it falls back to API_SERVICE_TOKEN (one leaked secret then serves both purposes)`));
+  for (const name of fallbacks) findings.push(finding('warn', name, 'is unset: it falls back to API_SERVICE_TOKEN (one leaked secret then serves both purposes)'));
   if (env['API_SERVICE_TOKEN']) findings.push(finding('ok', 'secrets', 'every secret that is set has at least 32 characters'));
   for (const origin of parsed.appOrigins) {
     const u = new URL(origin);

@@ -88,8 +88,9 @@ async function runCommand(argv: string[], io: MainIo, json: boolean): Promise<Ex
 
 /** Runs one `svc` invocation and resolves to its exit code (docs/cli.md). Never throws. */
 export async function main(argv: string[], io: MainIo): Promise<ExitCode> {
-  // Known before parsing, so even a usage error is reported as JSON to a script.
+  // Known before parsing, so even a usage error is reported as JSON to a script, without colour.
   const json = argv.includes('--json');
+  if (argv.includes('--no-color')) io = { ...io, env: { ...io.env, NO_COLOR: '1' } };
   try {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
       io.streams.stdout.write(generalHelp());

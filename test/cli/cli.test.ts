@@ -89,6 +89,7 @@ describe.concurrent('svc command line', () => {
     });
     it('is off with --no-color and with --json', async () => {
       expect((await svc(['keys', 'rotate', '--no-color'], { FORCE_COLOR: '1' })).stdout).not.toMatch(ANSI);
+      expect((await svc(['bogus', '--no-color'], { FORCE_COLOR: '1' })).stderr).not.toMatch(ANSI);
       expect((await svc(['keys', 'rotate'], { FORCE_COLOR: '1' })).stdout).toMatch(ANSI);
       expect((await svc(['keys', 'rotate', '--json'], { FORCE_COLOR: '1' })).stdout).not.toMatch(ANSI);
     });
