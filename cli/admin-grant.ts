@@ -7,12 +7,14 @@
 import { eq } from 'drizzle-orm';
 import type { SystemConfigValues } from '../src/config/keys.js';
 import { randomId } from '../src/crypto/random.js';
-import { users, type UserRow } from '../src/db/schema.js';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { authEvents, users, type UserRow } from '../src/db/schema.js';
 import { uniqueViolation } from '../src/db/unique-violation.js';
 import type { ApiEnv } from '../src/config/env.js';
 import { findUserByEmail } from '../src/repositories/users.js';
 import { ownerGrantRole } from '../src/services/owner-grant.js';
 import { CLI_ACTOR, type CliDeps } from './deps.js';
+import { firstLine } from './database.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export interface AdminGrantResult {
@@ -35,6 +37,22 @@ async function adminRole(roles: RoleLists, email: string): Promise<string> {
   return role;
 }
 
+/**
+ * The account write and its event as one batch: either both land or neither
+ * (the API's routes record events after their write; here nothing else would
+ * notice a lost event).
+ */
+async function writeWithEvent(deps: CliDeps, write: BatchItem<'sqlite'>, type: string, userId: string, metadata: Record<string, unknown>): Promise<void> {
+  const event = deps.db.insert(authEvents).values({ id: randomId(), type, userId, actorUserId: null, sessionId: null, ipAddress: null, userAgent: CLI_ACTOR.userAgent, metadata, createdAt: new Date(deps.clock.now()) });
+  try {
+    await deps.db.batch([write, event]);
+  } catch (err) {
+    // A concurrent creation is the caller's to resolve; anything else is a clean failure.
+    if (uniqueViolation(err)) throw err;
+    throw new CliError(EXIT.failure, 'write_failed', `nothing was written (${firstLine(err)})`);
+  }
+}
+
 async function promote(deps: CliDeps, user: UserRow, role: string): Promise<AdminGrantResult> {
   const set: Partial<UserRow> = {};
   if (!user.roles.includes(role)) set.roles = [...user.roles, role];
@@ -42,8 +60,8 @@ async function promote(deps: CliDeps, user: UserRow, role: string): Promise<Admi
   if (!user.emailVerified) set.emailVerified = true;
   const changedFields = Object.keys(set);
   if (changedFields.length === 0) return { userId: user.id, email: user.email, roles: user.roles, outcome: 'unchanged', changedFields };
-  await deps.db.update(users).set({ ...set, updatedAt: new Date(deps.clock.now()) }).where(eq(users.id, user.id));
-  await deps.events.record({ type: 'admin_user_updated', userId: user.id, ...CLI_ACTOR, metadata: { changedFields, grantedRole: set.roles ? role : null, via: 'cli' } });
+  const update = deps.db.update(users).set({ ...set, updatedAt: new Date(deps.clock.now()) }).where(eq(users.id, user.id));
+  await writeWithEvent(deps, update, 'admin_user_updated', user.id, { changedFields, grantedRole: set.roles ? role : null, via: 'cli' });
   return { userId: user.id, email: user.email, roles: set.roles ?? user.roles, outcome: 'promoted', changedFields };
 }
 
@@ -59,7 +77,7 @@ export async function grantAdmin(deps: CliDeps, email: string, roles: RoleLists)
   const userRoles = [...new Set([...roles.default_roles, role])];
   const row = { id: randomId(), email, phone: null, roles: userRoles, verified: true, emailVerified: true, phoneVerified: false, revoked: false, createdAt: now, updatedAt: now };
   try {
-    await deps.db.insert(users).values(row);
+    await writeWithEvent(deps, deps.db.insert(users).values(row), 'admin_user_created', row.id, { roles: userRoles, verified: true, via: 'cli' });
   } catch (err) {
     // Created by someone else since our read: promote that account instead.
     if (!uniqueViolation(err)) throw err;
@@ -67,6 +85,5 @@ export async function grantAdmin(deps: CliDeps, email: string, roles: RoleLists)
     if (!raced) throw err;
     return promote(deps, raced, role);
   }
-  await deps.events.record({ type: 'admin_user_created', userId: row.id, ...CLI_ACTOR, metadata: { roles: userRoles, verified: true, via: 'cli' } });
   return { userId: row.id, email, roles: userRoles, outcome: 'created', changedFields: [] };
 }

@@ -80,6 +80,23 @@ describe.each(BACKENDS)('svc admin create on a %s', (_name, make) => {
   });
 });
 
+describe('svc admin create when the event cannot be written', () => {
+  it('writes neither the account nor the event (one batch), exit 1', async () => {
+    const db = await fileDb();
+    try {
+      await svc(['migrate'], { DATABASE_URL: db.url });
+      await bootstrap(db);
+      await query(db, "CREATE TRIGGER refuse_events BEFORE INSERT ON auth_events BEGIN SELECT RAISE(ABORT, 'events refused by the test'); END");
+      const run = await svc(['admin', 'create', '--email', 'atomic@example.com'], { DATABASE_URL: db.url });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^svc: error: nothing was written \(.*events refused by the test.*\)\n$/);
+      expect(await query(db, 'SELECT * FROM users')).toEqual([]);
+    } finally {
+      await db.stop();
+    }
+  });
+});
+
 describe('svc admin create before the API has started', () => {
   let db: TestDb;
   beforeAll(async () => {
