@@ -45,6 +45,12 @@ async function crossKeyRefusal(deps: PatchDeps, before: SystemConfigValues, merg
   return null;
 }
 
+/**
+ * Who applies a patch: the signed-in admin of the PATCH route, or no user
+ * (the `svc config set` command line: `updated_by` null, events without actor).
+ */
+export type PatchActor = Omit<ActorFields, 'actorUserId' | 'sessionId'> & { actorUserId: string | null; sessionId: string | null };
+
 export interface PatchResult {
   updatedKeys: ConfigKey[];
 }
@@ -53,7 +59,7 @@ export interface PatchResult {
  * Validates and applies a patch. Every refusal writes `system_config_error`
  * with the reason and the key names (never the submitted values).
  */
-export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: ActorFields): Promise<PatchResult> {
+export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: PatchActor): Promise<PatchResult> {
   const refuse = async (err: ApiError, keys: string[]): Promise<never> => {
     await deps.events.record({ type: 'system_config_error', userId: actor.actorUserId, ...actor, metadata: { phase: 'patch', reason: err.code, keys } });
     throw err;
