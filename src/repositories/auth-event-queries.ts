@@ -14,6 +14,8 @@ export interface EventFilter {
   userId?: string;
   actorUserId?: string;
   sessionId?: string;
+  /** Exact client IP as recorded (the admin console's IP filter). */
+  ipAddress?: string;
   /** Exact types. */
   types?: string[];
   /** Also match every `_suspicious` type. */
@@ -30,6 +32,7 @@ export function eventWhere(f: EventFilter): SQL | undefined {
     f.userId ? eq(authEvents.userId, f.userId) : undefined,
     f.actorUserId ? eq(authEvents.actorUserId, f.actorUserId) : undefined,
     f.sessionId ? eq(authEvents.sessionId, f.sessionId) : undefined,
+    f.ipAddress ? eq(authEvents.ipAddress, f.ipAddress) : undefined,
     typeConds.length ? or(...typeConds) : undefined,
     f.fromMs !== undefined ? gte(authEvents.createdAt, new Date(f.fromMs)) : undefined,
     f.toMs !== undefined ? lte(authEvents.createdAt, new Date(f.toMs)) : undefined,
