@@ -102,3 +102,19 @@ export async function countByBucketAndType(db: Db, fromMs: number, toMs: number,
     .where(and(gte(authEvents.createdAt, new Date(fromMs)), lte(authEvents.createdAt, new Date(toMs))))
     .groupBy(bucket, authEvents.type);
 }
+
+/**
+ * Per bucket: issued sessions by sign-in method (`metadata.method`) and OTP
+ * sends by channel (`metadata.channel`), for the sign-in health charts.
+ * Grouped in SQL, so rows are bounded by buckets × methods, never by events.
+ */
+export async function countSignInDetailByBucket(db: Db, fromMs: number, toMs: number, bucketMs: number): Promise<{ bucket: number; type: string; detail: string | null; count: number }[]> {
+  const size = sql.raw(String(Math.trunc(bucketMs)));
+  const bucket = sql<number>`(${authEvents.createdAt} / ${size}) * ${size}`;
+  const detail = sql<string | null>`json_extract(${authEvents.metadata}, CASE WHEN ${authEvents.type} = 'session_issued' THEN '$.method' ELSE '$.channel' END)`;
+  return db
+    .select({ bucket, type: authEvents.type, detail, count: count() })
+    .from(authEvents)
+    .where(and(gte(authEvents.createdAt, new Date(fromMs)), lte(authEvents.createdAt, new Date(toMs)), inArray(authEvents.type, ['session_issued', 'otp_sent'])))
+    .groupBy(bucket, authEvents.type, detail);
+}
