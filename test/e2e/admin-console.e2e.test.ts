@@ -191,8 +191,6 @@ describe('admin console in Chromium', () => {
     for (const u of users.filter((x) => OTHERS.includes(x.email))) {
       expect((await consoleApi(admin, 'POST', `/admin/organizations/${org.body.organization.id}/members`, { userId: u.id, roles: ['member'] })).status).toBe(201);
     }
-    const provider = { id: 'github', name: 'GitHub', clientId: 'Iv1.demo', clientSecretEnv: 'GITHUB_CLIENT_SECRET', authorizationUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', userInfoUrl: 'https://api.github.com/user', scopes: ['read:user', 'user:email'] };
-    expect((await consoleApi(admin, 'POST', '/system-config/oauth-providers', provider)).status).toBe(201);
 
     await admin.goto(`${stack.demo}/admin/sessions`);
     expect(await admin.locator('#sessions-table tbody tr').count()).toBeGreaterThanOrEqual(2);
@@ -203,13 +201,28 @@ describe('admin console in Chromium', () => {
     await expect.poll(() => admin.locator('#members-table tbody tr').count()).toBe(4);
     await shoot(admin, 'organization');
 
+    // Add a provider through its form; the API's validation error lands next to the field first.
     await admin.goto(`${stack.demo}/admin/providers`);
-    await expect.poll(() => admin.textContent('#providers-table')).toContain('GitHub');
+    const fields: Record<string, string> = { id: 'github', name: 'GitHub', clientId: 'Iv1.demo', clientSecretEnv: 'github_secret', authorizationUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', userInfoUrl: 'https://api.github.com/user', scopes: 'read:user, user:email' };
+    for (const [k, v] of Object.entries(fields)) await admin.fill(`#new-${k}`, v);
+    await admin.click('#add-provider button[type="submit"]');
+    await expectNotice(admin, 'error', /Not saved/);
+    await expect.poll(() => admin.textContent('#add-provider [data-error-for="clientSecretEnv"]')).toMatch(/NAME of an env variable/);
+    await admin.fill('#new-clientSecretEnv', 'GITHUB_CLIENT_SECRET');
+    await admin.click('#add-provider button[type="submit"]');
+    await expectNotice(admin, 'ok', 'Provider added');
     expect(await admin.textContent('#providers-table')).toContain('GITHUB_CLIENT_SECRET');
+    // Disable, then edit the display name.
     await admin.click('#providers-table button:has-text("Disable")');
     await admin.click('#confirm-ok');
     await expectNotice(admin, 'ok', 'Provider disabled');
     expect(await admin.textContent('#providers-table')).toContain('disabled');
+    await admin.click('summary:has-text("Edit GitHub")');
+    await admin.fill('#p-github-name', 'GitHub (staff)');
+    await admin.click('details:has(#p-github-name) button[type="submit"]');
+    await expectNotice(admin, 'ok', 'Provider saved');
+    expect(await admin.textContent('#providers-table')).toContain('GitHub (staff)');
+    await admin.click('summary:has-text("Edit GitHub (staff)")');
     await shoot(admin, 'providers');
   });
 });

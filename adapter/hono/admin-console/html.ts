@@ -49,3 +49,14 @@ export function when(iso: unknown): string {
 /** A pill per role or tag. */
 export const pills = (items: unknown, kind = ''): Html =>
   html`${(Array.isArray(items) ? items : []).map((r) => html`<span class="pill ${kind}">${r}</span>`)}`;
+
+/** A short device label from the stored name or User-Agent (`Chrome on Linux`); the raw string goes in a title. */
+export function deviceLabel(deviceName: string | null | undefined, userAgent: string | null | undefined): string {
+  if (deviceName) return deviceName;
+  const ua = userAgent ?? '';
+  if (!ua) return 'Unknown device';
+  const browser = /Edg\//.test(ua) ? 'Edge' : /(Headless)?Chrome\//.test(ua) ? 'Chrome' : /Firefox\//.test(ua) ? 'Firefox' : /Safari\//.test(ua) ? 'Safari' : null;
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : null;
+  if (browser && os) return `${browser} on ${os}`;
+  return browser ?? os ?? (ua.length > 40 ? `${ua.slice(0, 40)}…` : ua);
+}

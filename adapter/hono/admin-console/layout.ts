@@ -30,13 +30,13 @@ ${page.charts ? html`<link rel="stylesheet" href="${base}/assets/uplot.css">` : 
 </head>
 <body data-base="${base}" data-can-write="${session.canWrite ? 'true' : 'false'}">
 <a class="skip" href="#main">Skip to content</a>
-<aside class="side">
+<aside class="side"><div class="side-inner">
   <div class="brand">${settings.title}</div>
   <nav aria-label="Console">
     <ul>${NAV.map(([p, label]) => html`<li><a href="${base}${p === '/' ? '' : p}"${p === current ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul>
   </nav>
   <div class="who"><span class="who-label">Signed in as</span><span id="who">${session.email ?? session.userId}</span>${session.canWrite ? '' : html`<span class="pill grey">read-only</span>`}</div>
-</aside>
+</div></aside>
 <main id="main">
   <header class="page-head"><h1>${page.title}</h1><div class="actions">${page.actions ?? ''}</div></header>
   <div id="notice" class="notice hidden" role="status" aria-live="polite"></div>

@@ -46,7 +46,7 @@ export const configScreen: Screen = async (ctx) => {
     title: 'System config',
     body: html`<section class="card"><form id="config-form" class="config" data-api="/system-config/admin" data-method="PATCH" data-changed-only="true" data-done="Config saved">
       ${keys.map((k) => field(k, res.body[k], ctx.session.canWrite))}
-      ${ctx.session.canWrite ? html`<div class="row end sticky"><button type="reset" class="secondary">Discard changes</button><button type="submit" id="config-save">Save changes</button></div>` : ''}
+      ${ctx.session.canWrite ? html`<div class="row end actions-row"><button type="reset" class="secondary">Discard changes</button><button type="submit" id="config-save">Save changes</button></div>` : ''}
       </form><p class="hint">OAuth providers are managed on <a href="${ctx.base}/providers">their own screen</a>.</p></section>`,
   };
 };

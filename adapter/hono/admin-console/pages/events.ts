@@ -88,7 +88,7 @@ export const eventsScreen: Screen = async (ctx) => {
     (e) => html`<tr><td class="nowrap">${when(e.createdAt)}</td><td><code>${e.type}</code></td>
       <td>${e.userId ? html`<a href="${ctx.base}/users/${encodeURIComponent(e.userId)}"><code>${e.userId.slice(0, 8)}…</code></a>` : '—'}</td>
       <td>${e.actorUserId ? html`<a href="${ctx.base}/users/${encodeURIComponent(e.actorUserId)}"><code>${e.actorUserId.slice(0, 8)}…</code></a>` : ''}</td>
-      <td>${e.ipAddress ?? '—'}</td><td class="meta">${e.metadata ? JSON.stringify(e.metadata) : ''}</td></tr>`,
+      <td>${e.ipAddress ?? '—'}</td><td class="meta">${e.metadata ? html`<span class="clip" title="${JSON.stringify(e.metadata)}">${JSON.stringify(e.metadata)}</span>` : ''}</td></tr>`,
   );
   return {
     title: 'Auth events',

@@ -18,7 +18,16 @@ const RANGES: Record<string, { label: string; interval: 'hour' | 'day'; hours: n
   '7d': { label: 'Last 7 days', interval: 'hour', hours: 7 * 24 },
   '30d': { label: 'Last 30 days', interval: 'day', hours: 30 * 24 },
 };
-const METHOD_LABELS: Record<string, string> = { passkey: 'Passkey', email_otp: 'Email code', phone_otp: 'SMS code', magic_link: 'Magic link', oauth: 'OAuth', unknown: 'Other' };
+const METHOD_LABELS: Record<string, string> = {
+  passkey: 'Passkey',
+  email_otp: 'Email code',
+  phone_otp: 'SMS code',
+  magic_link: 'Magic link',
+  oauth: 'OAuth',
+  totp: 'Authenticator app',
+  registration: 'New account',
+  unknown: 'Other',
+};
 
 export interface Chart {
   id: string;

@@ -1,5 +1,5 @@
 /** Sessions: every active session (paged), or one user's, with revoke one / revoke all. */
-import { html, when } from '../html.js';
+import { deviceLabel, html, when } from '../html.js';
 import { apiError, offsetOf, pager } from '../layout.js';
 import type { PageContext, Screen } from '../page.js';
 import { apiButton } from './users.js';
@@ -33,7 +33,7 @@ export const sessionsScreen: Screen = async (ctx) => {
     : '';
   const rows = sessions.map(
     (s) => html`<tr data-session-id="${s.id}"><td><a href="${ctx.base}/users/${encodeURIComponent(s.userId)}"><code>${s.userId.slice(0, 8)}…</code></a>${s.current ? html` <span class="pill">you, here</span>` : ''}</td>
-      <td>${s.deviceName ?? s.userAgent ?? '—'}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
+      <td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
       <td class="right">${apiButton(ctx, 'Revoke', 'DELETE', `/admin/sessions/by-id/${encodeURIComponent(s.id)}`, { done: 'Session revoked', confirm: 'Sign this device out now?' })}</td></tr>`,
   );
   return {

@@ -1,5 +1,5 @@
 /** Users: search and pagination, and one user's detail with its actions. */
-import { html, pills, when, type Html } from '../html.js';
+import { deviceLabel, html, pills, when, type Html } from '../html.js';
 import { apiError, offsetOf, pager } from '../layout.js';
 import type { PageContext, Screen } from '../page.js';
 
@@ -43,7 +43,7 @@ export const usersScreen: Screen = async (ctx) => {
 function sessionsTable(ctx: PageContext, sessions: Session[]): Html {
   if (!sessions.length) return html`<p class="empty">No active sessions.</p>`;
   return html`<table id="user-sessions"><thead><tr><th scope="col">Device</th><th scope="col">IP</th><th scope="col">Started</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>
-    ${sessions.map((s) => html`<tr data-session-id="${s.id}"><td>${s.deviceName ?? s.userAgent ?? '—'}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
+    ${sessions.map((s) => html`<tr data-session-id="${s.id}"><td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
       <td class="right">${apiButton(ctx, 'Revoke', 'DELETE', `/admin/sessions/by-id/${encodeURIComponent(s.id)}`, { done: 'Session revoked', confirm: 'Sign this device out now?' })}</td></tr>`)}
   </tbody></table>`;
 }
@@ -63,7 +63,7 @@ export const userDetailScreen: Screen = async (ctx) => {
     : apiButton(ctx, 'Revoke access', 'PATCH', `/admin/users/${uid}`, { body: { revoked: true }, done: 'User revoked', confirm: `Revoke ${user.email}? They are signed out everywhere and cannot sign in until unrevoked.` })}
     ${apiButton(ctx, 'Delete user', 'DELETE', `/admin/users/${uid}`, { kind: 'danger', typeToConfirm: user.email, confirm: `Delete ${user.email} and all of their sessions, passkeys and memberships. This cannot be undone.`, redirect: `${ctx.base}/users`, done: 'User deleted' })}`;
   const rolesForm = ctx.session.canWrite
-    ? html`<form data-api="/admin/users/${uid}" data-method="PATCH" data-done="Roles saved" id="roles-form"><fieldset class="checks"><legend>Roles</legend>
+    ? html`<form data-api="/admin/users/${uid}" data-method="PATCH" data-done="Roles saved" id="roles-form"><fieldset class="checks"><legend class="sr-only">Roles</legend>
         ${available.map((r) => html`<label class="check"><input type="checkbox" name="roles" value="${r}"${user.roles.includes(r) ? ' checked' : ''}> ${r}</label>`)}</fieldset>
         <p class="field-error" data-error-for="roles"></p><button type="submit">Save roles</button></form>`
     : pills(user.roles);

@@ -273,7 +273,7 @@ if (chartData && window.uPlot) {
     const opts = {
       width: Math.max(280, el.clientWidth),
       height: 240,
-      legend: { live: true },
+      legend: { live: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
       axes: [{ stroke: '#5d6778', grid: { stroke: '#eef0f3' } }, { stroke: '#5d6778', grid: { stroke: '#eef0f3' }, size: 44 }],
