@@ -9,10 +9,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../runtime/processes.js';
-import { expectNotice, launchChromium, nextMessage, registerWithEmailCode, screenshot, startStack, stopAllStacks, type Stack } from './harness.js';
+import { addVirtualAuthenticator, expectNotice, launchChromium, nextMessage, registerWithEmailCode, screenshot, startStack, stopAllStacks, type Stack } from './harness.js';
 
 const OWNER = 'owner@console.test';
 const TARGET = 'target@console.test';
@@ -71,6 +71,7 @@ describe('admin console in Chromium', () => {
   let stack: Stack;
   let browser: Browser;
   let admin: Page;
+  let adminContext: BrowserContext;
   let target: Page;
   let pageErrors: () => string[];
 
@@ -81,7 +82,7 @@ describe('admin console in Chromium', () => {
     // which Intl (used by uPlot) refuses; a real browser reports a valid tag.
     const a = await localePage(browser, { width: 1280, height: 860 });
     const b = await localePage(browser, { width: 1100, height: 800 });
-    [admin, target] = [a.page, b.page];
+    [admin, target, adminContext] = [a.page, b.page, a.context];
     pageErrors = () => [...a.pageErrors, ...b.pageErrors];
   });
 
@@ -149,6 +150,28 @@ describe('admin console in Chromium', () => {
     await target.waitForURL(`${stack.demo}/?next=%2Fapp`);
     expect((await target.context().request.get(`${stack.demo}/auth/users/me`)).status()).toBe(401);
     await screenshot(target, 'admin-console-target-signed-out');
+  });
+
+  it('runs device replacement recovery behind a passkey step-up: the console runs the ceremony and retries', async () => {
+    await addVirtualAuthenticator(adminContext, admin);
+    await admin.goto(`${stack.demo}/app`);
+    await admin.click('#add-passkey');
+    await expectNotice(admin, 'ok', 'Passkey added. You can now sign in with it.');
+    await admin.goto(`${stack.demo}/admin/users?search=target%40`);
+    await admin.click(`#users-table a:has-text("${TARGET}")`);
+    await admin.click('#recovery summary');
+    await admin.fill('#recovery-evidence', 'HELPDESK-42');
+    await admin.click('#recovery-form button[type="submit"]');
+    await admin.click('#confirm-ok');
+    // The API answers step_up_required; the console asks the admin to confirm it's them.
+    await admin.locator('#step-up-dialog').waitFor({ state: 'visible' });
+    await screenshot(admin, 'admin-console-step-up');
+    await admin.click('#step-up-passkey');
+    await expectNotice(admin, 'ok', 'Recovery done: sessions revoked, passkeys removed, authenticator app turned off');
+    const events = await consoleApi(admin, 'GET', '/admin/auth-events?type=admin_device_replacement_recovery');
+    expect(events.body.events).toHaveLength(1);
+    expect(events.body.events[0].actorUserId).toBeTruthy();
+    expect(events.body.events[0].actorUserId).not.toBe(events.body.events[0].userId);
   });
 
   it('records the revocation with the acting admin and filters the auth events by user and type', async () => {

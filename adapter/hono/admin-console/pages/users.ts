@@ -48,6 +48,18 @@ function sessionsTable(ctx: PageContext, sessions: Session[]): Html {
   </tbody></table>`;
 }
 
+/** Device-replacement recovery (contract §3.15): the API asks for a fresh step-up, which the console script runs. */
+function recoveryForm(ctx: PageContext, user: User): Html {
+  if (!ctx.session.canWrite) return html``;
+  return html`<details class="card" id="recovery"><summary>Device replacement recovery</summary>
+    <p class="hint">For a user who lost every device: signs them out everywhere, removes their passkeys and turns off their authenticator app, so they can enrol new ones. You will be asked to confirm it's you.</p>
+    <form class="row wrap" id="recovery-form" data-api="/admin/users/${encodeURIComponent(user.id)}/recovery/device-replacement" data-method="POST" data-done="Recovery done: sessions revoked, passkeys removed, authenticator app turned off" data-confirm="Run device replacement recovery for ${user.email}?">
+      <label>Identity proofing<select name="proofing.method" id="recovery-method"><option value="in_person">In person</option><option value="remote_exception">Remote exception</option></select><span class="field-error" data-error-for="proofing.method"></span></label>
+      <label class="grow">Evidence reference<input name="proofing.evidenceRef" id="recovery-evidence" required maxlength="200" placeholder="e.g. ticket number"><span class="field-error" data-error-for="proofing.evidenceRef"></span></label>
+      <label class="grow">Approver (remote exception)<input name="proofing.approver" id="recovery-approver" maxlength="200"><span class="field-error" data-error-for="proofing.approver"></span></label>
+      <button type="submit" class="danger">Run recovery</button></form></details>`;
+}
+
 export const userDetailScreen: Screen = async (ctx) => {
   const id = ctx.params['userId'] ?? '';
   const [res, rolesRes] = await Promise.all([
@@ -77,6 +89,7 @@ export const userDetailScreen: Screen = async (ctx) => {
       <section class="card"><h2>Roles</h2>${rolesForm}</section></div>
       <section class="card"><div class="card-head"><h2>Sessions <span class="count">${sessions.length}</span></h2>
         ${sessions.length ? apiButton(ctx, 'Revoke all sessions', 'DELETE', `/admin/sessions/${uid}/revoke-all`, { done: 'All sessions revoked', confirm: `Sign ${user.email} out on every device?` }) : ''}</div>${sessionsTable(ctx, sessions)}</section>
+      ${recoveryForm(ctx, user)}
       <section class="card"><h2>Passkeys <span class="count">${credentials.length}</span></h2>${credentials.length
         ? html`<table><thead><tr><th scope="col">Name</th><th scope="col">Device</th><th scope="col">Synced</th><th scope="col">Created</th><th scope="col">Last used</th></tr></thead><tbody>
           ${credentials.map((k) => html`<tr><td>${k.friendlyName ?? 'Passkey'}</td><td>${[k.platform, k.browser].filter(Boolean).join(' · ') || (k.deviceType ?? '—')}</td><td>${k.backedUp ? 'yes' : 'no'}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td></tr>`)}</tbody></table>`

@@ -168,7 +168,11 @@ function formBody(form, onlyChanged) {
     const v = valueOf(el);
     if (onlyChanged && JSON.stringify(v) === el.dataset.initial) continue;
     if (v === '' && !el.required && form.dataset.method === 'POST') continue;
-    out[el.name] = v;
+    // `proofing.method` → { proofing: { method } }
+    const path = el.name.split('.');
+    let target = out;
+    for (const key of path.slice(0, -1)) target = target[key] ??= {};
+    target[path[path.length - 1]] = v;
   }
   for (const [name, values] of groups) out[name] = values;
   return out;
@@ -185,10 +189,14 @@ function showIssues(form, res) {
   const issues = (res.body && res.body.details && res.body.details.issues) || [];
   let placed = false;
   for (const issue of issues) {
-    const key = Array.isArray(issue.path) && issue.path.length ? String(issue.path[0]) : '';
-    const slot = key && $(`[data-error-for="${CSS.escape(key)}"]`, form);
-    if (!slot) continue;
-    const rest = issue.path.slice(1).join('.');
+    const path = Array.isArray(issue.path) ? issue.path.map(String) : [];
+    // The most specific slot: `proofing.evidenceRef`, else `proofing`.
+    let depth = path.length;
+    while (depth > 0 && !$(`[data-error-for="${CSS.escape(path.slice(0, depth).join('.'))}"]`, form)) depth--;
+    if (depth === 0) continue;
+    const key = path.slice(0, depth).join('.');
+    const slot = $(`[data-error-for="${CSS.escape(key)}"]`, form);
+    const rest = path.slice(depth).join('.');
     slot.textContent = (slot.textContent ? `${slot.textContent} · ` : '') + (rest ? `${rest}: ` : '') + issue.message;
     const field = slot.closest('.field');
     if (field) field.classList.add('invalid');
@@ -225,6 +233,7 @@ document.addEventListener('submit', async (ev) => {
     return;
   }
   if (form.dataset.changedOnly === 'true' && Object.keys(payload).length === 0) { notice('info', 'Nothing changed.'); return; }
+  if (form.dataset.confirm && !(await confirmAction(form.dataset.confirm))) return;
   const button = $('button[type="submit"], button:not([type])', form);
   if (button) button.disabled = true;
   const res = await request(form.dataset.method || 'POST', form.dataset.api, payload);
