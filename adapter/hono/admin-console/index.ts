@@ -92,8 +92,8 @@ async function withSession(c: Context, core: AdapterCore, settings: ConsoleSetti
 }
 
 /**
- * The admin console. Pass the options you give `svcAdapter` (same object:
- * shared caches), plus `title`, `signInUrl` and `pageSize` if you like.
+ * The admin console. Pass the options you give `svcAdapter`, plus `title`,
+ * `signInUrl` and `pageSize` if you like.
  * Pages need `admin:read`; writes need `admin:write` and pass the adapter's
  * origin guard; when the API asks for a fresh step-up the page runs the
  * passkey or authenticator-code ceremony and retries.

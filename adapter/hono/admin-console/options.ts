@@ -2,8 +2,9 @@
 import type { SvcAdapterOptions } from '../../core/options.js';
 
 /**
- * The adapter's options (pass the same object you give `svcAdapter`, so both
- * share the refresh dedup and the JWKS cache) plus the console's own.
+ * The adapter's options plus the console's own: spread the object you give
+ * `svcAdapter` (`{ ...adapterOptions, title: 'Ops' }`). The refresh dedup is
+ * per process, so the console and the adapter never rotate one refresh token twice.
  */
 export interface SvcAdminConsoleOptions extends SvcAdapterOptions {
   /** Shown in the sidebar and the page titles. Default `svc admin`. */

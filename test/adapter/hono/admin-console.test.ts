@@ -77,6 +77,18 @@ describe('svcAdminConsole pages', () => {
     }
   });
 
+  it('shows an admin:read user the screens without any write control', async () => {
+    const { h } = await setup();
+    const reader = await signedInBrowser(h, { roles: ['admin:read'] });
+    const target = await signedInBrowser(h);
+    for (const path of [`/admin/users/${target.user.id}`, '/admin/sessions', '/admin/config', '/admin/providers']) {
+      const res = await h.send('GET', path, { cookies: reader.cookies });
+      expect(res.status, path).toBe(200);
+      expect(res.text, path).not.toMatch(/data-api=/);
+      expect(res.text, path).toContain('read-only');
+    }
+  });
+
   it('searches users and pages through them', async () => {
     const { h, admin } = await setup({ pageSize: 2 });
     for (let i = 0; i < 3; i++) await createUser(h.t, { email: `findme${i}@example.com` });

@@ -44,7 +44,7 @@ export const configScreen: Screen = async (ctx) => {
   const keys = Object.keys(res.body).filter((k) => k !== 'oauth_providers');
   return {
     title: 'System config',
-    body: html`<section class="card"><form id="config-form" class="config" data-api="/system-config/admin" data-method="PATCH" data-changed-only="true" data-done="Config saved">
+    body: html`<section class="card"><form id="config-form" class="config"${ctx.session.canWrite ? html` data-api="/system-config/admin" data-method="PATCH" data-changed-only="true" data-done="Config saved"` : ''}>
       ${keys.map((k) => field(k, res.body[k], ctx.session.canWrite))}
       ${ctx.session.canWrite ? html`<div class="row end actions-row"><button type="reset" class="secondary">Discard changes</button><button type="submit" id="config-save">Save changes</button></div>` : ''}
       </form><p class="hint">OAuth providers are managed on <a href="${ctx.base}/providers">their own screen</a>.</p></section>`,
