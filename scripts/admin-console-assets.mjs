@@ -19,11 +19,18 @@ const require = createRequire(import.meta.url);
 const uplotDir = dirname(require.resolve('uplot/package.json'));
 const uplotVersion = JSON.parse(readFileSync(join(uplotDir, 'package.json'), 'utf8')).version;
 
+/**
+ * uPlot builds `Intl.NumberFormat(navigator.language)` as it loads, which throws
+ * when the browser reports a tag Intl refuses (Chromium under a POSIX locale
+ * reports `en-US@posix`): fall back to `en-US` for this page only.
+ */
+const LANGUAGE_GUARD = `(function(){try{new Intl.NumberFormat(navigator.language)}catch(e){Object.defineProperty(navigator,'language',{value:'en-US',configurable:true})}})();`;
+
 export function renderAssets() {
   const files = {
     'console.js': ['text/javascript; charset=utf-8', readFileSync(join(DIR, 'static/console.js'), 'utf8')],
     'console.css': ['text/css; charset=utf-8', readFileSync(join(DIR, 'static/console.css'), 'utf8')],
-    'uplot.js': ['text/javascript; charset=utf-8', `/*! uPlot ${uplotVersion} (MIT) https://github.com/leeoniya/uPlot */\n${readFileSync(join(uplotDir, 'dist/uPlot.iife.min.js'), 'utf8')}`],
+    'uplot.js': ['text/javascript; charset=utf-8', `/*! uPlot ${uplotVersion} (MIT) https://github.com/leeoniya/uPlot */\n${LANGUAGE_GUARD}\n${readFileSync(join(uplotDir, 'dist/uPlot.iife.min.js'), 'utf8')}`],
     'uplot.css': ['text/css; charset=utf-8', readFileSync(join(uplotDir, 'dist/uPlot.min.css'), 'utf8')],
   };
   const entries = Object.entries(files).map(([name, [type, body]]) => `  ${JSON.stringify(name)}: { type: ${JSON.stringify(type)}, body: ${JSON.stringify(body)} },`);

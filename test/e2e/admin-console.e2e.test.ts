@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../runtime/processes.js';
-import { addVirtualAuthenticator, expectNotice, launchChromium, nextMessage, registerWithEmailCode, screenshot, startStack, stopAllStacks, type Stack } from './harness.js';
+import { addVirtualAuthenticator, expectNotice, launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, startStack, stopAllStacks, type Stack } from './harness.js';
 
 const OWNER = 'owner@console.test';
 const TARGET = 'target@console.test';
@@ -36,16 +36,6 @@ async function consoleApi(page: Page, method: string, path: string, body?: unkno
     },
     [method, path, body] as const,
   );
-}
-
-/** `newPage` of the harness, with a fixed locale and viewport. */
-async function localePage(browser: Browser, viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
-  return { context, page, pageErrors };
 }
 
 /** Signs in with an emailed code after one wrong code (a real failed sign-in for the charts). */
@@ -78,10 +68,9 @@ describe('admin console in Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium();
     stack = await startStack({ ownerEmail: OWNER });
-    // An explicit locale: this machine's Chromium reports `en-US@posix` from the environment,
-    // which Intl (used by uPlot) refuses; a real browser reports a valid tag.
-    const a = await localePage(browser, { width: 1280, height: 860 });
-    const b = await localePage(browser, { width: 1100, height: 800 });
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await a.page.setViewportSize({ width: 1280, height: 860 });
     [admin, target, adminContext] = [a.page, b.page, a.context];
     pageErrors = () => [...a.pageErrors, ...b.pageErrors];
   });
