@@ -97,6 +97,9 @@ describe('svcAdminConsole pages', () => {
     expect(res.text).toContain('1–2 of 3');
     const next = await h.send('GET', '/admin/users?search=findme&offset=2', { cookies: admin.cookies });
     expect(next.text.match(/findme\d@example\.com<\/a>/g)).toHaveLength(1);
+    const byId = await h.send('GET', `/admin/users?search=${admin.user.id}`, { cookies: admin.cookies });
+    expect(byId.text).toContain(`${admin.user.email}</a>`);
+    expect(byId.text).toContain('1–1 of 1');
   });
 
   it('escapes values from the API, so stored markup never becomes markup', async () => {

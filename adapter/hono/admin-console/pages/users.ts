@@ -9,6 +9,8 @@ type Credential = { id: string; friendlyName: string | null; deviceType: string 
 type Membership = { id: string; name: string; slug: string; membership: { roles: string[] } };
 type Event = { id: string; type: string; ipAddress: string | null; actorUserId: string | null; createdAt: string };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const statusPill = (u: Pick<User, 'revoked' | 'verified'>): Html =>
   u.revoked ? html`<span class="pill red">revoked</span>` : u.verified ? html`<span class="pill green">active</span>` : html`<span class="pill grey">unverified</span>`;
 
@@ -22,9 +24,13 @@ export const usersScreen: Screen = async (ctx) => {
   const search = ctx.query('search');
   const offset = offsetOf(ctx.query('offset'));
   const limit = ctx.settings.pageSize;
-  const res = await ctx.api<{ users: User[]; total: number }>('/admin/users', { limit, offset, ...(search ? { search } : {}) });
+  // The API searches email and phone; a pasted user id is looked up directly.
+  const byId = search && UUID.test(search) ? await ctx.api<{ user: User }>(`/admin/users/${encodeURIComponent(search)}`) : null;
+  const res = byId?.ok
+    ? ({ ok: true, body: { users: [byId.body.user], total: 1 } } as const)
+    : await ctx.api<{ users: User[]; total: number }>('/admin/users', { limit, offset, ...(search ? { search } : {}) });
   const form = html`<form class="toolbar" method="get" action="${ctx.base}/users" role="search">
-    <label class="grow">Search users<input type="search" name="search" id="user-search" value="${search ?? ''}" placeholder="Email, phone or id" maxlength="320"></label>
+    <label class="grow">Search users<input type="search" name="search" id="user-search" value="${search ?? ''}" placeholder="Email, phone or user id" maxlength="320"></label>
     <button type="submit">Search</button>${search ? html`<a class="button secondary" href="${ctx.base}/users">Clear</a>` : ''}</form>`;
   if (!res.ok) return { title: 'Users', body: html`${form}${apiError('Loading users', res)}` };
   const { users, total } = res.body;
