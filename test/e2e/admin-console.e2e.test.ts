@@ -129,6 +129,12 @@ describe('admin console in Chromium', () => {
   it('revokes the user’s session and the user’s browser is signed out', async () => {
     await target.goto(`${stack.demo}/app`);
     await expect.poll(() => target.textContent('#who')).toBe(TARGET);
+    // Escape cancels: nothing is sent.
+    await admin.click('#user-sessions tbody tr button[data-api]');
+    await admin.locator('#confirm-dialog').waitFor({ state: 'visible' });
+    await admin.keyboard.press('Escape');
+    await admin.locator('#confirm-dialog').waitFor({ state: 'hidden' });
+    expect((await target.context().request.get(`${stack.demo}/auth/users/me`)).status()).toBe(200);
     await admin.click('#user-sessions tbody tr button[data-api]');
     await admin.locator('#confirm-dialog').waitFor({ state: 'visible' });
     await admin.click('#confirm-ok');

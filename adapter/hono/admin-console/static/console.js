@@ -119,6 +119,8 @@ function stepUp() {
       else error.textContent = describeError(res);
     }, { signal });
     dialog.addEventListener('close', () => finish(dialog.returnValue === 'done'), { signal });
+    // Escape closes without a value and keeps the previous one: start from none.
+    dialog.returnValue = '';
     dialog.showModal();
   });
 }
@@ -138,6 +140,7 @@ function confirmAction(text, expected) {
   input.addEventListener('input', () => { ok.disabled = input.value.trim() !== expected; }, { signal: listeners.signal });
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => { listeners.abort(); resolve(dialog.returnValue === 'ok'); }, { once: true });
+    dialog.returnValue = '';
     dialog.showModal();
     (expected ? input : ok).focus();
   });
@@ -208,6 +211,7 @@ function showIssues(form, res) {
 }
 
 function after(el, res, fallbackDone) {
+  if (res.status === 401) return; // request() already said the session ended
   if (res.status >= 200 && res.status < 300) {
     const done = el.dataset.done || fallbackDone;
     if (el.dataset.redirect) { location.assign(el.dataset.redirect); return; }
@@ -238,7 +242,7 @@ document.addEventListener('submit', async (ev) => {
   if (button) button.disabled = true;
   const res = await request(form.dataset.method || 'POST', form.dataset.api, payload);
   if (button) button.disabled = false;
-  if (res.status >= 200 && res.status < 300) return after(form, res, 'Saved');
+  if (res.status === 401 || (res.status >= 200 && res.status < 300)) return after(form, res, 'Saved');
   const placed = showIssues(form, res);
   notice('error', placed ? `Not saved: ${describeError(res)}. See the highlighted fields.` : `Not saved: ${describeError(res)}`);
 });
