@@ -199,6 +199,25 @@ describe('svcAdminConsole API (writes)', () => {
     expect(events.body.events.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('revokes and unrevokes a user, and deletes one, each reflected on the user screen', async () => {
+    const { h, admin } = await setup();
+    const target = await signedInBrowser(h);
+    const api = `/admin/api/admin/users/${target.user.id}`;
+    const page = async () => (await h.send('GET', `/admin/users/${target.user.id}`, { cookies: admin.cookies })).text;
+    expect(await page()).toContain('>Revoke access</button>');
+    expect((await h.send('PATCH', api, { cookies: admin.cookies, headers: SAME_ORIGIN, body: { revoked: true } })).status).toBe(200);
+    const revoked = await page();
+    expect(revoked).toContain('<span class="pill red">revoked</span>');
+    expect(revoked).toContain('>Unrevoke</button>');
+    expect((await h.send('GET', '/auth/users/me', { cookies: target.cookies })).status).toBe(401);
+    expect((await h.send('PATCH', api, { cookies: admin.cookies, headers: SAME_ORIGIN, body: { revoked: false } })).status).toBe(200);
+    expect(await page()).toContain('<span class="pill green">active</span>');
+    // The delete button asks for the email to be typed, and sends the admin back to the list.
+    expect(await page()).toContain(`data-type-to-confirm="${target.user.email}"`);
+    expect((await h.send('DELETE', api, { cookies: admin.cookies, headers: SAME_ORIGIN })).status).toBe(200);
+    expect((await h.send('GET', `/admin/users/${target.user.id}`, { cookies: admin.cookies })).status).toBe(404);
+  });
+
   it('forwards the API validation issues of a bad config value with their field path', async () => {
     const { h, admin } = await setup();
     const res = await h.send('PATCH', '/admin/api/system-config/admin', { cookies: admin.cookies, headers: SAME_ORIGIN, body: { access_token_ttl: 'soon' } });

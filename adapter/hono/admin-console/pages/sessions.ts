@@ -37,7 +37,7 @@ export const sessionsScreen: Screen = async (ctx) => {
       <td class="right">${apiButton(ctx, 'Revoke', 'DELETE', `/admin/sessions/by-id/${encodeURIComponent(s.id)}`, { done: 'Session revoked', confirm: 'Sign this device out now?' })}</td></tr>`,
   );
   return {
-    title: 'Sessions',
+    title: user ? `Sessions of ${user.email ?? user.id}` : 'Sessions',
     actions: html`${revokeAll}`,
     body: html`${form}<section class="card flush"><table id="sessions-table"><caption class="sr-only">Active sessions</caption>
       <thead><tr><th scope="col">User</th><th scope="col">Device</th><th scope="col">IP</th><th scope="col">Started</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
