@@ -22,11 +22,13 @@ export async function exportEventsCsv(ctx: PageContext): Promise<CsvOutcome> {
     const issues = Object.entries(filters.errors).map(([key, message]) => ({ path: [key], code: 'invalid', message }));
     return { ok: false, status: 400, body: { error: 'invalid_request', message: 'Invalid filters', details: { issues } } };
   }
-  const query = { ...filters.query, to: filters.query['to'] ?? new Date().toISOString() };
+  let query = filters.query;
   const lines = [COLUMNS.join(',')];
   for (let offset = 0; offset < CSV_MAX_ROWS; offset += PAGE) {
     const res = await ctx.api<{ events: AuthEvent[]; total: number }>('/admin/auth-events', { ...query, limit: PAGE, offset });
     if (!res.ok) return { ok: false, status: res.status >= 500 ? 502 : res.status, body: { error: res.error, message: res.message } };
+    // Later pages end at the newest exported event, so events arriving meanwhile cannot shift them.
+    if (offset === 0 && !query['to'] && res.body.events[0]) query = { ...query, to: res.body.events[0].createdAt };
     for (const e of res.body.events) lines.push(COLUMNS.map((c) => csvField(e[c])).join(','));
     if (offset + PAGE >= res.body.total || res.body.events.length < PAGE) return { ok: true, csv: `${lines.join('\r\n')}\r\n`, rows: lines.length - 1, truncated: false };
   }

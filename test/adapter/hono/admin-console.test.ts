@@ -134,6 +134,23 @@ describe('svcAdminConsole pages', () => {
     expect((await h.send('GET', '/admin?range=forever', { cookies: admin.cookies })).status).toBe(200);
   });
 
+  it('pins event pages to the first page\'s moment: events arriving meanwhile never shift page 2', async () => {
+    const { h, admin } = await setup({ pageSize: 3 });
+    for (let i = 0; i < 6; i++) {
+      h.t.clock.advance(1000);
+      await h.t.api.deps.events.record({ type: 'login_failed', metadata: { n: i } });
+    }
+    const ids = (text: string) => [...text.matchAll(/>\{&quot;n&quot;:(\d)\}</g)].map((m) => m[1]);
+    const first = await h.send('GET', '/admin/events?type=login_failed', { cookies: admin.cookies });
+    expect(ids(first.text).slice(0, 3)).toEqual(['5', '4', '3']);
+    const next = /<a class="button secondary" rel="next" href="([^"]+)"/.exec(first.text)![1]!.replace(/&amp;/g, '&');
+    expect(next).toContain('asof=');
+    h.t.clock.advance(1000);
+    for (let i = 6; i < 9; i++) await h.t.api.deps.events.record({ type: 'login_failed', metadata: { n: i } });
+    const second = await h.send('GET', next, { cookies: admin.cookies });
+    expect(ids(second.text).slice(0, 3)).toEqual(['2', '1', '0']);
+  });
+
   it('draws sign-in health from the metrics: chart data and the same numbers in a table', async () => {
     const { h, admin } = await setup();
     await h.t.api.deps.events.record({ type: 'login_failed' });

@@ -1,7 +1,7 @@
 /**
  * Auth events: filters (type, user, IP, time range), stable pagination and a
- * CSV export. Pages are pinned to the moment the first page was loaded
- * (`asof`), so events arriving meanwhile never shift later pages.
+ * CSV export. Later pages are pinned to the newest event of the first page
+ * (`asof`), so events arriving meanwhile never shift them.
  */
 import { html, when } from '../html.js';
 import { apiError, offsetOf, pager } from '../layout.js';
@@ -78,11 +78,11 @@ export const eventsScreen: Screen = async (ctx) => {
     <label>To (UTC)<input type="datetime-local" name="to" id="filter-to" value="${values.to ?? ''}">${fieldError(errors, 'to')}</label>
     <div class="row end"><a class="button secondary" href="${ctx.base}/events">Reset</a><button type="submit">Apply</button></div></form>`;
   if (!filters.query) return { title: 'Auth events', body: html`${form}<div class="notice error" role="alert">Fix the highlighted filters.</div>` };
-  const asof = values.asof ?? new Date().toISOString();
-  const query = { ...filters.query, ...(filters.query['to'] ? {} : { to: asof }) };
-  const res = await ctx.api<{ events: AuthEvent[]; total: number }>('/admin/auth-events', { ...query, limit, offset });
+  const res = await ctx.api<{ events: AuthEvent[]; total: number }>('/admin/auth-events', { ...filters.query, limit, offset });
   if (!res.ok) return { title: 'Auth events', body: html`${form}${apiError('Loading events', res)}` };
-  const keep = { type: values.type, user: values.user, ip: values.ip, from: values.from, to: values.to, asof: values.to ? undefined : asof };
+  // Pin later pages to the newest event shown now (the API's clock, not this server's).
+  const asof = filters.query['to'] ? undefined : (values.asof ?? res.body.events[0]?.createdAt);
+  const keep = { type: values.type, user: values.user, ip: values.ip, from: values.from, to: values.to, asof };
   const csv = new URLSearchParams(Object.entries(keep).filter((e): e is [string, string] => Boolean(e[1]))).toString();
   const rows = res.body.events.map(
     (e) => html`<tr><td class="nowrap">${when(e.createdAt)}</td><td><code>${e.type}</code></td>

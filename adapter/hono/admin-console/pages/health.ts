@@ -86,11 +86,11 @@ const stat = (id: string, label: string, value: string | number, note = '') => h
 export const healthScreen: Screen = async (ctx) => {
   const rangeKey = ctx.query('range') ?? '24h';
   const range = RANGES[rangeKey] ?? RANGES['24h']!;
-  const toMs = Date.now();
-  const from = new Date(toMs - range.hours * 3_600_000).toISOString();
+  // The window ends at the API's "now" (its default `to`); the 24 h window is its default `from` too.
+  const from = range.hours === 24 ? undefined : new Date(Date.now() - range.hours * 3_600_000).toISOString();
   const [dash, series] = await Promise.all([
     ctx.api<Dashboard>('/internal/metrics/dashboard'),
-    ctx.api<{ buckets: Bucket[] }>('/internal/auth-events/timeseries', { interval: range.interval, from, to: new Date(toMs).toISOString() }),
+    ctx.api<{ buckets: Bucket[] }>('/internal/auth-events/timeseries', { interval: range.interval, ...(from ? { from } : {}) }),
   ]);
   const picker = html`<nav class="segmented" aria-label="Period">${Object.entries(RANGES).map(([k, r]) => html`<a href="${ctx.base}?range=${k}"${r === range ? html` aria-current="true"` : ''}>${r.label}</a>`)}</nav>`;
   const stats = dash.ok
