@@ -131,6 +131,14 @@ describe('svcAdminConsole pages', () => {
     expect(events.text).toContain('No user with this email');
     expect((await h.send('GET', '/admin/users?offset=abc&search=' + 'x'.repeat(400), { cookies: admin.cookies })).status).toBe(200);
     expect((await h.send('GET', '/admin/users/not-a-user', { cookies: admin.cookies })).status).toBe(404);
+    // A dot segment never travels upstream, where the URL parser would resolve it to another route.
+    h.upstream.length = 0;
+    for (const path of ['/admin/users/%2e%2e', '/admin/organizations/%2E', '/admin/sessions?user=..']) {
+      const res = await h.send('GET', path, { cookies: admin.cookies });
+      expect(res.status, path).toBeLessThan(500);
+    }
+    // (The recorded paths are URL-normalised: a dot segment that got through would show up as one of these.)
+    expect(h.upstream.map((c) => c.path.split('?')[0]).filter((p) => ['/admin/', '/admin/organizations/', '/admin/organizations/members'].includes(p!))).toEqual([]);
     expect((await h.send('GET', '/admin?range=forever', { cookies: admin.cookies })).status).toBe(200);
   });
 

@@ -32,7 +32,7 @@ export const organizationDetailScreen: Screen = async (ctx) => {
     ctx.api<{ organization: Org }>(`/admin/organizations/${id}`),
     ctx.api<{ members: Member[]; total: number }>(`/admin/organizations/${id}/members`, { limit: 100 }),
   ]);
-  if (!orgRes.ok) return { title: 'Organization', status: orgRes.status === 404 ? 404 : 200, body: apiError('Loading the organization', orgRes) };
+  if (!orgRes.ok) return { title: 'Organization', status: orgRes.status === 404 || orgRes.status === 400 ? orgRes.status : 200, body: apiError('Loading the organization', orgRes) };
   const org = orgRes.body.organization;
   const members = membersRes.ok ? membersRes.body.members : [];
   const memberRow = (m: Member) => {

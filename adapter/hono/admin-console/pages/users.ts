@@ -72,7 +72,7 @@ export const userDetailScreen: Screen = async (ctx) => {
     ctx.api<{ user: User; sessions: Session[]; credentials: Credential[]; totp: { enabled: boolean }; organizations: Membership[]; events: Event[] }>(`/admin/users/${encodeURIComponent(id)}`),
     ctx.api<{ roles: string[] }>('/system-config/roles'),
   ]);
-  if (!res.ok) return { title: 'User', status: res.status === 404 ? 404 : 200, body: apiError('Loading the user', res) };
+  if (!res.ok) return { title: 'User', status: res.status === 404 || res.status === 400 ? res.status : 200, body: apiError('Loading the user', res) };
   const { user, sessions, credentials, totp, organizations, events } = res.body;
   const uid = encodeURIComponent(user.id);
   const available = rolesRes.ok ? [...new Set([...rolesRes.body.roles, ...user.roles])] : user.roles;
