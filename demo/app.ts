@@ -1,8 +1,8 @@
 /**
  * The demo application of `npm start`: a plain Hono app on
  * http://localhost:3000 that mounts the svc adapter at `/auth`, the TOTP
- * bridge at `/auth/totp`, protects `/app` with `requireAuth` and `/admin` with
- * `requireRole('admin:read')`, and serves a small login page. Messages are
+ * bridge at `/auth/totp`, protects `/app` with `requireAuth`, mounts the admin
+ * console (`svcAdminConsole`, `admin:read`) at `/admin`, and serves a small login page. Messages are
  * delivered by a dev handler that prints codes and links in the terminal and
  * keeps the last one per address for `GET /dev/outbox?to=` (non-production only).
  */
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { AuthMessage } from '../adapter/core/messaging.js';
 import type { SvcAdapterOptions } from '../adapter/core/options.js';
-import { getUser, requireAuth, requireRole, svcAdapter, svcTotpBridge, type SvcVariables } from '../adapter/hono/index.js';
+import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, type SvcVariables } from '../adapter/hono/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PUBLIC = join(here, 'public');
@@ -103,10 +103,11 @@ export function createDemoApp(opts: DemoOptions) {
     await next();
     if (c.res.status === 401) c.res = c.redirect(`/?next=${encodeURIComponent(path)}`);
   };
-  // A signed-in user without the role gets a readable page, not the guard's JSON.
+  // A signed-in user without the role gets the demo's readable page (with the dev hint),
+  // in place of the console's own 403 page; the console's JSON answers pass through.
   const forbiddenPage = async (c: Context, next: () => Promise<void>) => {
     await next();
-    if (c.res.status !== 403) return;
+    if (c.res.status !== 403 || !c.res.headers.get('content-type')?.startsWith('text/html')) return;
     // In development, say how to become an admin of one's own demo (OWNER_EMAIL is read by the API).
     const page = readFileSync(join(PUBLIC, 'forbidden.html'), 'utf8').replace('<!--dev-hint-->', production ? '' : DEV_ADMIN_HINT);
     c.res = c.html(page, 403, { 'cache-control': 'no-cache' });
@@ -114,7 +115,10 @@ export function createDemoApp(opts: DemoOptions) {
   app.get('/', (c) => file(c, join(PUBLIC, 'index.html')));
   app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));
   app.get('/app', toLogin('/app'), auth, (c) => file(c, join(PUBLIC, 'app.html')));
-  app.get('/admin', toLogin('/admin'), forbiddenPage, auth, requireRole('admin:read'), (c) => file(c, join(PUBLIC, 'admin.html')));
+  // The admin console: one line; signInUrl sends a visitor without a session to the login page and back.
+  app.use('/admin', forbiddenPage);
+  app.use('/admin/*', forbiddenPage);
+  app.route('/admin', svcAdminConsole({ ...adapterOptions, title: 'svc demo admin', signInUrl: '/' }));
   // An application route using the guard and the user loader.
   app.get('/api/profile', auth, async (c) => {
     const { token: _token, ...user } = c.get('user');

@@ -38,6 +38,8 @@ export function svcExpressAdapter(opts: SvcAdapterOptions): Router {
 
 export { svcExpressTotpBridge } from './bridge.js';
 export { svcExpressWellKnown } from './well-known.js';
+export { svcExpressAdminConsole } from './admin-console.js';
+export type { SvcAdminConsoleOptions } from '../hono/admin-console/options.js';
 export { getUser, requireAuth, requireRole } from './middleware.js';
 export type { ExpressUser } from './types.js';
 export type { SvcAdapterOptions } from '../core/options.js';

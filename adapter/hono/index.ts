@@ -43,3 +43,4 @@ export { getUser, requireAuth, requireRole, type SvcVariables } from './middlewa
 export type { SvcAdapterOptions } from '../core/options.js';
 export type { AuthUser, RequireAuthOptions } from '../core/user.js';
 export type { AuthMessage, DeliveryResult, EmailMessage, MessagingOptions, SmsMessage } from '../core/messaging.js';
+export { svcAdminConsole, type SvcAdminConsoleOptions } from './admin-console/index.js';

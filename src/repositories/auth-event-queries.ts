@@ -14,6 +14,8 @@ export interface EventFilter {
   userId?: string;
   actorUserId?: string;
   sessionId?: string;
+  /** Exact client IP as recorded (the admin console's IP filter). */
+  ipAddress?: string;
   /** Exact types. */
   types?: string[];
   /** Also match every `_suspicious` type. */
@@ -30,6 +32,7 @@ export function eventWhere(f: EventFilter): SQL | undefined {
     f.userId ? eq(authEvents.userId, f.userId) : undefined,
     f.actorUserId ? eq(authEvents.actorUserId, f.actorUserId) : undefined,
     f.sessionId ? eq(authEvents.sessionId, f.sessionId) : undefined,
+    f.ipAddress ? eq(authEvents.ipAddress, f.ipAddress) : undefined,
     typeConds.length ? or(...typeConds) : undefined,
     f.fromMs !== undefined ? gte(authEvents.createdAt, new Date(f.fromMs)) : undefined,
     f.toMs !== undefined ? lte(authEvents.createdAt, new Date(f.toMs)) : undefined,
@@ -98,4 +101,20 @@ export async function countByBucketAndType(db: Db, fromMs: number, toMs: number,
     .from(authEvents)
     .where(and(gte(authEvents.createdAt, new Date(fromMs)), lte(authEvents.createdAt, new Date(toMs))))
     .groupBy(bucket, authEvents.type);
+}
+
+/**
+ * Per bucket: issued sessions by sign-in method (`metadata.method`) and OTP
+ * sends by channel (`metadata.channel`), for the sign-in health charts.
+ * Grouped in SQL, so rows are bounded by buckets × methods, never by events.
+ */
+export async function countSignInDetailByBucket(db: Db, fromMs: number, toMs: number, bucketMs: number): Promise<{ bucket: number; type: string; detail: string | null; count: number }[]> {
+  const size = sql.raw(String(Math.trunc(bucketMs)));
+  const bucket = sql<number>`(${authEvents.createdAt} / ${size}) * ${size}`;
+  const detail = sql<string | null>`json_extract(${authEvents.metadata}, CASE WHEN ${authEvents.type} = 'session_issued' THEN '$.method' ELSE '$.channel' END)`;
+  return db
+    .select({ bucket, type: authEvents.type, detail, count: count() })
+    .from(authEvents)
+    .where(and(gte(authEvents.createdAt, new Date(fromMs)), lte(authEvents.createdAt, new Date(toMs)), inArray(authEvents.type, ['session_issued', 'otp_sent'])))
+    .groupBy(bucket, authEvents.type, detail);
 }

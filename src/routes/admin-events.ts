@@ -15,6 +15,8 @@ import { TYPE_SHORTHANDS } from '../services/event-categories.js';
 const typeName = z.string().regex(/^[A-Za-z_]{1,64}$/, 'Invalid event type');
 const iso = z.iso.datetime({ offset: true }).transform((v) => Date.parse(v));
 const id = z.string().min(1).max(200);
+// IPv4 or IPv6 literal characters only: the value is compared exactly, never parsed further.
+const ipAddress = z.string().regex(/^[0-9A-Fa-f:.]{2,45}$/, 'Invalid IP address');
 
 export const eventsQuery = z
   .object({
@@ -22,6 +24,7 @@ export const eventsQuery = z
     userId: id.optional(),
     actorUserId: id.optional(),
     sessionId: id.optional(),
+    ip: ipAddress.optional(),
     type: z.union([typeName, z.array(typeName).max(50)]).optional(),
     from: iso.optional(),
     to: iso.optional(),
@@ -47,7 +50,7 @@ export const adminEventRoutes = new Hono<AppEnv>()
     const q = parseQuery(c, eventsQuery);
     const { rows, total } = await queryEvents(
       c.get('deps').db,
-      { userId: q.userId, actorUserId: q.actorUserId, sessionId: q.sessionId, ...expandTypes(q.type), fromMs: q.from, toMs: q.to },
+      { userId: q.userId, actorUserId: q.actorUserId, sessionId: q.sessionId, ipAddress: q.ip, ...expandTypes(q.type), fromMs: q.from, toMs: q.to },
       { limit: q.limit, offset: q.offset },
     );
     return c.json({ events: rows.map(authEventJson), total });

@@ -6,7 +6,7 @@
 import { count, gte } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import { sessions, users } from '../db/schema.js';
-import { countByBucketAndType, countByType } from '../repositories/auth-event-queries.js';
+import { countByBucketAndType, countByType, countSignInDetailByBucket } from '../repositories/auth-event-queries.js';
 import { activeSessionWhere } from '../repositories/sessions.js';
 import { CATEGORIES, categoryOf, LOGIN_FAILURE_TYPES, LOGIN_SUCCESS_TYPES, outcomeOf, SMS_REFUSAL_TYPES, type Category } from './event-categories.js';
 
@@ -50,26 +50,49 @@ export async function groupedSummary(deps: MetricsDeps, w: Window, groupBy: 'typ
 
 const emptyCategories = () => Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
 
-/** Contiguous UTC buckets from the one holding `from` to the one holding `to`, zeros included. */
+/**
+ * Contiguous UTC buckets from the one holding `from` to the one holding `to`, zeros included.
+ * Each bucket also carries its non-zero counts by type, issued sessions by
+ * sign-in method and OTP sends by channel (the admin console's charts).
+ */
 export async function timeseries(deps: MetricsDeps, w: Window, interval: 'hour' | 'day') {
   const size = interval === 'hour' ? HOUR_MS : DAY_MS;
-  const rows = await countByBucketAndType(deps.db, w.fromMs, w.toMs, size);
+  const [rows, details] = await Promise.all([countByBucketAndType(deps.db, w.fromMs, w.toMs, size), countSignInDetailByBucket(deps.db, w.fromMs, w.toMs, size)]);
   const first = Math.floor(w.fromMs / size) * size;
   const last = Math.floor(w.toMs / size) * size;
-  const buckets = new Map<number, { start: string; success: number; failed: number; total: number; categories: Record<Category, number> }>();
+  const buckets = new Map<number, Bucket>();
   for (let start = first; start <= last; start += size) {
-    buckets.set(start, { start: new Date(start).toISOString(), success: 0, failed: 0, total: 0, categories: emptyCategories() });
+    buckets.set(start, { start: new Date(start).toISOString(), success: 0, failed: 0, total: 0, categories: emptyCategories(), byType: {}, signInsByMethod: {}, otpSendsByChannel: {} });
   }
   for (const r of rows) {
     const b = buckets.get(Number(r.bucket));
     if (!b) continue;
     b.total += r.count;
     b.categories[categoryOf(r.type)] += r.count;
+    b.byType[r.type] = (b.byType[r.type] ?? 0) + r.count;
     const o = outcomeOf(r.type);
     if (o === 'success') b.success += r.count;
     if (o === 'failed') b.failed += r.count;
   }
+  for (const r of details) {
+    const b = buckets.get(Number(r.bucket));
+    if (!b) continue;
+    const target = r.type === 'session_issued' ? b.signInsByMethod : b.otpSendsByChannel;
+    const key = typeof r.detail === 'string' && r.detail ? r.detail : 'unknown';
+    target[key] = (target[key] ?? 0) + r.count;
+  }
   return { interval, buckets: [...buckets.values()] };
+}
+
+interface Bucket {
+  start: string;
+  success: number;
+  failed: number;
+  total: number;
+  categories: Record<Category, number>;
+  byType: Record<string, number>;
+  signInsByMethod: Record<string, number>;
+  otpSendsByChannel: Record<string, number>;
 }
 
 /** `page_count × page_size`; null when the database does not answer the pragmas (some remote servers). */

@@ -45,6 +45,9 @@ describe('demo app', () => {
     const page = await app.request('/app');
     expect(page.status).toBe(302);
     expect(page.headers.get('location')).toBe('/?next=%2Fapp');
+    const admin = await app.request('/admin/users?search=x');
+    expect(admin.status).toBe(302);
+    expect(admin.headers.get('location')).toBe(`/?next=${encodeURIComponent('/admin/users?search=x')}`);
   });
 
   it('registers through the adapter with the dev delivery and exposes the last code at /dev/outbox', async () => {
@@ -75,7 +78,7 @@ describe('demo app', () => {
     expect(page).toContain('OWNER_EMAIL=you@example.com npm start');
   });
 
-  it('lets an admin:read user into /admin and lists users through the adapter', async () => {
+  it('lets an admin:read user into the admin console at /admin and lists users through it', async () => {
     const { t, app } = await demo();
     const admin = await createUser(t, { roles: ['admin:read'] });
     const env = await signIn(t, admin);
@@ -83,7 +86,9 @@ describe('demo app', () => {
     const access = codec.sign({ kind: 'access', sub: admin.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: null, organizationId: null }, env.ttl, Date.now());
     const page = await app.request('/admin', { headers: { cookie: `svc-access=${access}` } });
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Admin');
+    expect(await page.text()).toContain('<h1>Sign-in health</h1>');
+    const list = await app.request('/admin/users', { headers: { cookie: `svc-access=${access}` } });
+    expect(await list.text()).toContain(`${admin.email}</a>`);
     const users = await app.request('/auth/admin/users', { headers: { cookie: `svc-access=${access}` } });
     expect(users.status).toBe(200);
     expect(((await users.json()) as any).users.map((u: { email: string }) => u.email)).toContain(admin.email);

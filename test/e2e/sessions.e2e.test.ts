@@ -110,8 +110,10 @@ describe('magic link, sessions and admin in Chromium', () => {
     await second.locator('#admin-link').waitFor({ state: 'visible' });
     await second.click('#admin-link');
     await second.waitForURL(`${stack.demo}/admin`);
-    await expect.poll(() => second.locator('#users tr').count()).toBe(2);
-    expect(await second.textContent('#users')).toContain(GRACE);
+    await expect.poll(() => second.textContent('h1')).toBe('Sign-in health');
+    await second.goto(`${stack.demo}/admin/users`);
+    await expect.poll(() => second.locator('#users-table tbody tr').count()).toBe(2);
+    expect(await second.textContent('#users-table')).toContain(GRACE);
     await screenshot(second, '14-admin');
   });
 });

@@ -90,7 +90,7 @@ describe('docs/openapi.json and docs/openapi.adapter.json', () => {
     expect(login.properties.identifier).toMatchObject({ type: 'string', minLength: 1, maxLength: 320 });
     // Admin bodies are strict (contract §0.4): unknown fields are refused, and the document says so.
     expect(api.paths['/admin/users'].post.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
-    expect(api.paths['/admin/auth-events'].get.parameters.map((p: Doc) => p.name)).toEqual(['limit', 'offset', 'userId', 'actorUserId', 'sessionId', 'type', 'from', 'to']);
+    expect(api.paths['/admin/auth-events'].get.parameters.map((p: Doc) => p.name)).toEqual(['limit', 'offset', 'userId', 'actorUserId', 'sessionId', 'ip', 'type', 'from', 'to']);
   });
 });
 

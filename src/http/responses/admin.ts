@@ -66,7 +66,21 @@ const count = z.number().int().min(0);
 export const EventSummaryResponse = z.object({ summary: z.array(z.object({ type: z.string(), count })) });
 export const TimeseriesResponse = z.object({
   interval: z.enum(['hour', 'day']),
-  buckets: z.array(z.object({ start: IsoTimestamp, success: count, failed: count, total: count, categories: z.record(z.enum(CATEGORIES), count) })),
+  buckets: z.array(
+    z.object({
+      start: IsoTimestamp,
+      success: count,
+      failed: count,
+      total: count,
+      categories: z.record(z.enum(CATEGORIES), count),
+      /** Events per type in the bucket. */
+      byType: z.record(z.string(), count),
+      /** Issued sessions by sign-in method. */
+      signInsByMethod: z.record(z.string(), count),
+      /** Codes sent by channel (email, sms). */
+      otpSendsByChannel: z.record(z.string(), count),
+    }),
+  ),
 });
 export const LoginStatsResponse = z.object({ success: count, failed: count, successRate: z.number().min(0).max(1) });
 export const GroupedSummaryResponse = z.object({

@@ -94,4 +94,22 @@ describe('GET /admin/auth-events', () => {
       expect(res.body.error).toBe('invalid_request');
     }
   });
+  it('filters by exact client IP (the admin console\'s IP filter) and refuses a value that is not an IP literal', async () => {
+    const t = await makeApi();
+    const admin = await signedIn(t, ['admin:read']);
+    await t.api.deps.events.record({ type: 'login_failed', ipAddress: '198.51.100.23' });
+    await t.api.deps.events.record({ type: 'login_failed', ipAddress: '2001:db8::1' });
+    await t.api.deps.events.record({ type: 'login_failed', ipAddress: '198.51.100.230' });
+    const q = async (ip: string) => t.call('GET', `/admin/auth-events?limit=100&ip=${encodeURIComponent(ip)}`, { token: admin.token });
+    const v4 = await q('198.51.100.23');
+    expect(v4.status).toBe(200);
+    expect(v4.body.events.map((e: { ipAddress: string }) => e.ipAddress)).toEqual(['198.51.100.23']);
+    expect(v4.body.total).toBe(1);
+    expect((await q('2001:db8::1')).body.total).toBe(1);
+    for (const bad of ['198.51.100.23;drop', 'x'.repeat(46), "' OR 1=1"]) {
+      const res = await q(bad);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error).toBe('invalid_request');
+    }
+  });
 });

@@ -103,6 +103,32 @@ describe('internal metrics', () => {
     ]);
   });
 
+  it('breaks each bucket down by type, by sign-in method of the issued sessions and by OTP channel', async () => {
+    const t = await makeApi({ clockStartMs: T0 });
+    const adminUser = await createUser(t, { roles: ['admin:read'] });
+    const at = async (offsetMs: number, type: string, metadata?: Record<string, unknown>) => {
+      t.clock.set(T0 + offsetMs);
+      await t.api.deps.events.record({ type, ...(metadata ? { metadata } : {}) });
+    };
+    await at(60_000, 'session_issued', { method: 'passkey' });
+    await at(2 * 60_000, 'session_issued', { method: 'passkey' });
+    await at(3 * 60_000, 'session_issued', { method: 'email_otp' });
+    await at(4 * 60_000, 'otp_sent', { channel: 'sms', flow: 'login' });
+    await at(5 * 60_000, 'otp_sent', { channel: 'email', flow: 'login' });
+    await at(6 * 60_000, 'account_locked');
+    await at(HOUR + 60_000, 'session_issued');
+    t.clock.set(T0 + 2 * HOUR);
+    const { token } = await signIn(t, adminUser);
+    const res = await t.call('GET', `/internal/auth-events/timeseries?interval=hour&from=${new Date(T0).toISOString()}`, { token });
+    expect(res.status).toBe(200);
+    const [first, second] = res.body.buckets;
+    expect(first.signInsByMethod).toEqual({ passkey: 2, email_otp: 1 });
+    expect(first.otpSendsByChannel).toEqual({ sms: 1, email: 1 });
+    expect(first.byType).toEqual({ session_issued: 3, otp_sent: 2, account_locked: 1 });
+    expect(second.signInsByMethod).toEqual({ unknown: 1 });
+    expect(second.otpSendsByChannel).toEqual({});
+  });
+
   it('refuses an over-long or malformed time-series window with 400', async () => {
     const { t, admin } = await setup();
     const iso = (ms: number) => new Date(ms).toISOString();
