@@ -5,6 +5,10 @@ import { users } from '../../src/db/schema.js';
 import type { AuthApi } from '../../src/index.js';
 import { issueSession, isMfaRequired } from '../../src/services/session-issuance.js';
 
+/** The app origin (`issuer` of the adapter cookies) and cookie secret of the bench app. */
+export const BENCH_APP_ORIGIN = 'http://localhost:3000';
+export const BENCH_COOKIE_SECRET = 'bench-cookie-secret-0123456789abcdef-0123456789';
+
 export const benchEnv = {
   ISSUER: 'http://bench.test',
   API_SERVICE_TOKEN: 'bench-service-token-0123456789abcdef-0123456789',
@@ -15,7 +19,7 @@ export const benchEnv = {
   REFRESH_TOKEN_TTL: '1d',
   DISABLE_AUTH_RATE_LIMITS: 'true',
   RPID: 'localhost',
-  ORIGINS: 'http://localhost:3000',
+  ORIGINS: BENCH_APP_ORIGIN,
 };
 
 /** A verified user with one live session; returns its access token. */
