@@ -10,6 +10,12 @@ export interface RoundResult {
   rps: number;
   /** Per-request latency, milliseconds, sorted ascending. */
   latMs: number[];
+  /**
+   * CPU time this process spent per request (user + system), microseconds.
+   * On a machine shared with other jobs it moves far less than req/s: it is
+   * the cost of a request, whatever share of the cores the process got.
+   */
+  cpuUsPerReq: number;
 }
 
 export const fmt = (n: number, digits = 0) => n.toFixed(digits);
@@ -31,8 +37,10 @@ export async function measure(call: () => Promise<void>, concurrency: number, du
     }
   };
   const start = performance.now();
+  const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { rps: lat.length / ((performance.now() - start) / 1000), latMs: lat.sort((a, b) => a - b) };
+  const cpu = process.cpuUsage(cpu0);
+  return { rps: lat.length / ((performance.now() - start) / 1000), latMs: lat.sort((a, b) => a - b), cpuUsPerReq: (cpu.user + cpu.system) / lat.length };
 }
 
 /** A response must be `status`; its body is drained so the connection is reused. */
