@@ -1,7 +1,42 @@
 /** Drizzle queries on `magic_link_tokens` (contract §2.8). Single use is decided by `rowsAffected`. */
-import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import { magicLinkTokens } from '../db/schema.js';
+
+// The verify and the poll run per request: prepared once (src/db/prepared.ts); `nowMs` binds as epoch ms.
+const markUsed = prepared((db) =>
+  db
+    .update(magicLinkTokens)
+    .set({ usedAt: sql`${sql.placeholder('nowMs')}` })
+    .where(and(eq(magicLinkTokens.tokenHash, sql.placeholder('tokenHash')), isNull(magicLinkTokens.usedAt), gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs'))))
+    .returning({ userId: magicLinkTokens.userId })
+    .prepare(),
+);
+const newestLive = prepared((db) =>
+  db
+    .select()
+    .from(magicLinkTokens)
+    .where(and(eq(magicLinkTokens.userId, sql.placeholder('userId')), gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs'))))
+    .orderBy(desc(magicLinkTokens.createdAt))
+    .limit(1)
+    .prepare(),
+);
+const claimSession = prepared((db) =>
+  db
+    .update(magicLinkTokens)
+    .set({ sessionIssuedAt: sql`${sql.placeholder('nowMs')}` })
+    .where(
+      and(
+        eq(magicLinkTokens.id, sql.placeholder('id')),
+        isNotNull(magicLinkTokens.usedAt),
+        isNull(magicLinkTokens.sessionIssuedAt),
+        gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs')),
+      ),
+    )
+    .prepare(),
+);
+const byHash = prepared((db) => db.select().from(magicLinkTokens).where(eq(magicLinkTokens.tokenHash, sql.placeholder('tokenHash'))).prepare());
 
 export type MagicLinkRow = typeof magicLinkTokens.$inferSelect;
 
@@ -15,34 +50,19 @@ export async function replaceMagicLink(db: Db, row: typeof magicLinkTokens.$infe
 
 /** The atomic verify: marks an unused, unexpired link used. Returns the owner or null. */
 export async function markMagicLinkUsed(db: Db, tokenHash: string, now: Date): Promise<{ userId: string } | null> {
-  const [row] = await db
-    .update(magicLinkTokens)
-    .set({ usedAt: now })
-    .where(and(eq(magicLinkTokens.tokenHash, tokenHash), isNull(magicLinkTokens.usedAt), gt(magicLinkTokens.expiresAt, now)))
-    .returning({ userId: magicLinkTokens.userId });
-  return row ?? null;
+  return (await markUsed(db).get({ tokenHash, nowMs: now.getTime() })) ?? null;
 }
 
 export async function findMagicLinkByHash(db: Db, tokenHash: string): Promise<MagicLinkRow | null> {
-  const [row] = await db.select().from(magicLinkTokens).where(eq(magicLinkTokens.tokenHash, tokenHash));
-  return row ?? null;
+  return (await byHash(db).get({ tokenHash })) ?? null;
 }
 
 export async function newestLiveMagicLink(db: Db, userId: string, now: Date): Promise<MagicLinkRow | null> {
-  const [row] = await db
-    .select()
-    .from(magicLinkTokens)
-    .where(and(eq(magicLinkTokens.userId, userId), gt(magicLinkTokens.expiresAt, now)))
-    .orderBy(desc(magicLinkTokens.createdAt))
-    .limit(1);
-  return row ?? null;
+  return (await newestLive(db).get({ userId, nowMs: now.getTime() })) ?? null;
 }
 
 /** The atomic claim of the poll (D5c): exactly one caller gets 1. */
 export async function claimMagicLinkSession(db: Db, id: string, now: Date): Promise<number> {
-  const res = await db
-    .update(magicLinkTokens)
-    .set({ sessionIssuedAt: now })
-    .where(and(eq(magicLinkTokens.id, id), isNotNull(magicLinkTokens.usedAt), isNull(magicLinkTokens.sessionIssuedAt), gt(magicLinkTokens.expiresAt, now)));
+  const res = await claimSession(db).run({ id, nowMs: now.getTime() });
   return res.rowsAffected;
 }

@@ -1,6 +1,7 @@
 /** Drizzle queries on `organizations` and `organization_memberships`. No business rules here. */
 import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import { organizationMemberships, organizations, sessions, users, type MembershipRow, type OrganizationRow } from '../db/schema.js';
 
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | null> {
@@ -16,15 +17,22 @@ export async function findMembership(db: Db, organizationId: string, userId: str
   return row ?? null;
 }
 
-/** The user's memberships with their organizations, oldest first (§3.7 picks the oldest). */
-export async function listUserOrganizations(db: Db, userId: string): Promise<{ organization: OrganizationRow; membership: MembershipRow }[]> {
-  return db
+// `/users/me` reads it on every call: prepared once (src/db/prepared.ts).
+const ofUser = prepared((db) =>
+  db
     .select({ organization: organizations, membership: organizationMemberships })
     .from(organizationMemberships)
     .innerJoin(organizations, eq(organizations.id, organizationMemberships.organizationId))
-    .where(eq(organizationMemberships.userId, userId))
-    .orderBy(asc(organizationMemberships.createdAt), asc(organizationMemberships.id));
+    .where(eq(organizationMemberships.userId, sql.placeholder('userId')))
+    .orderBy(asc(organizationMemberships.createdAt), asc(organizationMemberships.id))
+    .prepare(),
+);
+
+/** The user's memberships with their organizations, oldest first (§3.7 picks the oldest). */
+export async function listUserOrganizations(db: Db, userId: string): Promise<{ organization: OrganizationRow; membership: MembershipRow }[]> {
+  return ofUser(db).all({ userId });
 }
+
 
 /** Slugs equal to `base` or of the form `base-<n>` (collision suffixes, §2.4). */
 export async function slugsLike(db: Db, base: string): Promise<string[]> {

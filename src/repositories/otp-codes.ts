@@ -1,7 +1,19 @@
 /** Drizzle queries on `otp_codes` (contract §2.9). One row per (user, channel). */
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import { otpCodes } from '../db/schema.js';
+
+// Every OTP verify reads and consumes the row: prepared once (src/db/prepared.ts).
+const ofUser = prepared((db) =>
+  db.select().from(otpCodes).where(and(eq(otpCodes.userId, sql.placeholder('userId')), eq(otpCodes.channel, sql.placeholder('channel')))).prepare(),
+);
+const consume = prepared((db) =>
+  db
+    .delete(otpCodes)
+    .where(and(eq(otpCodes.userId, sql.placeholder('userId')), eq(otpCodes.channel, sql.placeholder('channel')), eq(otpCodes.codeHash, sql.placeholder('codeHash'))))
+    .prepare(),
+);
 
 export type OtpChannel = 'email' | 'phone';
 
@@ -17,13 +29,12 @@ export async function upsertOtpCode(db: Db, row: { userId: string; channel: OtpC
 }
 
 export async function findOtpCode(db: Db, userId: string, channel: OtpChannel) {
-  const [row] = await db.select().from(otpCodes).where(and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel)));
-  return row ?? null;
+  return (await ofUser(db).get({ userId, channel })) ?? null;
 }
 
 /** Consumes exactly the row that was checked (a replaced code is not touched). 1 = consumed. */
 export async function consumeOtpCode(db: Db, userId: string, channel: OtpChannel, codeHash: string): Promise<number> {
-  const res = await db.delete(otpCodes).where(and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel), eq(otpCodes.codeHash, codeHash)));
+  const res = await consume(db).run({ userId, channel, codeHash });
   return res.rowsAffected;
 }
 

@@ -1,27 +1,46 @@
 /** Drizzle queries on `sessions`. No business rules here. */
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js';
 
+// Per-request reads are prepared once per database (src/db/prepared.ts); timestamps bind as epoch ms.
+const byId = prepared((db) => db.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare());
+const withUserById = prepared((db) =>
+  db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).prepare(),
+);
+const withUserByLookup = prepared((db) =>
+  db.select({ session: sessions, user: users }).from(sessions).leftJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup'))).prepare(),
+);
+const activeOfUser = prepared((db) =>
+  db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        isNull(sessions.replacedBySessionId),
+        gt(sessions.expiresAt, sql.placeholder('nowMs')),
+        gt(sessions.idleExpiresAt, sql.placeholder('nowMs')),
+      ),
+    )
+    .orderBy(desc(sessions.createdAt), desc(sessions.id))
+    .prepare(),
+);
+
 export async function findSessionById(db: Db, id: string): Promise<SessionRow | null> {
-  const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
-  return row ?? null;
+  return (await byId(db).get({ id })) ?? null;
 }
 
 /** Session and its owner in one indexed lookup (the access-credential check). */
 export async function findSessionWithUser(db: Db, sessionId: string): Promise<{ session: SessionRow; user: UserRow } | null> {
-  const [row] = await db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sessionId));
-  return row ?? null;
+  return (await withUserById(db).get({ id: sessionId })) ?? null;
 }
 
 /** The refresh lookup: one unique-index probe, with the owner joined in. */
 export async function findSessionByLookup(db: Db, lookup: string): Promise<{ session: SessionRow; user: UserRow | null } | null> {
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .leftJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.refreshTokenLookup, lookup));
-  return row ?? null;
+  return (await withUserByLookup(db).get({ lookup })) ?? null;
 }
 
 /** Active = not revoked, not replaced, not expired (absolute or idle). */
@@ -30,11 +49,7 @@ export const activeSessionWhere = (nowMs: number) =>
 
 /** Newest first; the id breaks same-millisecond ties so the order is stable between calls. */
 export async function listActiveSessions(db: Db, userId: string, nowMs: number): Promise<SessionRow[]> {
-  return db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs)))
-    .orderBy(desc(sessions.createdAt), desc(sessions.id));
+  return activeOfUser(db).all({ userId, nowMs });
 }
 
 export async function revokeSession(db: Db, id: string, reason: string, nowMs: number): Promise<number> {

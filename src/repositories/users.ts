@@ -1,19 +1,22 @@
 /** Drizzle queries on `users`. No business rules here. */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import { users, type UserRow } from '../db/schema.js';
 
+// Sign-in lookups and the ephemeral-token check run per request: prepared once (src/db/prepared.ts).
+const byId = prepared((db) => db.select().from(users).where(eq(users.id, sql.placeholder('value'))).prepare());
+const byEmail = prepared((db) => db.select().from(users).where(eq(users.email, sql.placeholder('value'))).prepare());
+const byPhone = prepared((db) => db.select().from(users).where(eq(users.phone, sql.placeholder('value'))).prepare());
+
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
-  return row ?? null;
+  return (await byId(db).get({ value: id })) ?? null;
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, email));
-  return row ?? null;
+  return (await byEmail(db).get({ value: email })) ?? null;
 }
 
 export async function findUserByPhone(db: Db, phone: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.phone, phone));
-  return row ?? null;
+  return (await byPhone(db).get({ value: phone })) ?? null;
 }

@@ -5,6 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
+import { rateLimitCounters } from '../db/schema.js';
 
 export interface WindowHit {
   count: number;
@@ -29,21 +31,30 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
 }
 
+/** One atomic upsert per hit, prepared once per database (issue #17: built per request it cost more than SQLite). */
+const upsertHit = prepared((db) =>
+  db
+    .insert(rateLimitCounters)
+    .values({ key: sql.placeholder('key'), windowStart: sql.placeholder('windowStart'), count: 1, expiresAt: sql.placeholder('expiresAt') })
+    .onConflictDoUpdate({
+      target: rateLimitCounters.key,
+      set: {
+        count: sql`CASE WHEN ${rateLimitCounters.windowStart} = excluded.window_start THEN ${rateLimitCounters.count} + 1 ELSE 1 END`,
+        windowStart: sql`excluded.window_start`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+    })
+    .returning({ count: rateLimitCounters.count, expiresAt: rateLimitCounters.expiresAt })
+    .prepare(),
+);
+
 export function createDatabaseStore(db: Db): RateLimitStore {
   return {
     async hit(key, windowMs, nowMs) {
       const windowStart = Math.floor(nowMs / windowMs) * windowMs;
       const expiresAt = windowStart + windowMs;
-      const rows = await db.all<{ count: number; expires_at: number }>(sql`
-        INSERT INTO rate_limit_counters (key, window_start, count, expires_at)
-        VALUES (${key}, ${windowStart}, 1, ${expiresAt})
-        ON CONFLICT(key) DO UPDATE SET
-          count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END,
-          window_start = excluded.window_start,
-          expires_at = excluded.expires_at
-        RETURNING count, expires_at`);
-      const row = rows[0]!;
-      return { count: Number(row.count), resetAtMs: Number(row.expires_at) };
+      const row = (await upsertHit(db).get({ key, windowStart, expiresAt }))!;
+      return { count: row.count, resetAtMs: row.expiresAt };
     },
   };
 }

@@ -1,0 +1,51 @@
+/**
+ * The app process of `npm run bench:peers`: a Hono app with `svcAdapter` at
+ * `/auth` (talking to the API process over loopback) and a `requireAuth`
+ * route, on Node (`node --import tsx`) or Bun (`bun`). Codes the adapter
+ * delivers are kept in memory for the load generator (`GET /bench/otp`).
+ *   API_URL=http://127.0.0.1:8787 PORT=0 node --import tsx bench/lib/svc-app.ts
+ */
+import { Hono } from 'hono';
+import { requireAuth, svcAdapter } from '../../adapter/hono/index.js';
+import { BENCH_APP_ORIGIN, BENCH_COOKIE_SECRET, benchEnv } from './svc.js';
+
+const apiUrl = process.env['API_URL'];
+if (!apiUrl) throw new Error('API_URL is required');
+const port = Number(process.env['PORT'] ?? 0);
+const outbox = new Map<string, string>();
+
+const app = new Hono();
+app.route(
+  '/auth',
+  svcAdapter({
+    authServerUrl: apiUrl,
+    audience: benchEnv.ISSUER,
+    cookieSecret: BENCH_COOKIE_SECRET,
+    serviceSecret: benchEnv.API_SERVICE_TOKEN,
+    issuer: BENCH_APP_ORIGIN,
+    log: () => {},
+    messaging: {
+      handlers: {
+        otpEmail: async (m) => {
+          if (m.code) outbox.set(m.to, m.code);
+        },
+        magicLinkEmail: async () => {},
+      },
+    },
+  }),
+);
+app.get('/guarded', requireAuth({ cookieSecret: BENCH_COOKIE_SECRET, issuer: BENCH_APP_ORIGIN }), (c) => c.json({ ok: true }));
+app.get('/bench/otp', (c) => {
+  const email = c.req.query('email') ?? '';
+  const code = outbox.get(email) ?? null;
+  outbox.delete(email);
+  return c.json({ code });
+});
+
+const bun = (globalThis as { Bun?: { serve(o: { fetch: typeof app.fetch; port: number; hostname: string }): { port: number } } }).Bun;
+if (bun) {
+  console.log(`listening on http://127.0.0.1:${bun.serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }).port}`);
+} else {
+  const { serve } = await import('@hono/node-server');
+  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`listening on http://127.0.0.1:${info.port}`));
+}

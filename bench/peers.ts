@@ -1,0 +1,237 @@
+/**
+ * `npm run bench:peers`: svc side by side with the peer a user would pick
+ * instead — Better Auth (bench/peers/package.json, with its emailOTP plugin,
+ * on Hono + a libSQL file) — in one run, on Node and on Bun (issue #17).
+ *
+ * Every server runs in its own process: svc as an API process plus an app
+ * process (Hono + `svcAdapter`, loopback HTTP between them); Better Auth as one
+ * process (bench/peers/better-auth-server.mjs). One load generator (this
+ * process, `node:http` keep-alive) drives both; rounds alternate svc / Better
+ * Auth per case, and each line prints the median req/s of each with the
+ * spread of the rounds and the ratio svc / Better Auth against its target.
+ * On first run the peer is installed with `npm ci --prefix bench/peers`
+ * (npm registry only). `RUNTIMES=node`, `BENCH_ROUNDS`, `BENCH_ROUND_MS`;
+ * svc's login response floor is off unless `LOGIN_RESPONSE_FLOOR_MS` is set.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../test/runtime/processes.js';
+import { CookieJar, createHttpClient } from './lib/http-client.js';
+import { fmt, loadAverage, machine, measure, summary } from './lib/load.js';
+import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 2000);
+const RUNTIMES = (process.env['RUNTIMES'] ?? 'node,bun').split(',') as ('node' | 'bun')[];
+const READ_CONCURRENCY = 32;
+const FLOW_CONCURRENCY = 8;
+const PEERS = join(ROOT, 'bench/peers');
+
+function installPeer() {
+  if (existsSync(join(PEERS, 'node_modules/better-auth/package.json'))) return;
+  console.log('installing the peer: npm ci --prefix bench/peers (first run only)');
+  execFileSync('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+}
+
+/** Starts a process that prints `listening on <url>`; resolves with its base URL. */
+async function listening(proc: Spawned, what: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(proc.output());
+    if (m) return m[1]!;
+    if (proc.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not start:\n${proc.output()}`);
+}
+
+const client = createHttpClient(64);
+const origin = { origin: BENCH_APP_ORIGIN };
+
+async function code(base: string, email: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const r = await client.call(`${base}/bench/otp?email=${encodeURIComponent(email)}`);
+    const c = (JSON.parse(r.text) as { code: string | null }).code;
+    if (c) return c;
+    await new Promise((res) => setTimeout(res, 2)); // the adapter delivers after answering
+  }
+  throw new Error(`no code delivered to ${email}`);
+}
+
+function ok(r: { status: number; text: string }, what: string) {
+  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
+}
+
+/** svc: sign-up by email code through the adapter; returns the cookie jar of the session. */
+async function svcSignUp(app: string, email: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const reg = await client.call(`${app}/auth/registration/register`, { method: 'POST', headers: origin, json: { email } });
+  ok(reg, 'svc register');
+  jar.update(reg.setCookies);
+  const verify = await client.call(`${app}/auth/otp/verify-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: { verificationToken: await code(app, email) } });
+  ok(verify, 'svc verify-email-otp');
+  return jar.update(verify.setCookies);
+}
+
+/** svc: email-code sign-in of an existing user, end to end (login, code, verify, session cookies). */
+async function svcSignIn(app: string, email: string): Promise<void> {
+  const jar = new CookieJar();
+  const login = await client.call(`${app}/auth/login`, { method: 'POST', headers: origin, json: { identifier: email } });
+  ok(login, 'svc login');
+  jar.update(login.setCookies);
+  const gen = await client.call(`${app}/auth/otp/generate-login-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: {} });
+  ok(gen, 'svc generate-login-email-otp');
+  jar.update(gen.setCookies);
+  const verify = await client.call(`${app}/auth/otp/verify-login-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: { verificationToken: await code(app, email) } });
+  ok(verify, 'svc verify-login-email-otp');
+  if (!jar.update(verify.setCookies).has('svc-access')) throw new Error('svc sign-in set no session');
+}
+
+/** Better Auth: email-OTP sign-in (creates the user on first use); returns the session cookies. */
+async function baSignIn(ba: string, email: string): Promise<CookieJar> {
+  const send = await client.call(`${ba}/api/auth/email-otp/send-verification-otp`, { method: 'POST', headers: origin, json: { email, type: 'sign-in' } });
+  ok(send, 'BA send-verification-otp');
+  const signIn = await client.call(`${ba}/api/auth/sign-in/email-otp`, { method: 'POST', headers: origin, json: { email, otp: await code(ba, email) } });
+  ok(signIn, 'BA sign-in/email-otp');
+  const jar = new CookieJar().update(signIn.setCookies);
+  if (!jar.has('better-auth.session_token')) throw new Error('BA sign-in set no session');
+  return jar;
+}
+
+/** A pool handing each concurrent worker its own item (user, chain). */
+function pool<T>(items: T[], use: (item: T) => Promise<void>): () => Promise<void> {
+  const free = [...items];
+  return async () => {
+    const item = free.pop()!;
+    try {
+      await use(item);
+    } finally {
+      free.push(item);
+    }
+  };
+}
+
+interface Case {
+  label: string;
+  target: number | null;
+  concurrency: number;
+  svc: () => Promise<void>;
+  ba: () => Promise<void>;
+}
+
+async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
+  const exec = runtime === 'node' ? process.execPath : BIN.bun;
+  const ts = (file: string) => (runtime === 'node' ? [...BIN.tsxNode, file] : [file]);
+  const apiPort = await freePort();
+  const procs: Spawned[] = [];
+  try {
+    const api = start(exec, ts(join(ROOT, runtime === 'node' ? 'src/node.ts' : 'src/bun.ts')), {
+      env: { ...benchEnv, DATABASE_URL: `file:${join(dir, `svc-${runtime}.db`)}`, PORT: String(apiPort), HOST: '127.0.0.1', DELIVERY_MODE: 'none',
+        NODE_ENV: 'development',
+        LOGIN_METHODS: 'passkey,magic_link,email_otp',
+        // The anti-enumeration floor (250 ms on /login and the code request by default) makes a sign-in
+        // take ≥ 500 ms by design; Better Auth has none, so the machinery is compared without it.
+        LOGIN_RESPONSE_FLOOR_MS: process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0',
+      },
+    });
+    procs.push(api);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    await waitForHttp(`${apiUrl}/health/status`, api, 60_000);
+    const appProc = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), { env: { API_URL: apiUrl, PORT: '0' } });
+    procs.push(appProc);
+    const baProc = start(exec, [join(PEERS, 'better-auth-server.mjs')], { cwd: PEERS, env: { DATABASE_FILE: join(dir, `ba-${runtime}.db`), PORT: '0', BASE_URL: BENCH_APP_ORIGIN } });
+    procs.push(baProc);
+    const [app, ba] = [await listening(appProc, 'svc app'), await listening(baProc, 'Better Auth')];
+
+    // Accounts: one reader, one per concurrent sign-in worker, one refresh chain per worker.
+    const n = FLOW_CONCURRENCY;
+    const emails = (p: string) => Array.from({ length: n }, (_, i) => `${p}-${runtime}-${i}@bench.test`);
+    const svcReader = await svcSignUp(app, `reader-${runtime}@bench.test`);
+    const baReader = await baSignIn(ba, `reader-${runtime}@bench.test`);
+    const svcUsers = emails('svc-signin');
+    for (const e of svcUsers) await svcSignUp(app, e);
+    const baUsers = emails('ba-signin');
+    for (const e of baUsers) await baSignIn(ba, e);
+    const svcChains = await Promise.all(emails('svc-chain').map((e) => svcSignUp(app, e)));
+    const baChains = await Promise.all(emails('ba-chain').map((e) => baSignIn(ba, e)));
+
+    const get = async (url: string, jar: CookieJar, what: string) => ok(await client.call(url, { headers: { cookie: jar.header() } }), what);
+    const cases: Case[] = [
+      {
+        label: 'guarded app route: svc requireAuth vs BA getSession (cookie cache on)',
+        target: runtime === 'node' ? 12 : 8,
+        concurrency: READ_CONCURRENCY,
+        svc: () => get(`${app}/guarded`, svcReader, 'svc guarded'),
+        ba: () => get(`${ba}/guarded`, baReader, 'BA guarded'),
+      },
+      {
+        label: 'who am I: svc adapter GET /auth/users/me (app → API) vs BA GET /api/auth/get-session (no cookie cache)',
+        target: 5,
+        concurrency: READ_CONCURRENCY,
+        svc: () => get(`${app}/auth/users/me`, svcReader, 'svc /auth/users/me'),
+        ba: () => get(`${ba}/api/auth/get-session?disableCookieCache=true`, baReader, 'BA get-session'),
+      },
+      {
+        label: `email-OTP sign-in end to end (request code, verify, session), concurrency ${n}`,
+        target: 2,
+        concurrency: n,
+        svc: pool(svcUsers, (e) => svcSignIn(app, e)),
+        ba: pool(baUsers, async (e) => void (await baSignIn(ba, e))),
+      },
+      {
+        label: `session refresh: svc POST /auth/refresh (rotation) vs BA get-session with updateAge 0 (expiry extended), concurrency ${n}`,
+        target: null,
+        concurrency: n,
+        svc: pool(svcChains, async (jar) => {
+          const r = await client.call(`${app}/auth/refresh`, { method: 'POST', headers: { ...origin, cookie: jar.header() } });
+          ok(r, 'svc refresh');
+          jar.update(r.setCookies);
+        }),
+        ba: pool(baChains, async (jar) => {
+          const r = await client.call(`${ba}/rolling/api/auth/get-session?disableCookieCache=true`, { headers: { cookie: jar.header() } });
+          ok(r, 'BA rolling get-session');
+          jar.update(r.setCookies);
+        }),
+      },
+    ];
+
+    for (const c of cases) for (let i = 0; i < 30; i++) await Promise.all([c.svc(), c.ba()]); // warm-up (JIT, caches)
+    const rps = cases.map(() => ({ svc: [] as number[], ba: [] as number[] }));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [i, c] of cases.entries()) {
+        // Alternate which side goes first, so neither always follows the other's garbage.
+        const order = r % 2 === 0 ? (['svc', 'ba'] as const) : (['ba', 'svc'] as const);
+        for (const side of order) rps[i]![side].push((await measure(c[side], c.concurrency, ROUND_MS)).rps);
+      }
+    }
+    console.log(`\n${runtime === 'node' ? `Node ${process.version}` : `Bun ${execFileSync(BIN.bun, ['--version']).toString().trim()}`} — every server in its own process; load average ${loadAverage()}`);
+    for (const [i, c] of cases.entries()) {
+      const s = summary(rps[i]!.svc);
+      const b = summary(rps[i]!.ba);
+      const ratio = s.median / b.median;
+      const verdict = c.target === null ? '(no target: different work, see docs/performance.md)' : `(target ≥ ${c.target}× ${ratio >= c.target ? 'met' : 'NOT met'})`;
+      console.log(`  ${c.label}\n    svc ${s.text}\n    Better Auth ${b.text}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`);
+    }
+  } finally {
+    for (const p of procs) await p.stop();
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  installPeer();
+  const peerVersion = (JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./node_modules/better-auth/package.json"))'], { cwd: PEERS }).toString()) as { version: string }).version;
+  console.log(`peers bench — ${machine()}; Better Auth ${peerVersion}; ${ROUNDS} interleaved rounds × ${ROUND_MS} ms; load average ${loadAverage()} (before)`);
+  console.log(`svc LOGIN_RESPONSE_FLOOR_MS=${process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0'} (the 250 ms default caps a sign-in at ≥ 500 ms by design)`);
+  const dir = tempDir('bench-peers');
+  try {
+    for (const runtime of RUNTIMES) await runtimeRun(runtime, dir);
+  } finally {
+    client.close();
+    removeDir(dir);
+  }
+  console.log(`\nload average ${loadAverage()} (after); total ${fmt((performance.now() - started) / 1000, 1)} s`);
+}
+
+await main();

@@ -1,0 +1,35 @@
+/**
+ * A bounded memo of API tokens whose signature already verified (issue #17):
+ * the RS256 check through WebCrypto was the largest single cost of
+ * `/users/me` once the queries were prepared (~18% of its CPU). Only a
+ * success is remembered, keyed by the exact token string (signature
+ * included), the issuer it was checked against and the key set; every hit
+ * rechecks the time-based claims against the current clock (exp, nbf, a
+ * future iat), so an expired token fails exactly as it would uncached. The
+ * session and user behind an access token are still read on every request,
+ * so revocation is unaffected.
+ */
+import type { JWTPayload } from 'jose';
+import type { KeyStore } from './keys.js';
+
+const MAX_ENTRIES = 10_000;
+const byKeys = new WeakMap<KeyStore, Map<string, JWTPayload>>();
+
+/** The time-based checks jose applies (with the same skew), for a payload that verified earlier. */
+export function stillCurrent(payload: JWTPayload, nowMs: number, skewSeconds: number): boolean {
+  const now = Math.floor(nowMs / 1000);
+  if (typeof payload.exp !== 'number' || payload.exp <= now - skewSeconds) return false;
+  if (typeof payload.nbf === 'number' && payload.nbf > now + skewSeconds) return false;
+  return typeof payload.iat === 'number' && payload.iat <= now + skewSeconds;
+}
+
+export function rememberedPayload(keys: KeyStore, issuer: string, token: string): JWTPayload | undefined {
+  return byKeys.get(keys)?.get(`${issuer}\n${token}`);
+}
+
+export function rememberPayload(keys: KeyStore, issuer: string, token: string, payload: JWTPayload): void {
+  let memo = byKeys.get(keys);
+  if (!memo) byKeys.set(keys, (memo = new Map()));
+  if (memo.size >= MAX_ENTRIES) memo.delete(memo.keys().next().value!); // oldest first: tokens live 15 minutes
+  memo.set(`${issuer}\n${token}`, Object.freeze(payload));
+}
