@@ -92,8 +92,8 @@ export function expectOk(r: Reply, status = 200): void {
 let emailCount = 0;
 export const uniqueEmail = (tag: string) => `${tag}.${Date.now().toString(36)}${++emailCount}${Math.random().toString(36).slice(2, 6)}@conformance.test`;
 let phoneCount = 0;
-/** A valid, unused E.164 number (UK mobile range). */
-export const uniquePhone = () => `+4477009${String((Date.now() + ++phoneCount * 7919 + Math.floor(Math.random() * 1e5)) % 100000).padStart(5, '0')}`;
+/** A valid E.164 number (San Francisco area code), random over 8 million so runs do not collide. */
+export const uniquePhone = () => `+1415${200 + ((++phoneCount * 7919 + Math.floor(Math.random() * 800)) % 800)}${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
 
 export interface Session {
   token: string;
