@@ -100,6 +100,7 @@ export interface Session {
   refreshToken: string;
   sub: string;
   sessionId: string;
+  roles: string[];
   email: string;
   device: Device;
 }
@@ -138,9 +139,9 @@ export async function signUpOwner(index: number): Promise<Session> {
   return signUp(`owner${index}@conformance.test`);
 }
 
-/** Creates an account at the OpenID provider. */
-export async function providerAccount(claims: { email?: string; email_verified?: boolean; name?: string }): Promise<string> {
-  const id = `acct-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+/** Creates (or, given its id, replaces) an account at the OpenID provider. */
+export async function providerAccount(claims: { email?: string; email_verified?: boolean; name?: string }, existingId?: string): Promise<string> {
+  const id = existingId ?? `acct-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const res = await fetch(`${ctx.oidcControl}/accounts/${id}`, { method: 'POST', body: JSON.stringify(claims) });
   expect(res.status).toBe(204);
   return id;
