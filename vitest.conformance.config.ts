@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import ConformanceSequencer from './test/conformance/sequencer.js';
 
 /**
  * The black-box conformance suite (issue #15): `npm run test:conformance`
@@ -18,5 +19,6 @@ export default defineConfig({
     // One fork per target: the runner runs targets side by side, and the server is the busy process.
     poolOptions: { forks: { maxForks: 1, minForks: 1 } },
     fileParallelism: false,
+    sequence: { sequencer: ConformanceSequencer },
   },
 });

@@ -8,7 +8,7 @@
 // stderr after the summary. Exits 1 if any target failed. Logs: $CONFORMANCE_LOG_DIR
 // (default a temporary directory, printed when something failed).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -27,34 +27,64 @@ const targetTimeoutMs = Number(process.env.CONFORMANCE_TARGET_TIMEOUT_MS ?? 600_
 const logDir = process.env.CONFORMANCE_LOG_DIR ?? mkdtempSync(join(tmpdir(), 'svc-conformance-'));
 mkdirSync(logDir, { recursive: true });
 
+const readGroups = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').map(Number).filter((n) => n > 1) : []);
+function killGroups(pgids) {
+  for (const g of pgids) {
+    try {
+      process.kill(-g, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+/** Kill functions of the targets still running, for an interrupted run. */
+const running = new Set();
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    for (const kill of running) kill();
+    process.exit(130);
+  });
+}
+
 /** Runs vitest for one target; resolves to its counts, failures and reason. */
 function runTarget(target) {
   const report = join(logDir, `${target}.json`);
   const reasonFile = join(logDir, `${target}.reason`);
   const logFile = join(logDir, `${target}.log`);
+  // The servers a target starts, one process group id a line (written by its global setup),
+  // so a run that times out or is interrupted leaves no server behind.
+  const groupsFile = join(logDir, `${target}.pgids`);
+  rmSync(groupsFile, { force: true });
+  rmSync(reasonFile, { force: true });
+  rmSync(report, { force: true });
   const started = Date.now();
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.conformance.config.ts', '--reporter=json', `--outputFile=${report}`, '--reporter=default'], {
       cwd: ROOT,
-      env: { ...process.env, CONFORMANCE_TARGET: target, CONFORMANCE_REASON_FILE: reasonFile, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...process.env, CONFORMANCE_TARGET: target, CONFORMANCE_REASON_FILE: reasonFile, CONFORMANCE_PGIDS_FILE: groupsFile, NO_COLOR: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: a timeout reaches the servers it started
     });
+    const logStream = createWriteStream(logFile);
     let log = '';
-    child.stdout.on('data', (d) => (log += d));
-    child.stderr.on('data', (d) => (log += d));
+    const collect = (d) => {
+      log += d;
+      logStream.write(d);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const kill = () => killGroups([child.pid, ...readGroups(groupsFile)]);
+    running.add(kill);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
+      kill();
     }, targetTimeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      writeFileSync(logFile, log);
+      running.delete(kill);
+      killGroups(readGroups(groupsFile)); // normally stopped by the teardown already
+      logStream.end();
       const seconds = (Date.now() - started) / 1000;
       let passed = 0;
       let failed = 0;

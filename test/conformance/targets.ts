@@ -4,8 +4,21 @@
  * target gets the same configuration (`conformanceEnv`), so one suite runs
  * unchanged against all of them over HTTP.
  */
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
+import { BIN, ROOT, freePort, removeDir, start as startProcess, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
+
+/**
+ * Starts a server in its own process group and records the group in
+ * CONFORMANCE_PGIDS_FILE, so scripts/conformance.mjs can stop it even when
+ * vitest is killed before its teardown runs.
+ */
+function start(...args: Parameters<typeof startProcess>): Spawned {
+  const spawned = startProcess(...args);
+  const file = process.env['CONFORMANCE_PGIDS_FILE'];
+  if (file && spawned.child.pid) appendFileSync(file, `${spawned.child.pid}\n`);
+  return spawned;
+}
 
 export const TARGETS = ['node-file', 'bun-file', 'deno-file', 'workerd-d1', 'workerd-sqld'] as const;
 export type TargetName = (typeof TARGETS)[number];
