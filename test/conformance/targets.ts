@@ -4,8 +4,8 @@
  * target gets the same configuration (`conformanceEnv`), so one suite runs
  * unchanged against all of them over HTTP.
  */
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { BIN, ROOT, freePort, removeDir, start as startProcess, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
 
 /**
@@ -14,7 +14,13 @@ import { BIN, ROOT, freePort, removeDir, start as startProcess, tempDir, waitFor
  * vitest is killed before its teardown runs.
  */
 function start(...args: Parameters<typeof startProcess>): Spawned {
+  const [cmd] = args;
+  // A missing binary would surface as an unhandled spawn error that kills vitest without a reason.
+  if (cmd.startsWith('/') && !existsSync(cmd)) throw new Error(`${basename(cmd)} is not installed at ${cmd} (npm ci installs it)`);
   const spawned = startProcess(...args);
+  spawned.child.on('error', () => {
+    /* reported by waitForHttp with the process output */
+  });
   const file = process.env['CONFORMANCE_PGIDS_FILE'];
   if (file && spawned.child.pid) appendFileSync(file, `${spawned.child.pid}\n`);
   return spawned;
