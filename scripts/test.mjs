@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, then every vitest suite (API, adapters, runtimes on
-// workerd/Bun/Deno, parity), then the browser end-to-end suite. It brings its
+// workerd/Bun/Deno, parity), the conformance suite on its five targets
+// (scripts/conformance.mjs), then the browser end-to-end suite. It brings its
 // own browser (scripts/chromium.mjs) and fails, never skips, when it cannot.
 import { spawnSync } from 'node:child_process';
 import { resolveChromium } from './chromium.mjs';
@@ -18,6 +19,7 @@ const e2eEnv = { ...process.env, ...browser.env, CHROMIUM_PATH: browser.path };
 const steps = [
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], process.env],
   ['unit, integration and runtime suites', 'npx', ['vitest', 'run'], process.env],
+  ['conformance suite (node-file, bun-file, deno-file, workerd-d1, workerd-sqld)', process.execPath, ['scripts/conformance.mjs'], process.env],
   ['browser end-to-end suite', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts'], e2eEnv],
 ];
 
