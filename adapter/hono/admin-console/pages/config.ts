@@ -23,6 +23,9 @@ const HINTS: Record<string, string> = {
   delay_after: 'Requests before responses are slowed.',
   rpid: 'The WebAuthn relying party id (a host name).',
   origins: 'Allowed origins, comma-separated; the first is the primary one.',
+  native_apps: 'Android apps (packageName, sha256CertFingerprints) and Apple apps (teamId, bundleId): the association files and passkey origins.',
+  sms_allowed_calling_codes: 'Country calling codes SMS codes may go to, comma-separated; * for every country.',
+  sms_hourly_budget: 'SMS sends per hour, per calling code and in total, shared by every instance.',
 };
 
 function field(key: string, value: unknown, canWrite: boolean): Html {
