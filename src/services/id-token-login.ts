@@ -13,11 +13,9 @@ import { timingSafeEqual, toBase64Url, toHex } from '../crypto/encoding.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { fail, type ApiError } from '../errors.js';
 import { consumeOAuthState } from '../repositories/oauth-consumed-states.js';
-import { LinkRefused, resolveOAuthUser } from './account-linking.js';
 import { clientFields } from './auth-events.js';
 import { ID_TOKEN_SKEW_SECONDS, verifyIdToken } from './id-token-verifier.js';
-import { readProfile } from './oauth-profile.js';
-import { issueSession } from './session-issuance.js';
+import { signInWithProfile } from './oauth-sign-in.js';
 
 type IdTokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys' | 'log'>;
 
@@ -83,22 +81,5 @@ export async function completeIdTokenLogin(
   });
   if (!consumed) throw await failed('nonce_replayed', fail('id_token_replayed'));
 
-  const read = readProfile({ ...provider, ...CLAIM_PATHS }, claims);
-  if (!read.ok) throw await failed(read.code.replace('oauth_', ''), fail(read.code, undefined, { code: read.code }));
-
-  let linked;
-  try {
-    linked = await resolveOAuthUser(deps, { provider, profile: read.profile, client });
-  } catch (err) {
-    if (err instanceof LinkRefused) throw await failed(err.reason, err.apiError);
-    throw err;
-  }
-  const { user } = linked;
-  await deps.events.record({
-    ...clientFields(client),
-    type: 'oauth_login_success',
-    userId: user.id,
-    metadata: { providerId: provider.id, flow: 'id_token', outcome: linked.outcome },
-  });
-  return issueSession(deps, { user, method: 'oauth', client });
+  return signInWithProfile(deps, { provider: { ...provider, ...CLAIM_PATHS }, source: claims, client, failed, metadata: { flow: 'id_token' } });
 }

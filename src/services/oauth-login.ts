@@ -16,11 +16,9 @@ import {
 import type { Deps, RequestContext } from '../deps.js';
 import { ApiError, fail } from '../errors.js';
 import { consumeOAuthState } from '../repositories/oauth-consumed-states.js';
-import { LinkRefused, resolveOAuthUser } from './account-linking.js';
 import { clientFields } from './auth-events.js';
 import { exchangeCodeForProfile, OAuthExchangeError } from './oauth-client.js';
-import { readProfile } from './oauth-profile.js';
-import { issueSession } from './session-issuance.js';
+import { signInWithProfile } from './oauth-sign-in.js';
 
 type OAuthDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys' | 'log'>;
 
@@ -129,22 +127,5 @@ export async function completeOAuthLogin(
     throw await failed(err.stage, fail('oauth_login_failed'));
   }
 
-  const read = readProfile(provider, json);
-  if (!read.ok) throw await failed(read.code.replace('oauth_', ''), fail(read.code, undefined, { code: read.code }));
-
-  let linked;
-  try {
-    linked = await resolveOAuthUser(deps, { provider, profile: read.profile, client });
-  } catch (err) {
-    if (err instanceof LinkRefused) throw await failed(err.reason, err.apiError);
-    throw err;
-  }
-  const { user } = linked;
-  await deps.events.record({
-    ...clientFields(client),
-    type: 'oauth_login_success',
-    userId: user.id,
-    metadata: { providerId: provider.id, outcome: linked.outcome },
-  });
-  return issueSession(deps, { user, method: 'oauth', client, ...(payload.returnTo ? { returnTo: payload.returnTo } : {}) });
+  return signInWithProfile(deps, { provider, source: json, client, failed, ...(payload.returnTo ? { returnTo: payload.returnTo } : {}) });
 }
