@@ -70,8 +70,6 @@ async function verifyAccess(c: Context<AppEnv>) {
 
 /** Requires an access token of a live session; sets `c.var.access`. */
 export const requireAccess = createMiddleware<AppEnv>(async (c, next) => {
-  // Two mounts can match one path (`/sessions` and `/sessions/*` both match `/sessions`): check once per request.
-  if (c.get('access')) return next();
   const access = await verifyAccess(c);
   if (!access) throw fail('unauthorized', 'Invalid or expired token');
   c.set('access', access);

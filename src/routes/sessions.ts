@@ -7,7 +7,7 @@ import { requireAccess } from '../middleware/auth.js';
 import { findSessionById, listActiveSessions, revokeChain, revokeUserSessions } from '../repositories/sessions.js';
 
 export const sessionRoutes = new Hono<AppEnv>()
-  .use('/sessions', requireAccess)
+  // `/sessions/*` also matches `/sessions` itself: one mount, one access check per request.
   .use('/sessions/*', requireAccess)
   .get('/sessions', async (c) => {
     const { db, clock } = c.get('deps');
