@@ -93,7 +93,8 @@ export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry,
 
   if (transport === 'bearer') {
     if (route.cred !== 'none' && !req.authorization) return failure(401, 'unauthorized', route.cred === 'refresh' ? 'Refresh token required' : 'Missing bearer token');
-    return forTransport(mergeCookies([], await runRoute(core, route, { transport, token: null, authorization: req.authorization ?? null, credentialSub: null, params: req.params, query: req.query, body: req.body, client: req.client })), transport);
+    // Bearer clients get the API's RFC 9470 challenge as it is: no forTransport here.
+    return mergeCookies([], await runRoute(core, route, { transport, token: null, authorization: req.authorization ?? null, credentialSub: null, params: req.params, query: req.query, body: req.body, client: req.client }));
   }
 
   const ensured = await ensureCookies(core, route.cred, req.cookies, req.client);
