@@ -21,6 +21,16 @@ import { assertionFinishSchema, assertionStartSchema } from '../routes/webauthn-
 import { op, type Operation } from './operation.js';
 
 const locked = ['account_locked'] as const;
+/** What both OAuth sign-ins can refuse once the provider answered (src/services/oauth-sign-in.ts). */
+const oauthSignInErrors = [
+  'oauth_login_failed',
+  'oauth_missing_subject',
+  'oauth_missing_email',
+  'oauth_email_not_verified',
+  'oauth_signup_disabled',
+  'login_method_disabled',
+  ...locked,
+] as const;
 const otpGenerate = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration') =>
   op('POST', path, summary, credential, OtpGenerateResponse, { errors: ['phone_not_available', 'login_method_disabled', ...locked] });
 const otpVerify = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration', ok: z.ZodType) =>
@@ -77,33 +87,11 @@ export const signInOperations: Operation[] = [
   }),
   op('POST', '/oauth/:providerId/callback', 'Finish an OAuth sign-in with the provider code', 'none', SessionOrMfaResponse, {
     body: callbackBody,
-    errors: [
-      'oauth_provider_not_found',
-      'oauth_invalid_state',
-      'oauth_login_failed',
-      'oauth_missing_subject',
-      'oauth_missing_email',
-      'oauth_email_not_verified',
-      'oauth_signup_disabled',
-      'login_method_disabled',
-      ...locked,
-    ],
+    errors: ['oauth_provider_not_found', 'oauth_invalid_state', ...oauthSignInErrors],
   }),
   op('POST', '/oauth/:providerId/id-token', "Sign in with the platform's ID token (Sign in with Apple, Google) and the raw nonce", 'none', SessionOrMfaResponse, {
     body: idTokenBody,
-    errors: [
-      'oauth_provider_not_found',
-      'id_token_invalid',
-      'id_token_nonce_mismatch',
-      'id_token_replayed',
-      'oauth_login_failed',
-      'oauth_missing_subject',
-      'oauth_missing_email',
-      'oauth_email_not_verified',
-      'oauth_signup_disabled',
-      'login_method_disabled',
-      ...locked,
-    ],
+    errors: ['oauth_provider_not_found', 'id_token_invalid', 'id_token_nonce_mismatch', 'id_token_replayed', ...oauthSignInErrors],
   }),
   op('POST', '/totp/verify-login', 'Finish a sign-in with a TOTP code (ephemeral ctx mfa)', 'ephemeral:mfa', SessionEnvelope, {
     body: totpCodeBody,
