@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../runtime/processes.js';
-import { addVirtualAuthenticator, expectNotice, launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, startStack, stopAllStacks, type Stack } from './harness.js';
+import { addVirtualAuthenticator, expectNotice, launchChromium, newPage, registerWithEmailCode, screenshot, signInWithEmailCode, startStack, stopAllStacks, type Stack } from './harness.js';
 
 const OWNER = 'owner@console.test';
 const TARGET = 'target@console.test';
@@ -36,25 +36,6 @@ async function consoleApi(page: Page, method: string, path: string, body?: unkno
     },
     [method, path, body] as const,
   );
-}
-
-/** Signs in with an emailed code after one wrong code (a real failed sign-in for the charts). */
-async function signInAfterAWrongCode(stack: Stack, page: Page, email: string): Promise<void> {
-  await page.goto(`${stack.demo}/`);
-  await page.locator('#step-start').waitFor({ state: 'visible' });
-  await page.fill('#email', email);
-  await page.click('#continue');
-  await page.locator('#step-methods').waitFor({ state: 'visible' });
-  const since = new Date().toISOString();
-  await page.click('#m-email-otp');
-  await page.locator('#step-code').waitFor({ state: 'visible' });
-  const { code } = await nextMessage(stack, email, since, 'otp_email');
-  await page.fill('#code', code === '000000' ? '111111' : '000000');
-  await page.click('#code-submit');
-  await expect.poll(async () => (await page.getAttribute('#notice', 'class')) ?? '').toContain('error');
-  await page.fill('#code', code!);
-  await page.click('#code-submit');
-  await page.waitForURL(`${stack.demo}/app`);
 }
 
 describe('admin console in Chromium', () => {
@@ -89,7 +70,7 @@ describe('admin console in Chromium', () => {
     await registerWithEmailCode(stack, target, TARGET);
     await registerWithEmailCode(stack, admin, OWNER);
     await admin.context().clearCookies();
-    await signInAfterAWrongCode(stack, admin, OWNER);
+    await signInWithEmailCode(stack, admin, OWNER, { wrongCodeFirst: true }); // a real failed sign-in for the charts
     await admin.locator('#admin-link').waitFor({ state: 'visible' });
     // More accounts, created by the admin (no codes involved).
     for (const email of OTHERS) expect((await consoleApi(admin, 'POST', '/admin/users', { email, roles: ['user'] })).status).toBe(201);

@@ -209,8 +209,11 @@ export async function registerWithEmailCode(stack: Stack, page: Page, email: str
   await expect.poll(() => page.textContent('#who')).toBe(email);
 }
 
-/** Signs in from the sign-in page with an emailed code (no TOTP); ends on /app. */
-export async function signInWithEmailCode(stack: Stack, page: Page, email: string): Promise<void> {
+/**
+ * Signs in from the sign-in page with an emailed code (no TOTP); ends on /app.
+ * `wrongCodeFirst` submits a wrong code before the right one (a real failed sign-in).
+ */
+export async function signInWithEmailCode(stack: Stack, page: Page, email: string, { wrongCodeFirst = false } = {}): Promise<void> {
   await page.goto(`${stack.demo}/`);
   await page.locator('#step-start').waitFor({ state: 'visible' });
   await page.fill('#email', email);
@@ -220,6 +223,11 @@ export async function signInWithEmailCode(stack: Stack, page: Page, email: strin
   await page.click('#m-email-otp');
   await page.locator('#step-code').waitFor({ state: 'visible' });
   const { code } = await nextMessage(stack, email, since, 'otp_email');
+  if (wrongCodeFirst) {
+    await page.fill('#code', code === '000000' ? '111111' : '000000');
+    await page.click('#code-submit');
+    await expect.poll(async () => (await page.getAttribute('#notice', 'class')) ?? '').toContain('error');
+  }
   await page.fill('#code', code!);
   await page.click('#code-submit');
   await page.waitForURL(`${stack.demo}/app`);
