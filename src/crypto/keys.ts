@@ -4,7 +4,7 @@
  * Production: the active kid, its PKCS#8 private key and the published public
  * keys come from env, and must agree or startup fails.
  */
-import { exportJWK, exportPKCS8, exportSPKI, importPKCS8, importSPKI, type JWK } from 'jose';
+import { exportJWK, exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type JWK } from 'jose';
 import { eq } from 'drizzle-orm';
 import { ConfigError } from '../config/config-error.js';
 import type { ProductionKeysEnv } from '../config/env.js';
@@ -36,7 +36,6 @@ async function buildStore(activeKid: string, privateKey: CryptoKey, publics: { k
 
 /** Generates a fresh RSA-2048 pair as PEM strings. */
 export async function generateRsaPem(): Promise<{ privatePem: string; publicPem: string }> {
-  const { generateKeyPair } = await import('jose');
   const { privateKey, publicKey } = await generateKeyPair(ALG, { modulusLength: 2048, extractable: true });
   return { privatePem: await exportPKCS8(privateKey), publicPem: await exportSPKI(publicKey) };
 }

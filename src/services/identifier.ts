@@ -3,7 +3,7 @@
  * email; anything else is tried as an international phone number. The
  * normalised value is what lookups, decoy subjects and limiter keys use.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { normalizePhone } from './phone.js';
 
 export type IdentifierType = 'email' | 'phone';
 
@@ -26,8 +26,7 @@ export function normaliseEmail(raw: string): string | null {
 export function normalisePhone(raw: string): string | null {
   const input = raw.trim();
   if (!input.startsWith('+') || input.length > 32) return null;
-  const parsed = parsePhoneNumberFromString(input);
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return normalizePhone(input);
 }
 
 export function parseIdentifier(raw: string): Identifier | null {

@@ -2,8 +2,8 @@
  * Email and phone normalisation (contract §0.5). Zod refinements so routes
  * report a bad value as an issue path, never echoing it.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import * as z from 'zod';
+import { normalizePhone } from './phone.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -13,13 +13,7 @@ export function normalizeEmail(raw: string): string | null {
   return v.length <= 254 && EMAIL_PATTERN.test(v) ? v : null;
 }
 
-/** Must start with `+` and be a valid number; returned as E.164, or null. */
-export function normalizePhone(raw: string): string | null {
-  const v = raw.trim();
-  if (!v.startsWith('+')) return null;
-  const parsed = parsePhoneNumberFromString(v);
-  return parsed && parsed.isValid() ? parsed.number : null;
-}
+export { normalizePhone } from './phone.js';
 
 export const emailField = z
   .string()

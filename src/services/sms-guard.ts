@@ -7,10 +7,10 @@
  * them, and they count whatever `RATE_LIMIT_STORE` or the limiter bypass say.
  * A refusal sends nothing; the caller answers exactly as for a decoy.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Deps, RequestContext } from '../deps.js';
 import { clientFields } from './auth-events.js';
 import { createDatabaseStore } from './rate-limiter.js';
+import { callingCodeOf } from './phone.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -20,10 +20,7 @@ export type SmsAdmission = { ok: true } | { ok: false; reason: SmsRefusal; calli
 
 type GuardDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'events' | 'log'>;
 
-/** The calling code of an E.164 number (`+447700900123` → `44`), or null. */
-export function callingCodeOf(phoneE164: string): string | null {
-  return parsePhoneNumberFromString(phoneE164)?.countryCallingCode ?? null;
-}
+export { callingCodeOf } from './phone.js';
 
 async function decide(deps: GuardDeps, phoneE164: string): Promise<SmsAdmission> {
   const cfg = await deps.config.get();
