@@ -2,7 +2,7 @@
  * A software WebAuthn authenticator for tests: a real ES256 key pair
  * (WebCrypto), a real `none`-format attestation object (CBOR) and real
  * assertions signed over `authenticatorData || SHA-256(clientDataJSON)`, so
- * `@simplewebauthn/server` verifies genuine signatures. Overrides produce the
+ * the verifier (src/crypto/webauthn) checks genuine signatures. Overrides produce the
  * faulty ceremonies the security tests need (wrong origin, wrong rpId hash,
  * tampered signature, no UV, custom counter, PRF results).
  */

@@ -4,12 +4,14 @@
  * challenge consumed before any other check, the credential looked up by id
  * and owner, and a non-zero stored counter that does not increase refused.
  */
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { fromBase64Url } from '../../crypto/encoding.js';
+import type { AuthenticationResponseJSON } from '../../crypto/webauthn/types.js';
+import { verifyAuthentication } from '../../crypto/webauthn/verify-authentication.js';
 import type { CredentialRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { findUserCredential, recordCredentialUse } from '../../repositories/credentials.js';
 import { consumeChallenge, type ChallengePurpose } from './challenges.js';
+import { requestOptions } from './options.js';
 import { assertNoPrfOutput, prfEvalExtension, type PrfInput } from './prf.js';
 import { classifyVerificationError } from './registration.js';
 import { CEREMONY_TIMEOUT_MS, relyingParty } from './relying-party.js';
@@ -29,15 +31,13 @@ export function filterCredentials<T extends AllowedCredential>(creds: T[], filte
 
 export async function assertionOptions(deps: Pick<Deps, 'config'>, input: { challenge: string; allow: AllowedCredential[]; prf?: PrfInput | undefined }) {
   const rp = relyingParty(await deps.config.get());
-  const options = await generateAuthenticationOptions({
-    rpID: rp.rpId,
-    challenge: new Uint8Array(fromBase64Url(input.challenge)),
+  return requestOptions({
+    rpId: rp.rpId,
+    challenge: input.challenge,
     timeout: CEREMONY_TIMEOUT_MS,
-    userVerification: 'required',
-    allowCredentials: input.allow.map((c) => ({ id: c.id, transports: c.transports as never })),
+    allow: input.allow,
+    extensions: input.prf ? prfEvalExtension(input.prf) : undefined,
   });
-  const { extensions: _none, ...rest } = options;
-  return input.prf ? { ...rest, extensions: prfEvalExtension(input.prf) } : rest;
 }
 
 export type AssertionResult =
@@ -64,18 +64,9 @@ export async function verifyAssertion(
   const rp = relyingParty(await deps.config.get());
   let newCounter: number;
   try {
-    const verified = await verifyAuthenticationResponse({
-      response: input.response,
-      expectedChallenge: live.challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.rpId,
-      requireUserVerification: true,
-      // Counter 0 here: the library's own counter rule is replaced by ours below.
-      credential: { id: credential.id, publicKey: new Uint8Array(fromBase64Url(credential.publicKey)), counter: 0, transports: credential.transports as never },
-    });
-    if (!verified.verified) return { ok: false, reason: 'signature' };
-    if (!verified.authenticationInfo.userVerified) return { ok: false, reason: 'user_verification' };
-    newCounter = verified.authenticationInfo.newCounter;
+    // UV is required by the verifier; the counter rule is ours, below.
+    const verified = await verifyAuthentication(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, publicKey: fromBase64Url(credential.publicKey) });
+    newCounter = verified.counter;
   } catch (err) {
     return { ok: false, reason: classifyVerificationError(err) };
   }

@@ -4,7 +4,7 @@
  * challenge stored); finish verifies the assertion, counts failures for
  * lockout and issues a session. A user-verified passkey satisfies MFA.
  */
-import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '../../crypto/webauthn/types.js';
 import { randomToken } from '../../crypto/random.js';
 import type { Deps, EphemeralAuth, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';

@@ -4,14 +4,17 @@
  * user verification required, algorithms -8/-7/-257, existing credentials
  * excluded, optional PRF requirement. Registration never issues a session.
  */
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
-import { fromBase64Url, toBase64Url, utf8 } from '../../crypto/encoding.js';
+import { toBase64Url } from '../../crypto/encoding.js';
+import { WebAuthnError } from '../../crypto/webauthn/errors.js';
+import type { RegistrationResponseJSON } from '../../crypto/webauthn/types.js';
+import { verifyRegistration, type VerifiedRegistration } from '../../crypto/webauthn/verify-registration.js';
 import type { CredentialRow, UserRow } from '../../db/schema.js';
 import type { Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { insertCredential, listCredentials } from '../../repositories/credentials.js';
 import { clientFields } from '../auth-events.js';
 import { consumeChallenge, issueChallenge } from './challenges.js';
+import { creationOptions } from './options.js';
 import { assertNoPrfOutput, reportsPrfEnabled } from './prf.js';
 import { CEREMONY_TIMEOUT_MS, relyingParty, SUPPORTED_ALGORITHMS } from './relying-party.js';
 
@@ -39,23 +42,18 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     context: { requirePrf, prfRequested },
     nowMs: clock.now(),
   });
-  const options = await generateRegistrationOptions({
+  // `prf: {}` asks the authenticator to report PRF support: with requirePrf [C], or requestPrf (optional PRF, issue #23).
+  const options = creationOptions({
     rpName: rp.rpName,
-    rpID: rp.rpId,
-    userID: new Uint8Array(utf8(input.user.id)),
+    rpId: rp.rpId,
+    userId: input.user.id,
     userName: input.user.email,
-    userDisplayName: input.user.email,
-    // Bytes, not the string: the library would UTF-8-encode a string challenge again.
-    challenge: new Uint8Array(fromBase64Url(challenge)),
+    challenge,
     timeout: CEREMONY_TIMEOUT_MS,
-    attestationType: 'none',
-    supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
-    excludeCredentials: existing.map((c) => ({ id: c.id, transports: c.transports as never })),
-    authenticatorSelection: {
-      residentKey: 'preferred',
-      userVerification: 'required',
-      ...(input.attachment ? { authenticatorAttachment: input.attachment } : {}),
-    },
+    algorithms: SUPPORTED_ALGORITHMS,
+    exclude: existing,
+    attachment: input.attachment,
+    extensions: { credProps: true, ...(prfRequested ? { prf: {} } : {}) },
   });
   await events.record({
     type: 'webauthn_registration_challenge',
@@ -64,8 +62,7 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     ...clientFields(input.client),
     metadata: { requirePrf, requestPrf: prfRequested },
   });
-  // `prf: {}` asks the authenticator to report PRF support: with requirePrf [C], or requestPrf (optional PRF, issue #23).
-  return { ...options, extensions: { credProps: true, ...(prfRequested ? { prf: {} } : {}) } };
+  return options;
 }
 
 export interface RegistrationMetadata {
@@ -98,18 +95,9 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
   if (!live) throw await refuse('no_challenge');
 
   const rp = relyingParty(await deps.config.get());
-  let info;
+  let info: VerifiedRegistration;
   try {
-    const verified = await verifyRegistrationResponse({
-      response: input.response,
-      expectedChallenge: live.challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.rpId,
-      requireUserVerification: true,
-      supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
-    });
-    if (!verified.verified) throw new Error('not verified');
-    info = verified.registrationInfo;
+    info = await verifyRegistration(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, algorithms: SUPPORTED_ALGORITHMS });
   } catch (err) {
     throw await refuse(classifyVerificationError(err));
   }
@@ -119,13 +107,13 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
 
   const meta = input.metadata ?? {};
   const row = {
-    id: info.credential.id,
+    id: info.credentialId,
     userId: input.user.id,
-    publicKey: toBase64Url(info.credential.publicKey),
-    counter: info.credential.counter,
+    publicKey: toBase64Url(info.publicKey),
+    counter: info.counter,
     transports: input.response.response.transports ?? [],
-    deviceType: info.credentialDeviceType,
-    backedUp: info.credentialBackedUp,
+    deviceType: info.deviceType,
+    backedUp: info.backedUp,
     prfCapable,
     aaguid: info.aaguid,
     attestationFormat: info.fmt,
@@ -141,17 +129,20 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
     await events.record({ ...base, type: 'webauthn_registration_failed', metadata: { reason: 'duplicate_credential' } });
     throw fail('already_exists', 'Credential already registered');
   }
-  await events.record({ ...base, type: 'webauthn_registration_success', metadata: { prfCapable, deviceType: row.deviceType } });
+  // `fmt` and `attestation` (none | self | uncertified): what the attestation statement was and what was checked of it.
+  await events.record({
+    ...base,
+    type: 'webauthn_registration_success',
+    metadata: { prfCapable, deviceType: row.deviceType, fmt: info.fmt, attestation: info.attestation },
+  });
   return row;
 }
 
-/** A short reason for audit metadata; never the library message (it echoes client values). */
+/**
+ * A short reason for audit metadata: the verifier's failure code
+ * (`WebAuthnError.reason`), or `verification` for anything else. Never an
+ * error message (they could echo client values).
+ */
 export function classifyVerificationError(err: unknown): string {
-  const m = String((err as Error)?.message ?? '').toLowerCase();
-  if (m.includes('origin')) return 'origin';
-  if (m.includes('rp id') || m.includes('rpid')) return 'rp_id';
-  if (m.includes('challenge')) return 'challenge';
-  if (m.includes('user verif') || m.includes('user could not be verified')) return 'user_verification';
-  if (m.includes('signature')) return 'signature';
-  return 'verification';
+  return err instanceof WebAuthnError ? err.reason : 'verification';
 }

@@ -2,7 +2,7 @@
  * Passkey step-up (contract §3.11, §4.5): a user-verified assertion over a
  * `step_up` challenge marks the current session fresh for 300 s.
  */
-import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '../../crypto/webauthn/types.js';
 import type { AccessAuth, Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { listCredentials } from '../../repositories/credentials.js';

@@ -1,0 +1,166 @@
+/**
+ * src/crypto/webauthn/verify-registration.ts: every rule, broken on its own,
+ * fails with its reason; valid registrations pass for ES256, RS256 and Ed25519.
+ */
+import { describe, expect, it } from 'vitest';
+import { toBase64Url } from '../../../src/crypto/encoding.js';
+import { verifyRegistration, type RegistrationExpectations } from '../../../src/crypto/webauthn/verify-registration.js';
+import type { RegistrationResponseJSON } from '../../../src/crypto/webauthn/types.js';
+import { cborEncode, type CborValue } from '../../helpers/cbor.js';
+import { ALG_NAMES, AT, BE, BS, CHALLENGE, concat, ED, ORIGIN, RP_ID, TestCredential, UP, UV, type TestAlg } from '../../helpers/webauthn-credentials.js';
+
+const APK = 'android:apk-key-hash:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8';
+const expected: RegistrationExpectations = { challenge: CHALLENGE, origins: [ORIGIN, 'https://localhost', APK], rpId: RP_ID, algorithms: [-8, -7, -257] };
+const ALGS: TestAlg[] = [-7, -257, -8];
+
+const refused = (response: RegistrationResponseJSON, reason: string, exp = expected) =>
+  expect(verifyRegistration(response, exp)).rejects.toMatchObject({ name: 'WebAuthnError', reason });
+
+describe.each(ALGS)('registration with alg %i', (alg) => {
+  it(`accepts a none attestation and returns the ${ALG_NAMES[alg]} credential as stored`, async () => {
+    const cred = await TestCredential.create(alg);
+    const info = await verifyRegistration(await cred.registration(), expected);
+    expect(info).toEqual({
+      credentialId: cred.idB64,
+      publicKey: cred.cose,
+      alg,
+      counter: 0,
+      aaguid: '01020304-0506-0708-090a-0b0c0d0e0f10',
+      fmt: 'none',
+      attestation: 'none',
+      deviceType: 'singleDevice',
+      backedUp: false,
+    });
+  });
+
+  it('accepts a packed self attestation signed by the credential key, and refuses a tampered one', async () => {
+    const cred = await TestCredential.create(alg);
+    const info = await verifyRegistration(await cred.registration({ fmt: 'packed', attStmt: await cred.packedSelf() }), expected);
+    expect(info).toMatchObject({ fmt: 'packed', attestation: 'self' });
+    await refused(await cred.registration({ fmt: 'packed', attStmt: await cred.packedSelf({ tamperSignature: true }) }), 'attestation');
+  });
+});
+
+describe('registration rules', () => {
+  it('refuses a wrong challenge, origin, type, rpId hash, missing UP or UV', async () => {
+    const cred = await TestCredential.create(-7);
+    await refused(await cred.registration({ challenge: toBase64Url(new Uint8Array(32).fill(8)) }), 'challenge');
+    await refused(await cred.registration({ challenge: CHALLENGE + 'A' }), 'challenge');
+    await refused(await cred.registration({ origin: 'https://evil.example' }), 'origin');
+    await refused(await cred.registration({ origin: 'http://localhost:3000/' }), 'origin');
+    await refused(await cred.registration({ origin: 'android:apk-key-hash:ZZZZ' }), 'origin');
+    await refused(await cred.registration({ type: 'webauthn.get' }), 'type');
+    await refused(await cred.registration({ rpId: 'evil.example' }), 'rp_id');
+    await refused(await cred.registration({ flags: UV | AT }), 'user_presence');
+    await refused(await cred.registration({ flags: UP | AT }), 'user_verification');
+  });
+
+  it('accepts every listed origin, Android apk-key-hash origins included', async () => {
+    const cred = await TestCredential.create(-7);
+    for (const origin of [ORIGIN, 'https://localhost', APK]) await expect(verifyRegistration(await cred.registration({ origin }), expected)).resolves.toMatchObject({ fmt: 'none' });
+  });
+
+  it('maps the backup flags and refuses BS without BE', async () => {
+    const cred = await TestCredential.create(-8);
+    expect(await verifyRegistration(await cred.registration({ flags: UP | UV | AT | BE }), expected)).toMatchObject({ deviceType: 'multiDevice', backedUp: false });
+    expect(await verifyRegistration(await cred.registration({ flags: UP | UV | AT | BE | BS }), expected)).toMatchObject({ deviceType: 'multiDevice', backedUp: true });
+    await refused(await cred.registration({ flags: UP | UV | AT | BS }), 'backup_flags');
+  });
+
+  it('requires attested credential data whose id is the response id', async () => {
+    const cred = await TestCredential.create(-7);
+    const other = toBase64Url(new Uint8Array(16).fill(9));
+    await refused(await cred.registration({ flags: UP | UV }), 'malformed');
+    await refused(await cred.registration({ id: other, rawId: other }), 'credential_id');
+    await refused(await cred.registration({ rawId: other }), 'credential_id');
+    await refused(await cred.registration({ authDataCredentialId: new Uint8Array(16).fill(9) }), 'credential_id');
+  });
+
+  it('refuses algorithms outside the accepted list and keys that do not match their alg', async () => {
+    const es = await TestCredential.create(-7);
+    await refused(await es.registration(), 'algorithm', { ...expected, algorithms: [-8, -257] });
+    const es384 = cborEncode(new Map<CborValue, CborValue>([[1, 2], [3, -35], [-1, 2], [-2, new Uint8Array(48)], [-3, new Uint8Array(48)]]));
+    await refused(await es.registration({ cose: es384 }), 'algorithm');
+    const noAlg = cborEncode(new Map<CborValue, CborValue>([[1, 2], [-1, 1], [-2, new Uint8Array(32)], [-3, new Uint8Array(32)]]));
+    await refused(await es.registration({ cose: noAlg }), 'algorithm');
+    const okpClaimingEs256 = cborEncode(new Map<CborValue, CborValue>([[1, 1], [3, -7], [-1, 6], [-2, new Uint8Array(32)]]));
+    await refused(await es.registration({ cose: okpClaimingEs256 }), 'algorithm');
+    const p384 = cborEncode(new Map<CborValue, CborValue>([[1, 2], [3, -7], [-1, 2], [-2, new Uint8Array(32)], [-3, new Uint8Array(32)]]));
+    await refused(await es.registration({ cose: p384 }), 'algorithm');
+  });
+
+  it('refuses a key WebCrypto cannot use: a point off the curve, a short coordinate, an RSA modulus under 2048 bits', async () => {
+    const es = await TestCredential.create(-7);
+    const offCurve = cborEncode(new Map<CborValue, CborValue>([[1, 2], [3, -7], [-1, 1], [-2, new Uint8Array(32).fill(1)], [-3, new Uint8Array(32).fill(2)]]));
+    await refused(await es.registration({ cose: offCurve }), 'public_key');
+    const shortX = cborEncode(new Map<CborValue, CborValue>([[1, 2], [3, -7], [-1, 1], [-2, new Uint8Array(31)], [-3, new Uint8Array(32)]]));
+    await refused(await es.registration({ cose: shortX }), 'public_key');
+    const rsa1024 = await TestCredential.create(-257, { rsaBits: 1024 });
+    await refused(await rsa1024.registration(), 'public_key');
+  });
+
+  it('refuses a none statement that is not empty and an unknown format', async () => {
+    const cred = await TestCredential.create(-7);
+    await refused(await cred.registration({ attStmt: new Map<CborValue, CborValue>([['sig', new Uint8Array(8)]]) }), 'attestation');
+    await refused(await cred.registration({ fmt: 'compound' }), 'attestation');
+    await refused(await cred.registration({ fmt: 'packed', attStmt: new Map<CborValue, CborValue>([['alg', -7]]) }), 'attestation');
+  });
+
+  it('refuses a packed self attestation whose alg is not the credential key alg', async () => {
+    const cred = await TestCredential.create(-7);
+    await refused(await cred.registration({ fmt: 'packed', attStmt: await cred.packedSelf({}, -257) }), 'attestation');
+  });
+
+  it('accepts formats that carry a certificate chain as uncertified, without evaluating the chain', async () => {
+    const cred = await TestCredential.create(-7);
+    const chain = [new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01])]; // not even a certificate: nothing is claimed about it
+    const statements: [string, Map<CborValue, CborValue>][] = [
+      ['packed', new Map<CborValue, CborValue>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', chain]])],
+      ['fido-u2f', new Map<CborValue, CborValue>([['sig', new Uint8Array(70)], ['x5c', chain]])],
+      ['tpm', new Map<CborValue, CborValue>([['ver', '2.0'], ['alg', -257], ['x5c', chain], ['sig', new Uint8Array(256)], ['certInfo', new Uint8Array(8)], ['pubArea', new Uint8Array(8)]])],
+      ['android-key', new Map<CborValue, CborValue>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', chain]])],
+      ['apple', new Map<CborValue, CborValue>([['x5c', chain]])],
+      ['android-safetynet', new Map<CborValue, CborValue>([['ver', '1'], ['response', new Uint8Array(8)]])],
+    ];
+    for (const [fmt, attStmt] of statements) {
+      expect(await verifyRegistration(await cred.registration({ fmt, attStmt }), expected)).toMatchObject({ fmt, attestation: 'uncertified', credentialId: cred.idB64 });
+    }
+    // The shape is still checked: a chain format without its chain is refused.
+    for (const fmt of ['fido-u2f', 'tpm', 'android-key', 'apple']) await refused(await cred.registration({ fmt, attStmt: new Map<CborValue, CborValue>([['x5c', []]]) }), 'attestation');
+    await refused(await cred.registration({ fmt: 'android-safetynet', attStmt: new Map<CborValue, CborValue>([['ver', '1']]) }), 'attestation');
+  });
+
+  it('parses authenticator extensions (ED) and refuses leftover bytes', async () => {
+    const cred = await TestCredential.create(-7);
+    const ext = cborEncode(new Map<CborValue, CborValue>([['credProtect', 2]]));
+    expect(await verifyRegistration(await cred.registration({ flags: UP | UV | AT | ED, afterKey: ext }), expected)).toMatchObject({ publicKey: cred.cose });
+    await refused(await cred.registration({ afterKey: ext }), 'malformed'); // extensions without the ED flag
+    await refused(await cred.registration({ flags: UP | UV | AT | ED }), 'malformed'); // ED flag without extensions
+    await refused(await cred.registration({ flags: UP | UV | AT | ED, afterKey: cborEncode(7) }), 'malformed'); // not a map
+  });
+
+  it('answers malformed input with a `malformed` reason, never another error', async () => {
+    const cred = await TestCredential.create(-7);
+    const good = await cred.registration();
+    const authData = cred.registrationAuthData();
+    const attObj = (authDataBytes: Uint8Array) => cborEncode(new Map<CborValue, CborValue>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authDataBytes]]));
+    const cases: Uint8Array[] = [
+      new Uint8Array([0xff, 0x00, 0x13]), // not CBOR
+      new Uint8Array([0xa3, 0x63, 0x66, 0x6d, 0x74]), // truncated map
+      concat(attObj(authData), Uint8Array.of(0)), // trailing byte
+      cborEncode([1, 2, 3]), // not a map
+      cborEncode(new Map<CborValue, CborValue>([['fmt', 'none'], ['attStmt', new Map()]])), // no authData
+      cborEncode(new Map<CborValue, CborValue>([['fmt', 1], ['attStmt', new Map()], ['authData', authData]])), // fmt not a string
+      attObj(authData.subarray(0, 36)), // authData shorter than 37 bytes
+      attObj(authData.subarray(0, 50)), // attested credential data truncated
+      attObj(concat(authData.subarray(0, 53), Uint8Array.of(0xff, 0xff), authData.subarray(55))), // credential id length past the end
+      attObj(authData.subarray(0, authData.length - 3)), // COSE key truncated
+      new Uint8Array(2000).fill(0x81), // 2000 nested arrays, never closed
+    ];
+    for (const attestationObject of cases) await refused(await cred.registration({ attestationObject }), 'malformed');
+    await refused({ ...good, response: { ...good.response, clientDataJSON: toBase64Url(new TextEncoder().encode('{not json')) } }, 'malformed');
+    await refused({ ...good, response: { ...good.response, clientDataJSON: toBase64Url(new TextEncoder().encode('{"type":"webauthn.create"}')) } }, 'malformed');
+    await refused({ ...good, response: { ...good.response, attestationObject: '!!' } }, 'malformed');
+    await refused({ ...good, type: 'password' }, 'malformed');
+  });
+});
