@@ -8,6 +8,7 @@ import { ConfigError } from '../src/config/config-error.js';
 import { BUILT_IN_DEFAULTS, CONFIG_KEYS, configSchemas, ENV_SEEDS, type ConfigKey } from '../src/config/keys.js';
 import type { Db } from '../src/db/client.js';
 import { readConfigRows } from '../src/repositories/system-config.js';
+import { safeParse } from '../src/safe-parse.js';
 import { parseSeed } from '../src/services/system-config.js';
 
 export interface KeyState {
@@ -19,7 +20,7 @@ export interface KeyState {
 }
 
 function fromRow(key: ConfigKey, raw: unknown): KeyState {
-  const parsed = configSchemas[key].safeParse(raw);
+  const parsed = safeParse(configSchemas[key], raw);
   if (parsed.success) return { key, source: 'row', value: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';

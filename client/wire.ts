@@ -5,7 +5,7 @@
  * A change to any of them changes these types, so the client's typecheck
  * breaks instead of drifting. Nothing here exists at runtime.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ErrorBody } from '../adapter/core/contract.js';
 import type { credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../src/http/serialize.js';
 import type { idSchema, renameSchema } from '../src/routes/credentials.js';

@@ -6,6 +6,7 @@
  */
 import { emailField } from '../../src/services/normalize-contact.js';
 import type { SystemConfigValues } from '../../src/config/keys.js';
+import { safeParse } from '../../src/safe-parse.js';
 import type { CommandContext } from '../commands.js';
 import { grantAdmin } from '../admin-grant.js';
 import { effectiveConfig } from '../config-state.js';
@@ -16,7 +17,7 @@ import { requireMigrated } from '../migration-status.js';
 
 export async function run({ values, env, out, cwd, streams }: CommandContext): Promise<ExitCode> {
   if (typeof values['email'] !== 'string') throw usageError('--email <email> is required');
-  const parsed = emailField.safeParse(values['email']);
+  const parsed = safeParse(emailField, values['email']);
   if (!parsed.success) throw usageError('--email is not a valid email address (local@domain.tld, at most 254 characters)');
   const email = parsed.data;
 

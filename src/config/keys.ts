@@ -2,7 +2,7 @@
  * The system-config keys of contract §6.1: their env seed, zod schema,
  * env parsing rule and built-in default.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
 import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
@@ -10,39 +10,38 @@ import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
 export const LOGIN_METHODS = ['passkey', 'magic_link', 'email_otp', 'phone_otp', 'oauth'] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
-const roleName = z.string().max(ROLE_NAME_MAX_LENGTH).regex(ROLE_NAME_PATTERN);
-const roleList = z
-  .array(roleName)
-  .min(1)
-  .refine((a) => new Set(a).size === a.length, 'roles must be unique');
+const roleName = z.string().check(z.maxLength(ROLE_NAME_MAX_LENGTH), z.regex(ROLE_NAME_PATTERN));
+const roleList = z.array(roleName).check(z.minLength(1), z.refine((a) => new Set(a).size === a.length, 'roles must be unique'));
 
 const duration = (minSeconds: number, maxSeconds: number) =>
-  z
-    .string()
-    .regex(DURATION_PATTERN, 'must match <n>s|m|h|d')
-    .refine((v) => {
+  z.string().check(
+    z.regex(DURATION_PATTERN, 'must match <n>s|m|h|d'),
+    z.refine((v) => {
       // zod 4 runs refinements after a failed regex too: leave that value to the regex issue.
       if (!DURATION_PATTERN.test(v)) return true;
       const s = durationToSeconds(v);
       return s >= minSeconds && s <= maxSeconds;
-    }, `must be between ${minSeconds}s and ${maxSeconds}s`);
+    }, `must be between ${minSeconds}s and ${maxSeconds}s`),
+  );
 
-const httpOrigin = z.string().refine((v) => {
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '');
-  } catch {
-    return false;
-  }
-}, 'must be an http(s) origin without a path');
+const httpOrigin = z.string().check(
+  z.refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '');
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) origin without a path'),
+);
 
-const originEntry = z.union([httpOrigin, z.string().regex(/^android:apk-key-hash:[A-Za-z0-9_-]+$/)]);
+const originEntry = z.union([httpOrigin, z.string().check(z.regex(/^android:apk-key-hash:[A-Za-z0-9_-]+$/))]);
 
 export const lockoutPolicySchema = z.object({
   enabled: z.boolean(),
-  maxFailures: z.number().int().min(1).max(1000),
-  windowSeconds: z.number().int().min(1).max(86400),
-  lockoutSeconds: z.number().int().min(1).max(86400),
+  maxFailures: z.number().check(z.int(), z.gte(1), z.lte(1000)),
+  windowSeconds: z.number().check(z.int(), z.gte(1), z.lte(86400)),
+  lockoutSeconds: z.number().check(z.int(), z.gte(1), z.lte(86400)),
 });
 export type LockoutPolicy = z.infer<typeof lockoutPolicySchema>;
 
@@ -54,53 +53,51 @@ export type LockoutPolicy = z.infer<typeof lockoutPolicySchema>;
 const providerEntry = z.looseObject({ id: z.string() });
 
 /** An ITU-T E.164 country calling code (`1`, `44`, `1684` is not one: at most three digits). */
-const callingCode = z.string().regex(/^[1-9]\d{0,2}$/, 'must be a country calling code (1–3 digits, no +)');
+const callingCode = z.string().check(z.regex(/^[1-9]\d{0,2}$/, 'must be a country calling code (1–3 digits, no +)'));
 
 /**
  * Countries SMS codes may go to (SMS-pumping guard): `["*"]` allows every
  * calling code, `[]` sends no SMS at all, otherwise the listed codes only.
  */
-export const smsCallingCodesSchema = z
-  .array(z.union([z.literal('*'), callingCode]))
-  .max(300)
-  .refine((a) => new Set(a).size === a.length, 'calling codes must be unique')
-  .refine((a) => !a.includes('*') || a.length === 1, '"*" must be the only entry');
+export const smsCallingCodesSchema = z.array(z.union([z.literal('*'), callingCode])).check(
+  z.maxLength(300),
+  z.refine((a) => new Set(a).size === a.length, 'calling codes must be unique'),
+  z.refine((a) => !a.includes('*') || a.length === 1, '"*" must be the only entry'),
+);
 
 export const smsHourlyBudgetSchema = z.strictObject({
-  perCallingCode: z.number().int().min(1).max(1_000_000),
-  global: z.number().int().min(1).max(1_000_000),
+  perCallingCode: z.number().check(z.int(), z.gte(1), z.lte(1_000_000)),
+  global: z.number().check(z.int(), z.gte(1), z.lte(1_000_000)),
 });
 export type SmsHourlyBudget = z.infer<typeof smsHourlyBudgetSchema>;
 
 export const configSchemas = {
-  app_name: z.string().trim().min(1).max(80),
+  app_name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
   default_roles: roleList,
   available_roles: roleList,
-  login_methods: z
-    .array(z.enum(LOGIN_METHODS))
-    .min(1)
-    .refine((a) => new Set(a).size === a.length, 'login methods must be unique'),
+  login_methods: z.array(z.enum(LOGIN_METHODS)).check(
+    z.minLength(1),
+    z.refine((a) => new Set(a).size === a.length, 'login methods must be unique'),
+  ),
   passkey_login_fallback_enabled: z.boolean(),
-  oauth_providers: z
-    .array(providerEntry)
-    .refine((a) => new Set(a.map((p) => p.id)).size === a.length, 'provider ids must be unique'),
+  oauth_providers: z.array(providerEntry).check(z.refine((a) => new Set(a.map((p) => p.id)).size === a.length, 'provider ids must be unique')),
   lockout_policy: lockoutPolicySchema,
   access_token_ttl: duration(60, 86400),
   refresh_token_ttl: duration(60, 365 * 86400),
   session_absolute_ttl: duration(300, 365 * 86400),
   session_idle_ttl: duration(300, 365 * 86400),
-  refresh_reuse_grace_seconds: z.number().int().min(0).max(300),
-  rate_limit: z.number().int().min(1).max(1_000_000),
-  delay_after: z.number().int().min(0).max(1_000_000),
-  rpid: z
-    .string()
-    .min(1)
-    .max(253)
-    .regex(/^[a-z0-9.-]+$/i, 'must be a hostname without scheme, port or path'),
-  origins: z
-    .array(originEntry)
-    .min(1)
-    .refine((a) => /^https?:/.test(a[0] ?? ''), 'origins[0] must be an http(s) origin'),
+  refresh_reuse_grace_seconds: z.number().check(z.int(), z.gte(0), z.lte(300)),
+  rate_limit: z.number().check(z.int(), z.gte(1), z.lte(1_000_000)),
+  delay_after: z.number().check(z.int(), z.gte(0), z.lte(1_000_000)),
+  rpid: z.string().check(
+    z.minLength(1),
+    z.maxLength(253),
+    z.regex(/^[a-z0-9.-]+$/i, 'must be a hostname without scheme, port or path'),
+  ),
+  origins: z.array(originEntry).check(
+    z.minLength(1),
+    z.refine((a) => /^https?:/.test(a[0] ?? ''), 'origins[0] must be an http(s) origin'),
+  ),
   native_apps: nativeAppsSchema,
   sms_allowed_calling_codes: smsCallingCodesSchema,
   sms_hourly_budget: smsHourlyBudgetSchema,

@@ -4,7 +4,7 @@
  * files (`assetlinks.json`, `apple-app-site-association`) and the Android
  * WebAuthn origins, so nobody computes an `apk-key-hash` by hand.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { toBase64Url } from '../crypto/encoding.js';
 
 /** 32 bytes as upper- or lower-case colon-hex, the form `keytool -list -v` and Play Console print. */
@@ -22,33 +22,30 @@ const unique =
     new Set(a.map(key)).size === a.length;
 
 export const androidAppSchema = z.strictObject({
-  packageName: z.string().max(255).regex(PACKAGE_NAME_PATTERN, 'must be an Android package name like com.example.app'),
+  packageName: z.string().check(z.maxLength(255), z.regex(PACKAGE_NAME_PATTERN, 'must be an Android package name like com.example.app')),
   sha256CertFingerprints: z
-    .array(z.string().regex(SHA256_FINGERPRINT_PATTERN, 'must be a SHA-256 fingerprint: 32 colon-separated hex bytes'))
-    .min(1)
-    .max(10)
-    .refine(unique((f: string) => f.toUpperCase()), 'fingerprints must be unique'),
+    .array(z.string().check(z.regex(SHA256_FINGERPRINT_PATTERN, 'must be a SHA-256 fingerprint: 32 colon-separated hex bytes')))
+    .check(z.minLength(1), z.maxLength(10), z.refine(unique((f: string) => f.toUpperCase()), 'fingerprints must be unique')),
 });
 
 export const appleAppSchema = z.strictObject({
-  teamId: z.string().regex(TEAM_ID_PATTERN, 'must be a 10-character Apple Team ID'),
-  bundleId: z.string().max(155).regex(BUNDLE_ID_PATTERN, 'must be a bundle id like com.example.app'),
+  teamId: z.string().check(z.regex(TEAM_ID_PATTERN, 'must be a 10-character Apple Team ID')),
+  bundleId: z.string().check(z.maxLength(155), z.regex(BUNDLE_ID_PATTERN, 'must be a bundle id like com.example.app')),
   /** Universal-link paths for `applinks` (AASA `components` "/" patterns); none = passkeys only. */
-  applinksPaths: z
-    .array(z.string().min(1).max(512).regex(/^\/[^\s]*$/, 'must be a path starting with /'))
-    .max(50)
-    .optional(),
+  applinksPaths: z.optional(
+    z.array(z.string().check(z.minLength(1), z.maxLength(512), z.regex(/^\/[^\s]*$/, 'must be a path starting with /'))).check(z.maxLength(50)),
+  ),
 });
 
 export const nativeAppsSchema = z.strictObject({
-  android: z
-    .array(androidAppSchema)
-    .max(50)
-    .refine(unique((a: { packageName: string }) => a.packageName), 'package names must be unique'),
-  apple: z
-    .array(appleAppSchema)
-    .max(50)
-    .refine(unique((a: { teamId: string; bundleId: string }) => `${a.teamId}.${a.bundleId}`), 'app ids must be unique'),
+  android: z.array(androidAppSchema).check(
+    z.maxLength(50),
+    z.refine(unique((a: { packageName: string }) => a.packageName), 'package names must be unique'),
+  ),
+  apple: z.array(appleAppSchema).check(
+    z.maxLength(50),
+    z.refine(unique((a: { teamId: string; bundleId: string }) => `${a.teamId}.${a.bundleId}`), 'app ids must be unique'),
+  ),
 });
 
 export type NativeApps = z.infer<typeof nativeAppsSchema>;

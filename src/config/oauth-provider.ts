@@ -6,7 +6,7 @@
  * not fatal. The schema is strict: an unknown (or misspelt) field makes the
  * provider invalid rather than silently falling back to a default.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const PROVIDER_ID_PATTERN = /^[a-z0-9-]{2,40}$/;
 export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]*$/;
@@ -23,63 +23,60 @@ export function parseUrl(value: string): URL | null {
 
 /** Absolute https URL; http is accepted outside production (contract §6.1). */
 function endpointUrl(production: boolean) {
-  return z
-    .string()
-    .max(URL_MAX_LENGTH)
-    .refine(
+  return z.string().check(
+    z.maxLength(URL_MAX_LENGTH),
+    z.refine(
       (v) => {
         const u = parseUrl(v);
         return !!u && (u.protocol === 'https:' || (!production && u.protocol === 'http:'));
       },
       production ? 'must be an absolute https URL' : 'must be an absolute http(s) URL',
-    );
+    ),
+  );
 }
 
 /** Absolute URL without a fragment (RFC 6749 §3.1.2); native custom schemes allowed, script schemes refused. */
-const redirectUrl = z
-  .string()
-  .max(URL_MAX_LENGTH)
-  .refine((v) => {
+const redirectUrl = z.string().check(
+  z.maxLength(URL_MAX_LENGTH),
+  z.refine((v) => {
     const u = parseUrl(v);
     return !!u && !u.hash && !v.includes('#') && !['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'].includes(u.protocol);
-  }, 'must be an absolute URL without a fragment');
+  }, 'must be an absolute URL without a fragment'),
+);
 
 /** A dotted path into the profile JSON (`sub`, `data.attributes.email`). */
-const jsonPath = z
-  .string()
-  .max(200)
-  .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a dotted JSON path');
+const jsonPath = z.string().check(z.maxLength(200), z.regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a dotted JSON path'));
 
 /** RFC 6749 §3.3 scope-token characters. */
-const scope = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, 'must be a scope token');
+const scope = z.string().check(z.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, 'must be a scope token'));
 
 function buildSchema(production: boolean) {
   return z.strictObject({
-    id: z.string().regex(PROVIDER_ID_PATTERN, 'must match ^[a-z0-9-]{2,40}$'),
-    name: z.string().trim().min(1).max(80),
-    enabled: z.boolean().default(true),
-    clientId: z.string().min(1).max(500),
-    clientSecretEnv: z.string().max(200).regex(SECRET_ENV_PATTERN, 'must match ^[A-Z][A-Z0-9_]*$ (the NAME of an env variable)'),
+    id: z.string().check(z.regex(PROVIDER_ID_PATTERN, 'must match ^[a-z0-9-]{2,40}$')),
+    name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
+    enabled: z._default(z.boolean(), true),
+    clientId: z.string().check(z.minLength(1), z.maxLength(500)),
+    clientSecretEnv: z.string().check(z.maxLength(200), z.regex(SECRET_ENV_PATTERN, 'must match ^[A-Z][A-Z0-9_]*$ (the NAME of an env variable)')),
     authorizationUrl: endpointUrl(production),
     tokenUrl: endpointUrl(production),
     userInfoUrl: endpointUrl(production),
-    scopes: z.array(scope).max(50).default([]),
-    redirectUri: redirectUrl.optional(),
-    redirectUris: z.array(redirectUrl).max(50).default([]),
-    subjectJsonPath: jsonPath.default('sub'),
-    emailJsonPath: jsonPath.default('email'),
-    emailVerifiedJsonPath: jsonPath.default('email_verified'),
-    nameJsonPath: jsonPath.optional(),
-    allowSignup: z.boolean().default(true),
-    accountLinking: z.enum(['email', 'disabled']).default('email'),
-    requireEmailVerified: z.boolean().default(false),
-    pkce: z.boolean().optional(),
+    scopes: z._default(z.array(scope).check(z.maxLength(50)), []),
+    redirectUri: z.optional(redirectUrl),
+    redirectUris: z._default(z.array(redirectUrl).check(z.maxLength(50)), []),
+    subjectJsonPath: z._default(jsonPath, 'sub'),
+    emailJsonPath: z._default(jsonPath, 'email'),
+    emailVerifiedJsonPath: z._default(jsonPath, 'email_verified'),
+    nameJsonPath: z.optional(jsonPath),
+    allowSignup: z._default(z.boolean(), true),
+    accountLinking: z._default(z.enum(['email', 'disabled']), 'email'),
+    requireEmailVerified: z._default(z.boolean(), false),
+    pkce: z.optional(z.boolean()),
     // Native ID-token sign-in (POST /oauth/:id/id-token): the provider's issuer (its discovery
     // document names the JWKS) or an explicit JWKS URL, and the client ids of the native apps,
     // which the platforms put in `aud` instead of the web clientId.
-    issuer: endpointUrl(production).optional(),
-    jwksUri: endpointUrl(production).optional(),
-    nativeClientIds: z.array(z.string().min(1).max(500)).max(20).default([]),
+    issuer: z.optional(endpointUrl(production)),
+    jwksUri: z.optional(endpointUrl(production)),
+    nativeClientIds: z._default(z.array(z.string().check(z.minLength(1), z.maxLength(500))).check(z.maxLength(20)), []),
   });
 }
 

@@ -9,7 +9,7 @@
  * @example
  * const doc = buildAdapterDocument(); // doc.paths['/login'].post …
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { AdapterErrorCode } from '../../adapter/core/contract.js';
 import { ROUTES, TOTP_BRIDGE_ROUTES, type CredentialKind, type ResponseKind } from '../../adapter/core/route-table.js';
 import * as A from '../http/responses/adapter.js';
@@ -21,7 +21,7 @@ import { apiOperations, operationObject, TOKEN_SCHEMES, toOpenApiPath } from './
 import type { Operation } from './operation.js';
 
 /** Cookie/bearer pairs for the response kinds that differ by transport. */
-const TRANSPORT_VARIANTS: Partial<Record<ResponseKind, [z.ZodType, z.ZodType]>> = {
+const TRANSPORT_VARIANTS: Partial<Record<ResponseKind, [z.ZodMiniType, z.ZodMiniType]>> = {
   login: [A.AdapterLoginCookieResponse, LoginStartResponse],
   register: [A.AdapterRegistrationCookieResponse, A.AdapterRegistrationBearerResponse],
   'ephemeral-renew': [A.AdapterOtpGenerateCookieResponse, A.AdapterOtpGenerateBearerResponse],

@@ -4,7 +4,7 @@
  * `#/components/schemas/<ExportName>`, and the error table of `src/errors.ts`
  * becomes one error response per status.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ERRORS, type ErrorCode } from '../errors.js';
 import * as account from '../http/responses/account.js';
 import * as admin from '../http/responses/admin.js';
@@ -44,7 +44,7 @@ export interface Components {
   registry: z.core.$ZodRegistry<{ id: string }>;
   schemas: Record<string, JsonSchema>;
   /** A `$ref` for a registered schema, else the schema inline (`io` picks request or response side). */
-  toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema;
+  toSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema;
 }
 
 export function buildComponents(extra: ExtraCodes = {}): Components {
@@ -52,7 +52,7 @@ export function buildComponents(extra: ExtraCodes = {}): Components {
   // Sorted: a module namespace's key order differs between loaders (Node sorts it, vite-node does not).
   const named = [common, session, account, admin, adapter].flatMap((mod) => Object.entries(mod)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [name, value] of named) {
-    if (value instanceof z.ZodType && /^[A-Z]/.test(name)) value.register(registry, { id: name });
+    if (value instanceof z.ZodMiniType && /^[A-Z]/.test(name)) value.register(registry, { id: name });
   }
   const out = z.toJSONSchema(registry, { uri: schemaRef, io: 'output', unrepresentable: 'any' }) as { schemas: Record<string, JsonSchema> };
   const schemas: Record<string, JsonSchema> = {};
@@ -60,7 +60,7 @@ export function buildComponents(extra: ExtraCodes = {}): Components {
   for (const status of errorStatuses(extra)) {
     schemas[`Error${status}`] = { allOf: [{ $ref: schemaRef('ErrorEnvelope') }, { type: 'object', properties: { error: { enum: codesForStatus(status, extra) } } }] };
   }
-  const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
     const id = registry.get(schema)?.id;
     if (id) return { $ref: schemaRef(id) };
     return clean(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema);

@@ -3,7 +3,7 @@
  * `operations-*.ts` list every route of the auth API with the zod schemas its
  * handler validates and answers with; `document.ts` turns them into OpenAPI.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ErrorCode } from '../errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -22,17 +22,17 @@ export interface Operation {
   /** `required`: always (+SU); `if-capable`: once the user has a passkey or TOTP (+SU?). */
   stepUp?: 'required' | 'if-capable';
   /** The JSON body schema the handler validates (`{}` stands in for an absent body). */
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
   /** The query-string schema the handler validates. */
-  query?: z.ZodType;
+  query?: z.ZodMiniType;
   /** Success statuses; `null` means no body (204). */
-  ok: { status: 200 | 201 | 204; schema: z.ZodType | null; description?: string }[];
+  ok: { status: 200 | 201 | 204; schema: z.ZodMiniType | null; description?: string }[];
   /** Codes this route raises beyond the ones every route can answer (§0.4). */
   errors?: ErrorCode[];
   description?: string;
 }
 
-type OkInput = z.ZodType | Operation['ok'];
+type OkInput = z.ZodMiniType | Operation['ok'];
 
 /** `op('POST', '/login', 'Start a sign-in', 'none', LoginStartResponse, {...})`. */
 export function op(
@@ -43,5 +43,5 @@ export function op(
   ok: OkInput,
   extra: Omit<Operation, 'method' | 'path' | 'summary' | 'credential' | 'ok'> = {},
 ): Operation {
-  return { method, path, summary, credential, ok: Array.isArray(ok) ? ok : [{ status: 200, schema: ok as z.ZodType }], ...extra };
+  return { method, path, summary, credential, ok: Array.isArray(ok) ? ok : [{ status: 200, schema: ok as z.ZodMiniType }], ...extra };
 }

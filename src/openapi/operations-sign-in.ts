@@ -1,5 +1,5 @@
 /** Health, keys and every pre-auth and session route (contract §3.1–§3.8, §3.13). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MessageResponse, RevokedCountResponse } from '../http/responses/common.js';
 import { OAuthProviderListResponse, OAuthStartResponse, WebAuthnOptions } from '../http/responses/account.js';
 import {
@@ -33,7 +33,7 @@ const oauthSignInErrors = [
 ] as const;
 const otpGenerate = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration') =>
   op('POST', path, summary, credential, OtpGenerateResponse, { errors: ['phone_not_available', 'login_method_disabled', ...locked] });
-const otpVerify = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration', ok: z.ZodType) =>
+const otpVerify = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration', ok: z.ZodMiniType) =>
   op('POST', path, summary, credential, ok, { body: otpCodeBody, errors: ['otp_verification_failed', 'login_method_disabled', ...locked] });
 
 export const signInOperations: Operation[] = [

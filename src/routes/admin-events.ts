@@ -1,7 +1,7 @@
 /** `GET /admin/auth-events` and `GET /admin/credential-count` (contract §3.15). */
 import { count } from 'drizzle-orm';
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { credentials } from '../db/schema.js';
 import type { AppEnv } from '../deps.js';
 import { pageQuery } from '../http/pagination.js';
@@ -12,24 +12,24 @@ import { requireRole } from '../middleware/require-role.js';
 import { queryEvents } from '../repositories/auth-event-queries.js';
 import { TYPE_SHORTHANDS } from '../services/event-categories.js';
 
-const typeName = z.string().regex(/^[A-Za-z_]{1,64}$/, 'Invalid event type');
-const iso = z.iso.datetime({ offset: true }).transform((v) => Date.parse(v));
-const id = z.string().min(1).max(200);
+const typeName = z.string().check(z.regex(/^[A-Za-z_]{1,64}$/, 'Invalid event type'));
+const iso = z.pipe(z.iso.datetime({ offset: true }), z.transform((v) => Date.parse(v)));
+const id = z.string().check(z.minLength(1), z.maxLength(200));
 // IPv4 or IPv6 literal characters only: the value is compared exactly, never parsed further.
-const ipAddress = z.string().regex(/^[0-9A-Fa-f:.]{2,45}$/, 'Invalid IP address');
+const ipAddress = z.string().check(z.regex(/^[0-9A-Fa-f:.]{2,45}$/, 'Invalid IP address'));
 
 export const eventsQuery = z
   .object({
     ...pageQuery(10),
-    userId: id.optional(),
-    actorUserId: id.optional(),
-    sessionId: id.optional(),
-    ip: ipAddress.optional(),
-    type: z.union([typeName, z.array(typeName).max(50)]).optional(),
-    from: iso.optional(),
-    to: iso.optional(),
+    userId: z.optional(id),
+    actorUserId: z.optional(id),
+    sessionId: z.optional(id),
+    ip: z.optional(ipAddress),
+    type: z.optional(z.union([typeName, z.array(typeName).check(z.maxLength(50))])),
+    from: z.optional(iso),
+    to: z.optional(iso),
   })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] });
+  .check(z.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] }));
 
 /** Expands the category shorthands; a plain type name matches exactly. */
 function expandTypes(raw: string | string[] | undefined): { types?: string[]; suspicious?: boolean } {

@@ -1,6 +1,6 @@
 /** Admin organization routes (contract §3.15): the §3.14 operations behind role gates, plus list and delete. */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
 import { pageQuery } from '../http/pagination.js';
@@ -15,7 +15,7 @@ import { organizationHandlers } from './organization-handlers.js';
 const h = organizationHandlers(true);
 const read = [requireAccess, requireRole('admin:read')] as const;
 const write = [requireAccess, requireRole('admin:write')] as const;
-export const listQuery = z.object({ ...pageQuery(50), search: z.string().max(200).trim().optional() });
+export const listQuery = z.object({ ...pageQuery(50), search: z.optional(z.string().check(z.maxLength(200), z.trim())) });
 
 export const adminOrganizationRoutes = new Hono<AppEnv>()
   .get('/admin/organizations', ...read, async (c) => {

@@ -1,7 +1,7 @@
 /** Admin session routes (contract §3.15, spec "Admin hardening"). */
 import { count, desc } from 'drizzle-orm';
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { sessions } from '../db/schema.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';

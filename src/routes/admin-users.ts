@@ -1,7 +1,7 @@
 /** Admin user routes (contract §3.15): list/search, create, read, patch, delete, anomalies. */
 import { and, asc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { credentials, totpCredentials } from '../db/schema.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
@@ -21,24 +21,24 @@ import { adminCreateUser, adminPatchUser, deleteUserAccount } from '../services/
 import { emailField, phoneField } from '../services/normalize-contact.js';
 import { roleListField } from '../services/role-lists.js';
 
-export const listQuery = z.object({ ...pageQuery(50), search: z.string().max(320).trim().optional() });
+export const listQuery = z.object({ ...pageQuery(50), search: z.optional(z.string().check(z.maxLength(320), z.trim())) });
 
 export const createBody = z.strictObject({
   email: emailField,
-  phone: phoneField.nullable().optional(),
-  roles: roleListField.pipe(z.array(z.string()).min(1)),
+  phone: z.optional(z.nullable(phoneField)),
+  roles: z.pipe(roleListField, z.array(z.string()).check(z.minLength(1))),
 });
 
 export const patchBody = z
   .strictObject({
-    email: emailField.optional(),
-    phone: phoneField.nullable().optional(),
-    emailVerified: z.boolean().optional(),
-    phoneVerified: z.boolean().optional(),
-    roles: roleListField.optional(),
-    revoked: z.boolean().optional(),
+    email: z.optional(emailField),
+    phone: z.optional(z.nullable(phoneField)),
+    emailVerified: z.optional(z.boolean()),
+    phoneVerified: z.optional(z.boolean()),
+    roles: z.optional(roleListField),
+    revoked: z.optional(z.boolean()),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'At least one field is required' });
+  .check(z.refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'At least one field is required' }));
 
 const RECENT_EVENTS = 50;
 

@@ -1,6 +1,6 @@
 /** Passkey management under `/users/credentials` (contract §3.10); the list is part of `GET /users/me`. */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { credentialJson } from '../http/serialize.js';
 import { parseBody } from '../http/validate.js';
@@ -8,11 +8,11 @@ import { requireAccess } from '../middleware/auth.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
 import { deleteCredential, renameCredential } from '../services/webauthn/credential-management.js';
 
-export const idSchema = z.string().min(1).max(2048);
+export const idSchema = z.string().check(z.minLength(1), z.maxLength(2048));
 export const renameSchema = z.object({
   id: idSchema,
-  friendlyName: z.string().min(1).max(128).nullable().optional(),
-  deviceInfo: z.string().max(256).optional(),
+  friendlyName: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(128)))),
+  deviceInfo: z.optional(z.string().check(z.maxLength(256))),
 });
 export const deleteSchema = z.object({ id: idSchema });
 

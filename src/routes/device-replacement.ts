@@ -4,7 +4,7 @@
  * user lookup, so an unprepared call reveals nothing about the target.
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
@@ -14,23 +14,25 @@ import { replaceDevices } from '../services/device-replacement.js';
 
 const proofing = z.strictObject({
   method: z.enum(['in_person', 'remote_exception']),
-  evidenceRef: z.string().trim().min(1).max(200),
-  approver: z.string().trim().min(1).max(200).optional(),
+  evidenceRef: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  approver: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
 });
 
 // Admin bodies are strict: unknown fields are rejected (contract §0.4).
 export const body = z
   .strictObject({
-    revokeSessions: z.boolean().default(true),
-    removePasskeys: z.boolean().default(true),
-    disableTotp: z.boolean().default(true),
+    revokeSessions: z._default(z.boolean(), true),
+    removePasskeys: z._default(z.boolean(), true),
+    disableTotp: z._default(z.boolean(), true),
     proofing,
   })
-  .superRefine((b, ctx) => {
-    if (b.proofing.method === 'remote_exception' && !b.proofing.approver) {
-      ctx.addIssue({ code: 'custom', path: ['proofing', 'approver'], message: 'approver is required for remote_exception' });
-    }
-  });
+  .check(
+    z.superRefine((b, ctx) => {
+      if (b.proofing.method === 'remote_exception' && !b.proofing.approver) {
+        ctx.addIssue({ code: 'custom', path: ['proofing', 'approver'], message: 'approver is required for remote_exception' });
+      }
+    }),
+  );
 
 export const deviceReplacementRoutes = new Hono<AppEnv>().post(
   '/admin/users/:userId/recovery/device-replacement',

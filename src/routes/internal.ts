@@ -1,6 +1,6 @@
 /** Internal metrics (contract §3.16; every route `A+r`). */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { authEventJson } from '../http/serialize.js';
@@ -10,21 +10,16 @@ import { requireRole } from '../middleware/require-role.js';
 import { listAnomalies } from '../repositories/auth-event-queries.js';
 import { dashboard, DAY_MS, eventSummary, groupedSummary, loginStats, MAX_WINDOW_MS, timeseries, type Window } from '../services/metrics.js';
 
-const iso = z.iso.datetime({ offset: true }).transform((v) => Date.parse(v));
-const windowShape = { from: iso.optional(), to: iso.optional() };
+const iso = z.pipe(z.iso.datetime({ offset: true }), z.transform((v) => Date.parse(v)));
+const windowShape = { from: z.optional(iso), to: z.optional(iso) };
 const ordered = (q: { from?: number; to?: number }) => q.from === undefined || q.to === undefined || q.from <= q.to;
 const orderedIssue = { message: '`from` must not be after `to`', path: ['from'] };
 
-export const windowQuery = z.object(windowShape).refine(ordered, orderedIssue);
-export const groupedQuery = z.object({ ...windowShape, groupBy: z.enum(['type', 'category']).default('category') }).refine(ordered, orderedIssue);
-export const seriesQuery = z.object({ ...windowShape, interval: z.enum(['hour', 'day']) }).refine(ordered, orderedIssue);
+export const windowQuery = z.object(windowShape).check(z.refine(ordered, orderedIssue));
+export const groupedQuery = z.object({ ...windowShape, groupBy: z._default(z.enum(['type', 'category']), 'category') }).check(z.refine(ordered, orderedIssue));
+export const seriesQuery = z.object({ ...windowShape, interval: z.enum(['hour', 'day']) }).check(z.refine(ordered, orderedIssue));
 export const anomaliesQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/)
-    .transform(Number)
-    .pipe(z.number().min(1).max(200))
-    .default(50),
+  limit: z._default(z.pipe(z.pipe(z.string().check(z.regex(/^\d{1,4}$/)), z.transform(Number)), z.number().check(z.gte(1), z.lte(200))), 50),
 });
 
 /** Defaults: the last 24 hours (§3.16). */

@@ -1,6 +1,6 @@
 /** `POST /login` (contract §3.2): G, LK, FL. */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { responseFloor } from '../http/floor.js';
@@ -9,8 +9,8 @@ import { parseIdentifier } from '../services/identifier.js';
 import { startLogin } from '../services/login-start.js';
 
 export const loginBody = z.object({
-  identifier: z.string().min(1).max(320),
-  passkeyAvailable: z.boolean().optional(),
+  identifier: z.string().check(z.minLength(1), z.maxLength(320)),
+  passkeyAvailable: z.optional(z.boolean()),
 });
 
 export const loginRoutes = new Hono<AppEnv>();

@@ -1,6 +1,6 @@
 /** Magic-link routes (contract §3.5). Request: G, ML, FL. Verify: G. Check: G, LK. */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { deliver } from '../http/delivery.js';
 import { responseFloor } from '../http/floor.js';
@@ -10,7 +10,7 @@ import { requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { checkMagicLink, requestMagicLink, verifyMagicLink } from '../services/magic-link.js';
 
-export const requestBody = z.object({ redirectUri: z.url().max(2048).optional() });
+export const requestBody = z.object({ redirectUri: z.optional(z.url().check(z.maxLength(2048))) });
 const login = requireEphemeral('login');
 const magicLimit = flowLimit(FLOW_LIMITS.magic, (c) => `sub:${c.get('ephemeral').subject}`);
 

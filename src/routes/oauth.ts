@@ -5,7 +5,7 @@
  * `oauth:provider:<id>:<ip>`), then schema validation, then the handler.
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { publicProvider } from '../config/oauth-provider.js';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';
@@ -17,13 +17,13 @@ import { requireUsableProvider, usableProviders } from '../services/oauth-provid
 const oauthLimit = flowLimit(FLOW_LIMITS.oauth, (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ip ?? 'unknown'}`);
 
 export const startBody = z.object({
-  redirectUri: z.string().min(1).max(2000).optional(),
-  returnTo: z.string().min(1).max(2000).optional(),
+  redirectUri: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
+  returnTo: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
 });
 
 export const callbackBody = z.object({
-  code: z.string().min(1).max(4096),
-  state: z.string().min(1).max(8192),
+  code: z.string().check(z.minLength(1), z.maxLength(4096)),
+  state: z.string().check(z.minLength(1), z.maxLength(8192)),
 });
 
 /**
@@ -31,8 +31,8 @@ export const callbackBody = z.object({
  * keeps an oversize one a 400 before any verification work; the nonce is the app's raw value.
  */
 export const idTokenBody = z.object({
-  idToken: z.string().min(1).max(16_384),
-  nonce: z.string().min(16).max(512),
+  idToken: z.string().check(z.minLength(1), z.maxLength(16_384)),
+  nonce: z.string().check(z.minLength(16), z.maxLength(512)),
 });
 
 export const oauthRoutes = new Hono<AppEnv>()

@@ -5,7 +5,7 @@
  * manager, admin:read may read).
  */
 import type { Context } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
 import { pageQuery } from '../http/pagination.js';
@@ -21,12 +21,12 @@ import { roleListField } from '../services/role-lists.js';
 
 type C = Context<AppEnv>;
 
-const name = z.string().trim().min(1).max(120);
-const slug = z.string().min(1).max(100);
-const metadata = z.record(z.string(), z.unknown()).nullable();
+const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(120));
+const slug = z.string().check(z.minLength(1), z.maxLength(100));
+const metadata = z.nullable(z.record(z.string(), z.unknown()));
 
-const createShape = { name, slug: slug.optional(), metadata: metadata.optional() };
-const addMemberShape = { userId: z.string().min(1).max(200).optional(), email: emailField.optional(), roles: roleListField.optional(), scopes: roleListField.optional() };
+const createShape = { name, slug: z.optional(slug), metadata: z.optional(metadata) };
+const addMemberShape = { userId: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), email: z.optional(emailField), roles: z.optional(roleListField), scopes: z.optional(roleListField) };
 const exactlyOne = (b: { userId?: string; email?: string }) => (b.userId === undefined) !== (b.email === undefined);
 const exactlyOneIssue = { message: 'Give exactly one of userId or email', path: ['userId'] };
 
@@ -35,9 +35,9 @@ export const organizationBodies = (strict: boolean) => {
   const obj = strict ? z.strictObject : z.object;
   return {
     create: obj(createShape),
-    update: z.strictObject({ name: name.optional(), slug: slug.optional(), metadata: metadata.optional() }),
-    addMember: obj(addMemberShape).refine(exactlyOne, exactlyOneIssue),
-    updateMember: z.strictObject({ roles: roleListField.optional(), scopes: roleListField.optional() }),
+    update: z.strictObject({ name: z.optional(name), slug: z.optional(slug), metadata: z.optional(metadata) }),
+    addMember: obj(addMemberShape).check(z.refine(exactlyOne, exactlyOneIssue)),
+    updateMember: z.strictObject({ roles: z.optional(roleListField), scopes: z.optional(roleListField) }),
   };
 };
 

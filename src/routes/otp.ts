@@ -3,7 +3,7 @@
  * G, OTP, LK. Registration variants take `E:reg`, login variants `E:login`.
  */
 import { Hono, type Context } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { deliver } from '../http/delivery.js';
@@ -19,7 +19,7 @@ import { completeRegistrationWrite, generateOtp, markEmailVerified, markPhoneVer
 import { issueSession } from '../services/session-issuance.js';
 
 const otpLimit = flowLimit(FLOW_LIMITS.otp, (c) => `sub:${c.get('ephemeral').subject}`);
-export const codeBody = z.object({ verificationToken: z.string().min(1).max(16) });
+export const codeBody = z.object({ verificationToken: z.string().check(z.minLength(1), z.maxLength(16)) });
 
 const registration = requireEphemeral('registration');
 const login = requireEphemeral('login');

@@ -1,6 +1,6 @@
 /** `POST /registration/register` (contract §3.3): G, OTP (identity `email:<email>`), FL. */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { deliver } from '../http/delivery.js';
 import { responseFloor } from '../http/floor.js';
@@ -10,16 +10,8 @@ import { normaliseEmail, normalisePhone } from '../services/identifier.js';
 import { register } from '../services/registration.js';
 
 export const registerBody = z.object({
-  email: z
-    .string()
-    .max(320)
-    .refine((v) => normaliseEmail(v) !== null, 'Invalid email address'),
-  phone: z
-    .string()
-    .max(64)
-    .refine((v) => normalisePhone(v) !== null, 'Invalid phone number')
-    .nullable()
-    .optional(),
+  email: z.string().check(z.maxLength(320), z.refine((v) => normaliseEmail(v) !== null, 'Invalid email address')),
+  phone: z.optional(z.nullable(z.string().check(z.maxLength(64), z.refine((v) => normalisePhone(v) !== null, 'Invalid phone number')))),
 });
 
 /** The limiter runs before schema validation (contract §3.0), so it reads the raw body. */

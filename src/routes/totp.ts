@@ -3,7 +3,7 @@
  * access routes and 401 on `verify-login` (pre-auth, ephemeral ctx `mfa`).
  */
 import { Hono, type Context } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { parseBody } from '../http/validate.js';
@@ -13,7 +13,7 @@ import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
 import { disableTotp, startTotpEnrollment, totpStatus, verifyTotpEnrollment, verifyTotpLogin, verifyTotpStepUp } from '../services/totp.js';
 
 // The format check (^\d{6}$) is part of verification, so a malformed code is a counted failure, not a 400.
-export const codeBody = z.object({ code: z.string().max(64) });
+export const codeBody = z.object({ code: z.string().check(z.maxLength(64)) });
 
 const accessLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('access').user.id}`);
 const mfaLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('ephemeral').subject}`);

@@ -1,8 +1,8 @@
 /** Request schemas of the passkey routes (contract §3.6, §3.11). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { fromBase64Url } from '../crypto/encoding.js';
 
-const b64url = z.string().min(1).max(2048).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
+const b64url = z.string().check(z.minLength(1), z.maxLength(2048), z.regex(/^[A-Za-z0-9_-]+$/, 'must be base64url'));
 
 const decodedLength = (s: string) => {
   try {
@@ -13,28 +13,28 @@ const decodedLength = (s: string) => {
 };
 
 export const prfInputSchema = z.object({
-  salt: b64url.refine((s) => decodedLength(s) >= 32, 'salt must decode to at least 32 bytes'),
-  secondSalt: b64url.optional(),
+  salt: b64url.check(z.refine((s) => decodedLength(s) >= 32, 'salt must decode to at least 32 bytes')),
+  secondSalt: z.optional(b64url),
 });
 
 /** `credentialId?`, `prf?` — login start and step-up start. */
 export const assertionStartSchema = z.object({
-  credentialId: b64url.optional(),
-  prf: prfInputSchema.optional(),
+  credentialId: z.optional(b64url),
+  prf: z.optional(prfInputSchema),
 });
 
-const extensionResults = z.looseObject({}).optional().default({});
+const extensionResults = z._default(z.optional(z.looseObject({})), {});
 
 export const registrationResponseSchema = z.looseObject({
   id: b64url,
   rawId: b64url,
   type: z.literal('public-key'),
   response: z.looseObject({
-    clientDataJSON: b64url.max(8192),
-    attestationObject: b64url.max(65536),
-    transports: z.array(z.string().max(32)).max(10).optional(),
+    clientDataJSON: b64url.check(z.maxLength(8192)),
+    attestationObject: b64url.check(z.maxLength(65536)),
+    transports: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(10))),
   }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
   clientExtensionResults: extensionResults,
 });
 
@@ -43,39 +43,39 @@ export const authenticationResponseSchema = z.looseObject({
   rawId: b64url,
   type: z.literal('public-key'),
   response: z.looseObject({
-    clientDataJSON: b64url.max(8192),
-    authenticatorData: b64url.max(8192),
-    signature: b64url.max(2048),
-    userHandle: z.string().max(2048).optional(),
+    clientDataJSON: b64url.check(z.maxLength(8192)),
+    authenticatorData: b64url.check(z.maxLength(8192)),
+    signature: b64url.check(z.maxLength(2048)),
+    userHandle: z.optional(z.string().check(z.maxLength(2048))),
   }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
   clientExtensionResults: extensionResults,
 });
 
 export const registerStartSchema = z.object({
-  attachment: z.enum(['platform', 'cross-platform']).optional(),
+  attachment: z.optional(z.enum(['platform', 'cross-platform'])),
   /** The credential must support PRF, else finish answers 403 `prf_required`. */
-  requirePrf: z.boolean().optional(),
+  requirePrf: z.optional(z.boolean()),
   /** Ask for PRF support without requiring it (the reference client's `?requestPrf=true`). */
-  requestPrf: z.boolean().optional(),
+  requestPrf: z.optional(z.boolean()),
 });
 
 export const registerStartQuerySchema = z.object({
-  attachment: z.enum(['platform', 'cross-platform']).optional(),
-  requirePrf: z.enum(['true', 'false']).optional(),
-  requestPrf: z.enum(['true', 'false']).optional(),
+  attachment: z.optional(z.enum(['platform', 'cross-platform'])),
+  requirePrf: z.optional(z.enum(['true', 'false'])),
+  requestPrf: z.optional(z.enum(['true', 'false'])),
 });
 
 export const registerFinishSchema = z.object({
   attestationResponse: registrationResponseSchema,
-  metadata: z
-    .object({
-      friendlyName: z.string().min(1).max(128).nullable().optional(),
-      platform: z.string().max(64).nullable().optional(),
-      browser: z.string().max(64).nullable().optional(),
-      deviceInfo: z.string().max(256).nullable().optional(),
-    })
-    .optional(),
+  metadata: z.optional(
+    z.object({
+      friendlyName: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(128)))),
+      platform: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
+      browser: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
+      deviceInfo: z.optional(z.nullable(z.string().check(z.maxLength(256)))),
+    }),
+  ),
 });
 
 export const assertionFinishSchema = z.object({ assertionResponse: authenticationResponseSchema });

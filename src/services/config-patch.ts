@@ -3,7 +3,7 @@
  * merged over the current config, cross-key rules checked on the merged result,
  * one batched write with `updated_by` = the admin, cache invalidated.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { oauthProviderSchema } from '../config/oauth-provider.js';
 import { CONFIG_KEYS, configSchemas, crossKeyIssues, type ConfigKey, type SystemConfigValues } from '../config/keys.js';
 import type { Deps } from '../deps.js';
@@ -11,10 +11,11 @@ import { fail, type ApiError } from '../errors.js';
 import { readConfigRows, rolesHeldByUsers } from '../repositories/system-config.js';
 import type { ActorFields } from '../http/audit.js';
 import { validateConfig, writeConfigKeys } from './system-config.js';
+import { safeParse } from '../safe-parse.js';
 
 /** Every key optional, unknown keys rejected. */
 export const configPatchSchema = z.strictObject(
-  Object.fromEntries(CONFIG_KEYS.map((k) => [k, configSchemas[k].optional()])) as { [K in ConfigKey]: z.ZodOptional<(typeof configSchemas)[K]> },
+  Object.fromEntries(CONFIG_KEYS.map((k) => [k, z.optional(configSchemas[k])])) as { [K in ConfigKey]: z.ZodMiniOptional<(typeof configSchemas)[K]> },
 );
 
 export type ConfigPatch = Partial<SystemConfigValues>;
@@ -65,7 +66,7 @@ export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: Pa
     throw err;
   };
   const submittedKeys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).slice(0, 50) : [];
-  const parsed = configPatchSchema.safeParse(body ?? {});
+  const parsed = safeParse(configPatchSchema, body ?? {});
   if (!parsed.success) {
     await refuse(
       fail('invalid_request', 'Request failed schema validation.', {
@@ -77,7 +78,7 @@ export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: Pa
   const patch = Object.fromEntries(Object.entries(parsed.data!).filter(([, v]) => v !== undefined)) as ConfigPatch;
   // Boot tolerates an invalid provider (it is hidden, §6.1); an admin write must not create one.
   const providerIssues = (patch.oauth_providers ?? []).flatMap((p, i) => {
-    const r = oauthProviderSchema(deps.env.production).safeParse(p);
+    const r = safeParse(oauthProviderSchema(deps.env.production), p);
     return r.success ? [] : r.error.issues.map((x) => ({ path: ['oauth_providers', i, ...x.path.map((k) => (typeof k === 'symbol' ? String(k) : k))], code: x.code, message: x.message }));
   });
   if (providerIssues.length) await refuse(fail('invalid_request', 'Request failed schema validation.', { details: { issues: providerIssues } }), submittedKeys);

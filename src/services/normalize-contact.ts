@@ -2,7 +2,7 @@
  * Email and phone normalisation (contract §0.5). Zod refinements so routes
  * report a bad value as an issue path, never echoing it.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { normalizePhone } from './phone.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -13,28 +13,20 @@ export function normalizeEmail(raw: string): string | null {
   return v.length <= 254 && EMAIL_PATTERN.test(v) ? v : null;
 }
 
-export { normalizePhone } from './phone.js';
+export { normalizePhone };
 
-export const emailField = z
-  .string()
-  .max(320)
-  .transform((v, ctx) => {
-    const out = normalizeEmail(v);
-    if (out === null) {
-      ctx.addIssue({ code: 'custom', message: 'Invalid email address' });
-      return z.NEVER;
-    }
-    return out;
-  });
+/** An issue from inside a transform (zod/mini's payload has no `addIssue`; this is what classic's pushed). */
+function refuse(ctx: z.core.ParsePayload, input: string, message: string): never {
+  ctx.issues.push({ code: 'custom', message, input });
+  return z.NEVER;
+}
 
-export const phoneField = z
-  .string()
-  .max(40)
-  .transform((v, ctx) => {
-    const out = normalizePhone(v);
-    if (out === null) {
-      ctx.addIssue({ code: 'custom', message: 'Invalid phone number (international format, starting with +)' });
-      return z.NEVER;
-    }
-    return out;
-  });
+export const emailField = z.pipe(
+  z.string().check(z.maxLength(320)),
+  z.transform((v: string, ctx) => normalizeEmail(v) ?? refuse(ctx, v, 'Invalid email address')),
+);
+
+export const phoneField = z.pipe(
+  z.string().check(z.maxLength(40)),
+  z.transform((v: string, ctx) => normalizePhone(v) ?? refuse(ctx, v, 'Invalid phone number (international format, starting with +)')),
+);

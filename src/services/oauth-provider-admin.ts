@@ -6,7 +6,7 @@
  * The client secret is never part of a provider: responses carry only
  * `secretConfigured` (whether the env variable named by `clientSecretEnv` is set).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { oauthProviderSchema, PROVIDER_FIELDS, type OAuthProviderConfig } from '../config/oauth-provider.js';
 import type { Deps } from '../deps.js';
 import { fail } from '../errors.js';
@@ -14,16 +14,17 @@ import type { ActorFields } from '../http/audit.js';
 import { readStoredConfig } from './config-patch.js';
 import { validateProviderEntries, type ProviderEntry } from './oauth-providers.js';
 import { writeConfigKeys } from './system-config.js';
+import { safeParse } from '../safe-parse.js';
 
 type AdminDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events'>;
 
-const issuesOf = (error: z.ZodError) =>
+const issuesOf = (error: z.core.$ZodError) =>
   error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
 
-const invalid = (error: z.ZodError) => fail('invalid_request', 'Request failed schema validation.', { details: { issues: issuesOf(error) } });
+const invalid = (error: z.core.$ZodError) => fail('invalid_request', 'Request failed schema validation.', { details: { issues: issuesOf(error) } });
 
 /** PATCH body: known fields only (values are checked on the merged provider); `null` resets a field. */
-export const patchSchema = z.strictObject(Object.fromEntries(PROVIDER_FIELDS.map((f) => [f, z.unknown().optional()])) as Record<string, z.ZodOptional<z.ZodUnknown>>);
+export const patchSchema = z.strictObject(Object.fromEntries(PROVIDER_FIELDS.map((f) => [f, z.optional(z.unknown())])) as Record<string, z.ZodMiniOptional<z.ZodMiniUnknown>>);
 
 const secretConfigured = (deps: AdminDeps, envName: unknown) =>
   typeof envName === 'string' && /^[A-Z][A-Z0-9_]*$/.test(envName) && typeof deps.env.raw[envName] === 'string' && deps.env.raw[envName] !== '';
@@ -70,7 +71,7 @@ export async function listProvidersForAdmin(deps: AdminDeps) {
 }
 
 export async function createProvider(deps: AdminDeps, body: unknown, actor: ActorFields) {
-  const parsed = oauthProviderSchema(deps.env.production).safeParse(body ?? {});
+  const parsed = safeParse(oauthProviderSchema(deps.env.production), body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const provider = parsed.data;
   const current = await storedEntries(deps);
@@ -80,7 +81,7 @@ export async function createProvider(deps: AdminDeps, body: unknown, actor: Acto
 }
 
 export async function patchProvider(deps: AdminDeps, id: string, body: unknown, actor: ActorFields) {
-  const parsedPatch = patchSchema.safeParse(body ?? {});
+  const parsedPatch = safeParse(patchSchema, body ?? {});
   if (!parsedPatch.success) throw invalid(parsedPatch.error);
   const current = await storedEntries(deps);
   const index = current.findIndex((p) => p.id === id);
@@ -99,7 +100,7 @@ export async function patchProvider(deps: AdminDeps, id: string, body: unknown, 
     else if (v !== undefined) merged[k] = v;
   }
   merged.id = id;
-  const parsed = oauthProviderSchema(deps.env.production).safeParse(merged);
+  const parsed = safeParse(oauthProviderSchema(deps.env.production), merged);
   if (!parsed.success) throw invalid(parsed.error);
   const provider: OAuthProviderConfig = parsed.data;
   const next = current.map((p, i) => (i === index ? provider : p));

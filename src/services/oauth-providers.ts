@@ -7,6 +7,7 @@
 import { oauthProviderSchema, type OAuthProviderConfig } from '../config/oauth-provider.js';
 import type { Deps } from '../deps.js';
 import { fail } from '../errors.js';
+import { safeParse } from '../safe-parse.js';
 
 export interface ProviderIssue {
   path: (string | number)[];
@@ -29,7 +30,7 @@ const memo = new WeakMap<object, { version: string; entries: ProviderEntry[] }>(
 export function validateProviderEntries(raw: readonly Record<string, unknown>[], production: boolean): ProviderEntry[] {
   const schema = oauthProviderSchema(production);
   return raw.map((entry) => {
-    const parsed = schema.safeParse(entry);
+    const parsed = safeParse(schema, entry);
     return {
       raw: entry,
       id: String(entry.id),

@@ -1,5 +1,5 @@
 /** Role and scope list handling shared by admin users, memberships and config (contract §2.4, §5.9). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
 
 export const MAX_ROLES_PER_LIST = 50;
@@ -10,11 +10,10 @@ export function cleanRoleList(values: string[]): string[] {
 }
 
 /** A list of role names: trimmed, de-duplicated, valid names, at most 50. */
-export const roleListField = z
-  .array(z.string().max(ROLE_NAME_MAX_LENGTH + 20))
-  .max(200)
-  .transform(cleanRoleList)
-  .pipe(z.array(z.string().max(ROLE_NAME_MAX_LENGTH).regex(ROLE_NAME_PATTERN, 'Invalid role name')).max(MAX_ROLES_PER_LIST));
+export const roleListField = z.pipe(
+  z.pipe(z.array(z.string().check(z.maxLength(ROLE_NAME_MAX_LENGTH + 20))).check(z.maxLength(200)), z.transform(cleanRoleList)),
+  z.array(z.string().check(z.maxLength(ROLE_NAME_MAX_LENGTH), z.regex(ROLE_NAME_PATTERN, 'Invalid role name'))).check(z.maxLength(MAX_ROLES_PER_LIST)),
+);
 
 /** Roles outside `allowed` (empty when all are allowed). */
 export const unavailableRoles = (roles: readonly string[], allowed: readonly string[]) => roles.filter((r) => !allowed.includes(r));

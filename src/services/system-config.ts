@@ -18,6 +18,7 @@ import {
 } from '../config/keys.js';
 import type { Db } from '../db/client.js';
 import { systemConfig } from '../db/schema.js';
+import { safeParse } from '../safe-parse.js';
 
 export const CONFIG_CACHE_TTL_MS = 60_000;
 
@@ -29,7 +30,7 @@ export interface SystemConfigService {
 }
 
 function validateKey<K extends ConfigKey>(key: K, value: unknown): SystemConfigValues[K] {
-  const parsed = configSchemas[key].safeParse(value);
+  const parsed = safeParse(configSchemas[key], value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length ? ` at ${issue.path.join('.')}` : '';

@@ -5,7 +5,7 @@
  * `tsc` until the schema (and with it the OpenAPI document) follows.
  */
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { apiUserJson, authEventJson, credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../../src/http/serialize.js';
 import type { adminSessionJson } from '../../src/http/serialize-admin.js';
 import * as R from '../../src/http/responses/index.js';
@@ -25,7 +25,7 @@ type Fits<A, B> = [A] extends [B] ? true : false;
 /** Both directions: the schema describes exactly the code's type. */
 type Same<A, B> = Fits<A, B> extends true ? Fits<B, A> : false;
 const ok = <T extends true>() => true as T;
-type Out<S extends z.ZodType> = z.output<S>;
+type Out<S extends z.core.$ZodType> = z.output<S>;
 type Awaited2<F extends (...a: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 export const checks = [

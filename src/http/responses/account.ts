@@ -1,36 +1,36 @@
 /** Signed-in answers (contract §3.9–§3.14): sessions, `me`, passkeys, step-up, TOTP, organizations. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { IsoTimestamp } from './common.js';
 
 /** `sessionJson` (§3.9). */
 export const Session = z.object({
   id: z.string(),
-  deviceName: z.string().nullable(),
-  ipAddress: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  createdAt: IsoTimestamp.nullable(),
-  lastUsedAt: IsoTimestamp.nullable(),
-  expiresAt: IsoTimestamp.nullable(),
-  idleExpiresAt: IsoTimestamp.nullable(),
+  deviceName: z.nullable(z.string()),
+  ipAddress: z.nullable(z.string()),
+  userAgent: z.nullable(z.string()),
+  createdAt: z.nullable(IsoTimestamp),
+  lastUsedAt: z.nullable(IsoTimestamp),
+  expiresAt: z.nullable(IsoTimestamp),
+  idleExpiresAt: z.nullable(IsoTimestamp),
   current: z.boolean(),
 });
 
-export const SessionListResponse = z.object({ sessions: z.array(Session), total: z.number().int().min(0) });
+export const SessionListResponse = z.object({ sessions: z.array(Session), total: z.number().check(z.int(), z.gte(0)) });
 
 /** `credentialJson`: a passkey as its owner and admins see it (§3.10). */
 export const Credential = z.object({
   id: z.string(),
-  friendlyName: z.string().nullable(),
+  friendlyName: z.nullable(z.string()),
   deviceType: z.string(),
   backedUp: z.boolean(),
   transports: z.array(z.string()),
   prfCapable: z.boolean(),
-  platform: z.string().nullable(),
-  browser: z.string().nullable(),
-  deviceInfo: z.string().nullable(),
-  counter: z.number().int(),
-  lastUsedAt: IsoTimestamp.nullable(),
-  createdAt: IsoTimestamp.nullable(),
+  platform: z.nullable(z.string()),
+  browser: z.nullable(z.string()),
+  deviceInfo: z.nullable(z.string()),
+  counter: z.number().check(z.int()),
+  lastUsedAt: z.nullable(IsoTimestamp),
+  createdAt: z.nullable(IsoTimestamp),
 });
 
 export const CredentialResponse = z.object({ message: z.string(), credential: Credential });
@@ -42,13 +42,13 @@ export const Membership = z.object({
   userId: z.string(),
   roles: z.array(z.string()),
   scopes: z.array(z.string()),
-  createdAt: IsoTimestamp.nullable(),
-  updatedAt: IsoTimestamp.nullable(),
+  createdAt: z.nullable(IsoTimestamp),
+  updatedAt: z.nullable(IsoTimestamp),
 });
 
 /** A member row of a member list: the membership plus the member's identity. */
-export const Member = Membership.extend({
-  user: z.object({ id: z.string(), email: z.string(), phone: z.string().nullable(), roles: z.array(z.string()) }),
+export const Member = z.extend(Membership, {
+  user: z.object({ id: z.string(), email: z.string(), phone: z.nullable(z.string()), roles: z.array(z.string()) }),
 });
 
 /** `organizationJson` plus, where the route adds them, the caller's membership and the member count. */
@@ -56,48 +56,48 @@ export const Organization = z.object({
   id: z.string(),
   name: z.string(),
   slug: z.string(),
-  createdByUserId: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-  createdAt: IsoTimestamp.nullable(),
-  updatedAt: IsoTimestamp.nullable(),
-  membership: Membership.optional(),
-  memberCount: z.number().int().min(0).optional(),
+  createdByUserId: z.nullable(z.string()),
+  metadata: z.nullable(z.record(z.string(), z.unknown())),
+  createdAt: z.nullable(IsoTimestamp),
+  updatedAt: z.nullable(IsoTimestamp),
+  membership: z.optional(Membership),
+  memberCount: z.optional(z.number().check(z.int(), z.gte(0))),
 });
 
 /** `meJson` (§3.10). */
 export const Me = z.object({
   id: z.string(),
   email: z.string(),
-  phone: z.string().nullable(),
+  phone: z.nullable(z.string()),
   roles: z.array(z.string()),
   emailVerified: z.boolean(),
   phoneVerified: z.boolean(),
-  lastLogin: IsoTimestamp.nullable(),
-  createdAt: IsoTimestamp.nullable(),
-  activeOrganizationId: z.string().nullable(),
+  lastLogin: z.nullable(IsoTimestamp),
+  createdAt: z.nullable(IsoTimestamp),
+  activeOrganizationId: z.nullable(z.string()),
 });
 
 export const MeResponse = z.object({
   user: Me,
   credentials: z.array(Credential),
   organizations: z.array(Organization),
-  activeOrganization: Organization.nullable(),
+  activeOrganization: z.nullable(Organization),
 });
 
 /** Step-up freshness (§3.11). */
 export const StepUpStatus = z.object({
   fresh: z.boolean(),
-  method: z.enum(['webauthn', 'totp']).nullable(),
-  verifiedAt: IsoTimestamp.nullable(),
-  expiresAt: IsoTimestamp.nullable(),
-  maxAgeSeconds: z.number().int().positive(),
+  method: z.nullable(z.enum(['webauthn', 'totp'])),
+  verifiedAt: z.nullable(IsoTimestamp),
+  expiresAt: z.nullable(IsoTimestamp),
+  maxAgeSeconds: z.number().check(z.int(), z.positive()),
 });
 
 /** A successful step-up: `Success` plus the new status. */
-export const StepUpFreshResponse = StepUpStatus.extend({ message: z.literal('Success') });
+export const StepUpFreshResponse = z.extend(StepUpStatus, { message: z.literal('Success') });
 
 /** `GET /totp/status` (§3.12). */
-export const TotpStatus = z.object({ enabled: z.boolean(), verifiedAt: IsoTimestamp.nullable(), lastUsedAt: IsoTimestamp.nullable() });
+export const TotpStatus = z.object({ enabled: z.boolean(), verifiedAt: z.nullable(IsoTimestamp), lastUsedAt: z.nullable(IsoTimestamp) });
 
 /** `POST /totp/enroll/start`: the only answer that carries the secret. */
 export const TotpEnrollmentStart = z.object({
@@ -107,8 +107,8 @@ export const TotpEnrollmentStart = z.object({
   issuer: z.string(),
   accountName: z.string(),
   algorithm: z.literal('SHA1'),
-  digits: z.number().int(),
-  period: z.number().int(),
+  digits: z.number().check(z.int()),
+  period: z.number().check(z.int()),
 });
 
 /**
@@ -116,12 +116,12 @@ export const TotpEnrollmentStart = z.object({
  * `…RequestOptionsJSON`), as SimpleWebAuthn builds it: the browser's API
  * defines the rest, so only the challenge is pinned here.
  */
-export const WebAuthnOptions = z.looseObject({ challenge: z.string(), timeout: z.number().optional() });
+export const WebAuthnOptions = z.looseObject({ challenge: z.string(), timeout: z.optional(z.number()) });
 
 /** `GET /organizations`. */
-export const OrganizationListResponse = z.object({ organizations: z.array(Organization), activeOrganizationId: z.string().nullable() });
+export const OrganizationListResponse = z.object({ organizations: z.array(Organization), activeOrganizationId: z.nullable(z.string()) });
 export const OrganizationResponse = z.object({ organization: Organization });
-export const MemberListResponse = z.object({ members: z.array(Member), total: z.number().int().min(0) });
+export const MemberListResponse = z.object({ members: z.array(Member), total: z.number().check(z.int(), z.gte(0)) });
 export const MembershipResponse = z.object({ membership: Membership });
 
 /** `POST /organizations/:organizationId/switch`: a new access token for the same session. */
@@ -134,8 +134,8 @@ export const OrganizationSwitchResponse = z.object({
   organization: Organization,
   roles: z.array(z.string()),
   email: z.string(),
-  phone: z.string().nullable(),
-  ttl: z.number().int().positive(),
+  phone: z.nullable(z.string()),
+  ttl: z.number().check(z.int(), z.positive()),
 });
 
 /** The public face of an OAuth provider (§3.13). */

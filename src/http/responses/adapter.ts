@@ -6,17 +6,17 @@
  */
 import { OrganizationSwitchResponse } from './account.js';
 import { LoginStartResponse, MagicLinkRequestResponse, MfaRequiredResponse, OtpGenerateResponse, RegistrationResponse, SessionEnvelope } from './session.js';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
-export const AdapterLoginCookieResponse = LoginStartResponse.pick({ message: true, identifierType: true, loginMethods: true });
-export const AdapterRegistrationCookieResponse = RegistrationResponse.omit({ token: true, delivery: true });
-export const AdapterRegistrationBearerResponse = RegistrationResponse.omit({ delivery: true });
-export const AdapterOtpGenerateCookieResponse = OtpGenerateResponse.omit({ token: true, delivery: true });
-export const AdapterOtpGenerateBearerResponse = OtpGenerateResponse.omit({ delivery: true });
-export const AdapterMagicLinkRequestResponse = MagicLinkRequestResponse.omit({ delivery: true });
-export const AdapterSessionCookieResponse = SessionEnvelope.omit({ token: true, refreshToken: true });
-export const AdapterMfaRequiredCookieResponse = MfaRequiredResponse.omit({ token: true });
+export const AdapterLoginCookieResponse = z.pick(LoginStartResponse, { message: true, identifierType: true, loginMethods: true });
+export const AdapterRegistrationCookieResponse = z.omit(RegistrationResponse, { token: true, delivery: true });
+export const AdapterRegistrationBearerResponse = z.omit(RegistrationResponse, { delivery: true });
+export const AdapterOtpGenerateCookieResponse = z.omit(OtpGenerateResponse, { token: true, delivery: true });
+export const AdapterOtpGenerateBearerResponse = z.omit(OtpGenerateResponse, { delivery: true });
+export const AdapterMagicLinkRequestResponse = z.omit(MagicLinkRequestResponse, { delivery: true });
+export const AdapterSessionCookieResponse = z.omit(SessionEnvelope, { token: true, refreshToken: true });
+export const AdapterMfaRequiredCookieResponse = z.omit(MfaRequiredResponse, { token: true });
 export const AdapterSessionOrMfaCookieResponse = z.union([AdapterSessionCookieResponse, AdapterMfaRequiredCookieResponse]);
 /** `POST /auth/refresh` in cookie transport: the envelope's non-secret fields (§5.7). */
-export const AdapterRefreshCookieResponse = SessionEnvelope.omit({ token: true, refreshToken: true, returnTo: true });
-export const AdapterOrganizationSwitchCookieResponse = OrganizationSwitchResponse.omit({ token: true });
+export const AdapterRefreshCookieResponse = z.omit(SessionEnvelope, { token: true, refreshToken: true, returnTo: true });
+export const AdapterOrganizationSwitchCookieResponse = z.omit(OrganizationSwitchResponse, { token: true });

@@ -1,5 +1,5 @@
 /** Admin, metrics and system-config answers (contract §3.15–§3.17). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { configSchemas, LOGIN_METHODS } from '../../config/keys.js';
 import { oauthProviderSchema } from '../../config/oauth-provider.js';
 import { CATEGORIES } from '../../services/event-categories.js';
@@ -10,34 +10,34 @@ import { IsoTimestamp } from './common.js';
 export const AdminUser = z.object({
   id: z.string(),
   email: z.string(),
-  phone: z.string().nullable(),
+  phone: z.nullable(z.string()),
   roles: z.array(z.string()),
   verified: z.boolean(),
   emailVerified: z.boolean(),
   phoneVerified: z.boolean(),
   revoked: z.boolean(),
-  lastLogin: IsoTimestamp.nullable(),
-  createdAt: IsoTimestamp.nullable(),
-  updatedAt: IsoTimestamp.nullable(),
+  lastLogin: z.nullable(IsoTimestamp),
+  createdAt: z.nullable(IsoTimestamp),
+  updatedAt: z.nullable(IsoTimestamp),
 });
 
 /** `authEventJson`: one audit row. */
 export const AuthEvent = z.object({
   id: z.string(),
   type: z.string(),
-  userId: z.string().nullable(),
-  actorUserId: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  ipAddress: z.string().nullable(),
-  userAgent: z.string().nullable(),
+  userId: z.nullable(z.string()),
+  actorUserId: z.nullable(z.string()),
+  sessionId: z.nullable(z.string()),
+  ipAddress: z.nullable(z.string()),
+  userAgent: z.nullable(z.string()),
   metadata: z.unknown(),
-  createdAt: IsoTimestamp.nullable(),
+  createdAt: z.nullable(IsoTimestamp),
 });
 
 /** `adminSessionJson`: a session plus its owner and active organization. */
-export const AdminSession = Session.extend({ userId: z.string(), organizationId: z.string().nullable() });
+export const AdminSession = z.extend(Session, { userId: z.string(), organizationId: z.nullable(z.string()) });
 
-const total = z.number().int().min(0);
+const total = z.number().check(z.int(), z.gte(0));
 
 export const AdminUserListResponse = z.object({ users: z.array(AdminUser), total });
 export const AdminUserResponse = z.object({ user: AdminUser });
@@ -46,23 +46,23 @@ export const AdminUserDetailResponse = z.object({
   sessions: z.array(AdminSession),
   credentials: z.array(Credential),
   totp: z.object({ enabled: z.boolean() }),
-  organizations: z.array(Organization.extend({ membership: Membership })),
+  organizations: z.array(z.extend(Organization, { membership: Membership })),
   events: z.array(AuthEvent),
 });
 export const AdminUserAnomaliesResponse = z.object({ suspiciousEvents: z.array(AuthEvent), relatedIps: z.array(z.string()), relatedAgents: z.array(z.string()) });
 export const DeviceReplacementResponse = z.object({
   userId: z.string(),
-  revokedSessions: z.number().int().min(0),
-  removedCredentials: z.number().int().min(0),
-  disabledTotpCredentials: z.number().int().min(0),
+  revokedSessions: z.number().check(z.int(), z.gte(0)),
+  removedCredentials: z.number().check(z.int(), z.gte(0)),
+  disabledTotpCredentials: z.number().check(z.int(), z.gte(0)),
 });
 export const AdminSessionListResponse = z.object({ sessions: z.array(AdminSession), total });
 export const AuthEventListResponse = z.object({ events: z.array(AuthEvent), total });
-export const CountResponse = z.object({ count: z.number().int().min(0) });
+export const CountResponse = z.object({ count: z.number().check(z.int(), z.gte(0)) });
 export const AdminOrganizationListResponse = z.object({ organizations: z.array(Organization), total });
 
 // ---- §3.16 metrics ----
-const count = z.number().int().min(0);
+const count = z.number().check(z.int(), z.gte(0));
 export const EventSummaryResponse = z.object({ summary: z.array(z.object({ type: z.string(), count })) });
 export const TimeseriesResponse = z.object({
   interval: z.enum(['hour', 'day']),
@@ -82,7 +82,7 @@ export const TimeseriesResponse = z.object({
     }),
   ),
 });
-export const LoginStatsResponse = z.object({ success: count, failed: count, successRate: z.number().min(0).max(1) });
+export const LoginStatsResponse = z.object({ success: count, failed: count, successRate: z.number().check(z.gte(0), z.lte(1)) });
 export const GroupedSummaryResponse = z.object({
   summary: z.array(z.object({ key: z.string(), count })),
   outcomes: z.object({ success: count, failed: count, suspicious: count }),
@@ -94,11 +94,11 @@ export const DashboardResponse = z.object({
   newUsers24h: count,
   loginSuccess24h: count,
   loginFailed24h: count,
-  successRate24h: z.number().min(0).max(1),
+  successRate24h: z.number().check(z.gte(0), z.lte(1)),
   otpUsage24h: count,
   passkeyUsage24h: count,
   smsRefused24h: count,
-  databaseSize: z.number().int().min(0).nullable(),
+  databaseSize: z.nullable(z.number().check(z.int(), z.gte(0))),
 });
 
 // ---- §3.17 system config ----
@@ -120,14 +120,14 @@ const providerConfig = oauthProviderSchema(false);
  * An OAuth provider in the admin list: a valid entry is the full validated
  * config; an invalid one keeps its known fields and lists its issues. Never a secret.
  */
-export const AdminOAuthProvider = providerConfig.partial().extend({
+export const AdminOAuthProvider = z.extend(z.partial(providerConfig), {
   id: z.string(),
   secretConfigured: z.boolean(),
   valid: z.boolean(),
-  issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional(),
+  issues: z.optional(z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))),
 });
 /** A provider just created or changed: always valid, so the full config and whether its secret env is set. */
-export const SavedOAuthProvider = providerConfig.extend({ secretConfigured: z.boolean() });
+export const SavedOAuthProvider = z.extend(providerConfig, { secretConfigured: z.boolean() });
 export const AdminOAuthProviderListResponse = z.object({ providers: z.array(AdminOAuthProvider) });
 export const AdminOAuthProviderResponse = z.object({ provider: SavedOAuthProvider });
 export const DeleteResponse = z.object({ success: z.literal(true), id: z.string() });

@@ -4,7 +4,7 @@
  * `test/openapi/response-types.test.ts` ties each to the TypeScript type the
  * code returns, and the drift test checks real responses against them.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** ISO-8601 UTC timestamp as written by `toIso` (`Date#toISOString`). */
 export const IsoTimestamp = z.iso.datetime();
@@ -13,7 +13,7 @@ export const IsoTimestamp = z.iso.datetime();
 export const MessageResponse = z.object({ message: z.string() });
 
 /** `{message, revokedSessions}` of the bulk revocations. */
-export const RevokedCountResponse = z.object({ message: z.string(), revokedSessions: z.number().int().min(0) });
+export const RevokedCountResponse = z.object({ message: z.string(), revokedSessions: z.number().check(z.int(), z.gte(0)) });
 
 /** One schema-validation issue: the path only, never the submitted value (§0.4). */
 export const ValidationIssue = z.object({
@@ -27,11 +27,11 @@ export const ValidationIssue = z.object({
  * an optional human message and documented extras at the top level.
  */
 export const ErrorEnvelope = z.looseObject({
-  error: z.string().regex(/^[a-z0-9_]+$/),
-  message: z.string().optional(),
-  details: z.looseObject({ issues: z.array(ValidationIssue).optional() }).optional(),
-  retryAfterSeconds: z.number().int().min(0).optional(),
-  required: z.array(z.string()).optional(),
+  error: z.string().check(z.regex(/^[a-z0-9_]+$/)),
+  message: z.optional(z.string()),
+  details: z.optional(z.looseObject({ issues: z.optional(z.array(ValidationIssue)) })),
+  retryAfterSeconds: z.optional(z.number().check(z.int(), z.gte(0))),
+  required: z.optional(z.array(z.string())),
 });
 
 /** `delivery` of external delivery mode (§5.10); `null` for a decoy. */
@@ -42,7 +42,7 @@ export const DeliveryPayload = z.discriminatedUnion('kind', [
 ]);
 
 /** Present only when a valid service token asked for external delivery. */
-export const deliveryField = { delivery: DeliveryPayload.nullable().optional() };
+export const deliveryField = { delivery: z.optional(z.nullable(DeliveryPayload)) };
 
 /** `GET /openapi.json`: an OpenAPI 3.1 document (its own schema is the OpenAPI specification's). */
-export const OpenApiDocument = z.looseObject({ openapi: z.string().regex(/^3\.1\./), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+export const OpenApiDocument = z.looseObject({ openapi: z.string().check(z.regex(/^3\.1\./)), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });

@@ -1,5 +1,5 @@
 /** Sign-in answers (contract §3.2–§3.7): the pre-auth starts, the session envelope and the MFA step. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { LOGIN_METHODS } from '../../config/keys.js';
 import { deliveryField } from './common.js';
 
@@ -10,7 +10,7 @@ export const LoginStartResponse = z.object({
   token: z.string(),
   identifierType: z.enum(['email', 'phone']),
   loginMethods: z.array(z.enum(LOGIN_METHODS)),
-  ttl: z.number().int().positive(),
+  ttl: z.number().check(z.int(), z.positive()),
 });
 
 /** `POST /registration/register`. */
@@ -18,7 +18,7 @@ export const RegistrationResponse = z.object({
   message: z.literal('Success'),
   sub: z.string(),
   token: z.string(),
-  ttl: z.number().int().positive(),
+  ttl: z.number().check(z.int(), z.positive()),
   ...deliveryField,
 });
 
@@ -26,7 +26,7 @@ export const RegistrationResponse = z.object({
 export const OtpGenerateResponse = z.object({
   message: z.literal('Success'),
   token: z.string(),
-  ttl: z.number().int().positive(),
+  ttl: z.number().check(z.int(), z.positive()),
   ...deliveryField,
 });
 
@@ -40,13 +40,13 @@ export const SessionEnvelope = z.object({
   refreshToken: z.string(),
   sub: z.string(),
   sessionId: z.string(),
-  organizationId: z.string().nullable(),
+  organizationId: z.nullable(z.string()),
   roles: z.array(z.string()),
   email: z.string(),
-  phone: z.string().nullable(),
-  ttl: z.number().int().positive(),
-  refreshTtl: z.number().int().positive(),
-  returnTo: z.string().optional(),
+  phone: z.nullable(z.string()),
+  ttl: z.number().check(z.int(), z.positive()),
+  refreshTtl: z.number().check(z.int(), z.positive()),
+  returnTo: z.optional(z.string()),
 });
 
 /** The TOTP step after a first factor (§3.7): an ephemeral token of ctx `mfa`. */
@@ -56,8 +56,8 @@ export const MfaRequiredResponse = z.object({
   mfaMethods: z.tuple([z.literal('totp')]),
   sub: z.string(),
   token: z.string(),
-  ttl: z.number().int().positive(),
-  returnTo: z.string().optional(),
+  ttl: z.number().check(z.int(), z.positive()),
+  returnTo: z.optional(z.string()),
 });
 
 /** A first-factor finish: a session, or the TOTP step. */
