@@ -1,5 +1,5 @@
 /** Step-up status and passkey step-up (contract §3.11, §4.5). TOTP step-up lives with TOTP. */
-import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '../crypto/webauthn/types.js';
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';

@@ -2,7 +2,9 @@
 import * as z from 'zod/mini';
 import { fromBase64Url } from '../crypto/encoding.js';
 
-const b64url = z.string().check(z.minLength(1), z.maxLength(2048), z.regex(/^[A-Za-z0-9_-]+$/, 'must be base64url'));
+/** base64url of at most `max` characters (an attestation object with a certificate chain runs to several KB). */
+const b64urlOf = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[A-Za-z0-9_-]+$/, 'must be base64url'));
+const b64url = b64urlOf(2048);
 
 const decodedLength = (s: string) => {
   try {
@@ -31,7 +33,7 @@ export const registrationResponseSchema = z.looseObject({
   type: z.literal('public-key'),
   response: z.looseObject({
     clientDataJSON: b64url.check(z.maxLength(8192)),
-    attestationObject: b64url.check(z.maxLength(65536)),
+    attestationObject: b64urlOf(65536),
     transports: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(10))),
   }),
   authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),

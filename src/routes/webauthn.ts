@@ -1,5 +1,5 @@
 /** Passkey registration and login (contract §3.6). */
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../crypto/webauthn/types.js';
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
 import { responseFloor } from '../http/floor.js';

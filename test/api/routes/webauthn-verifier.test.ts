@@ -65,6 +65,16 @@ describe('malformed input answers 4xx, never 500', () => {
     expect(await reasons(t, 'webauthn_registration_failed')).toEqual(['malformed', 'malformed', 'malformed']);
   });
 
+  it('an attestation object longer than 2048 characters reaches the verifier (the schema allows 65536)', async () => {
+    const t = await makeApi();
+    const { token } = await signIn(t, await createUser(t));
+    const cred = await TestCredential.create(-7);
+    const res = await register(t, token, cred, () => ({ attestationObject: new Uint8Array(6000).fill(0x81) }));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: 'webauthn_registration_failed' });
+    expect(await reasons(t, 'webauthn_registration_failed')).toEqual(['malformed']);
+  });
+
   it('login and step-up: a broken authenticatorData or signature → 401 authentication_failed / 403 step_up_failed', async () => {
     const t = await makeApi();
     const user = await createUser(t);
