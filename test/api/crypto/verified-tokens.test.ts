@@ -8,6 +8,7 @@
 import { importSPKI, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signAccessToken, signEphemeralToken, verifyApiToken } from '../../../src/crypto/jwt.js';
+import { rememberedCount, rememberedPayload, rememberPayload } from '../../../src/crypto/verified-tokens.js';
 import { generateRsaPem, loadProductionKeys, type KeyStore } from '../../../src/crypto/keys.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi } from '../../helpers/make-app.js';
@@ -108,5 +109,18 @@ describe('verified-token memo: tokens this API signed', () => {
     expect((await t.call('POST', '/otp/generate-login-email-otp', { token: tampered(login.body.token), body: {} })).status).toBe(401);
     t.clock.advance(300_000 + SKEW_MS);
     expect((await t.call('POST', '/otp/generate-login-email-otp', { token: login.body.token, body: {} })).status).toBe(401);
+  });
+});
+
+describe('verified-token memo: bound', () => {
+  it('keeps at most 10,000 tokens per key set, dropping the oldest first', () => {
+    const keys = {} as KeyStore;
+    for (let i = 0; i < 12_345; i++) rememberPayload(keys, 'iss', `t${i}`, { sub: String(i) });
+    expect(rememberedCount(keys)).toBeLessThanOrEqual(10_000);
+    expect(rememberedCount(keys)).toBeGreaterThanOrEqual(5_000);
+    expect(rememberedPayload(keys, 'iss', 't0')).toBeUndefined();
+    expect(rememberedPayload(keys, 'iss', 't12344')?.sub).toBe('12344');
+    expect(rememberedPayload(keys, 'iss', 't7500')?.sub).toBe('7500');
+    expect(rememberedPayload({} as KeyStore, 'iss', 't12344')).toBeUndefined();
   });
 });
