@@ -11,10 +11,37 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+const B64URL_CODES = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', (c) => c.charCodeAt(0));
+const ascii = new TextDecoder();
+
+/**
+ * Unpadded base64url, straight from a table into ASCII bytes (issue #17: every
+ * cookie the adapter sets is encoded twice, ~1 KB each; the `btoa` + three
+ * regex replacements it replaces were the adapter's heaviest own function).
+ */
 export function toBase64Url(bytes: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const n = bytes.length;
+  const out = new Uint8Array(Math.ceil((n * 4) / 3));
+  let o = 0;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out[o++] = B64URL_CODES[v >>> 18]!;
+    out[o++] = B64URL_CODES[(v >>> 12) & 63]!;
+    out[o++] = B64URL_CODES[(v >>> 6) & 63]!;
+    out[o++] = B64URL_CODES[v & 63]!;
+  }
+  if (n - i === 1) {
+    const v = bytes[i]! << 16;
+    out[o++] = B64URL_CODES[v >>> 18]!;
+    out[o++] = B64URL_CODES[(v >>> 12) & 63]!;
+  } else if (n - i === 2) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    out[o++] = B64URL_CODES[v >>> 18]!;
+    out[o++] = B64URL_CODES[(v >>> 12) & 63]!;
+    out[o++] = B64URL_CODES[(v >>> 6) & 63]!;
+  }
+  return ascii.decode(out);
 }
 
 const B64URL = /^[A-Za-z0-9_-]*$/;

@@ -9,6 +9,7 @@ import type { ResolvedOptions } from '../core/options.js';
 import type { AdapterRequest } from '../core/pipeline.js';
 import type { HandlerResult } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
+import { nodeIncoming, readNodeBody } from './node-body.js';
 
 /** Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`. */
 export function defaultClientIp(c: Context): string | undefined {
@@ -30,6 +31,12 @@ async function readBody(c: Context): Promise<BodyOutcome> {
   if (bodyless(c.req.method)) return { ok: true, body: undefined };
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) return bodyTooLarge();
+  // On @hono/node-server the Node request is read directly: no WHATWG Request and stream per call.
+  const incoming = nodeIncoming(c.env);
+  if (incoming) {
+    const read = await readNodeBody(incoming, MAX_BODY_BYTES);
+    return read === 'too_large' ? bodyTooLarge() : decodeJsonBody(read);
+  }
   const stream = c.req.raw.body;
   if (!stream) return { ok: true, body: undefined };
   const reader = stream.getReader();

@@ -3,7 +3,7 @@
  * WebCrypto. Verification pins RS256, issuer, audience and a known kid, so
  * `alg:none`, HS256-with-the-public-key and foreign keys are all refused.
  */
-import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { KeyStore } from './keys.js';
 import { rememberedPayload, rememberPayload, stillCurrent } from './verified-tokens.js';
 
@@ -37,15 +37,26 @@ export interface SignOptions {
   nowMs: number;
 }
 
-function signer(keys: KeyStore, claims: JWTPayload, ttlSeconds: number, { issuer, nowMs }: SignOptions): Promise<string> {
+/**
+ * Signs with the active key. The token is remembered as verified at once
+ * (src/crypto/verified-tokens.ts): it carries this API's own signature by the
+ * active private key, whose public key is the one `verifyApiToken` would use
+ * (startup refuses a private key that does not match the published public key
+ * of its kid), so checking it again when the client presents it on the next
+ * step — the ephemeral token of `/login` on the code request, the re-minted
+ * one on the verify — could only succeed. The memo keeps the clock checks.
+ */
+async function signer(keys: KeyStore, claims: JWTPayload, ttlSeconds: number, { issuer, nowMs }: SignOptions): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
-  return new SignJWT(claims)
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.activeKid })
     .setIssuer(issuer)
     .setAudience(issuer)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ttlSeconds)
     .sign(keys.privateKey);
+  if (keys.publicKeys.has(keys.activeKid)) rememberPayload(keys, issuer, token, decodeJwt(token));
+  return token;
 }
 
 export function signAccessToken(

@@ -1,41 +1,94 @@
 /**
  * Service-token check on the API side (contract §1.5). A valid token only
  * unlocks the trusted client IP/UA and delivery payloads; it is never a route credential.
+ *
+ * Every request the adapter forwards carries one, so the check is synchronous
+ * HMAC-SHA256 on @noble/hashes (~15 µs) instead of jose's HS256, which imports
+ * a WebCrypto key and verifies asynchronously on each call (~140 µs of CPU;
+ * issue #17). The rules are the ones `jwtVerify` applied with the options this
+ * file used to pass it — compact form, `alg` exactly HS256, the signature over
+ * the first two segments, an object payload, `iss` = `svc-adapter`, `aud` =
+ * (or, as an array, containing) `svc-auth-api`, `sub`/`iat`/`exp` present,
+ * numeric `iat`/`exp`/`nbf`, 30 s of skew on `exp` and `nbf` — plus a strict
+ * subset: no `crit` or `b64` header at all (the adapter never sends them).
+ * `test/api/crypto/service-token.test.ts` runs a table of broken tokens
+ * through this function and through the jose reference and expects the same answers.
  */
-import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
 import { utf8 } from './encoding.js';
 
 export const SERVICE_TOKEN_ISSUER = 'svc-adapter';
 export const SERVICE_TOKEN_AUDIENCE = 'svc-auth-api';
 export const SERVICE_TOKEN_MAX_TTL_SECONDS = 60;
+export const SERVICE_TOKEN_SKEW_SECONDS = 30;
 
 export type ServiceTokenResult = { ok: true; sub: string } | { ok: false; reason: string };
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const B64URL = /^[A-Za-z0-9_-]*$/;
+
+/** Unpadded base64url → bytes; null on any other alphabet or an impossible length. */
+function fromBase64Url(s: string): Uint8Array | null {
+  if (!B64URL.test(s) || s.length % 4 === 1) return null;
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** A base64url segment holding a JSON object, or null. */
+function jsonObject(segment: string): Record<string, unknown> | null {
+  const bytes = fromBase64Url(segment);
+  if (!bytes) return null;
+  try {
+    const value: unknown = JSON.parse(strictUtf8.decode(bytes));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Constant-time comparison of two byte arrays (length leak only). */
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/** jose's claim rules for the options above; false when any fails. */
+function claimsValid(claims: Record<string, unknown>, nowMs: number): boolean {
+  for (const k of ['sub', 'iat', 'exp', 'iss', 'aud']) if (!has(claims, k)) return false;
+  if (claims['iss'] !== SERVICE_TOKEN_ISSUER) return false;
+  const aud = claims['aud'];
+  if (!(aud === SERVICE_TOKEN_AUDIENCE || (Array.isArray(aud) && aud.includes(SERVICE_TOKEN_AUDIENCE)))) return false;
+  const now = Math.floor(nowMs / 1000);
+  if (typeof claims['iat'] !== 'number') return false;
+  if (claims['nbf'] !== undefined && (typeof claims['nbf'] !== 'number' || claims['nbf'] > now + SERVICE_TOKEN_SKEW_SECONDS)) return false;
+  return typeof claims['exp'] === 'number' && claims['exp'] > now - SERVICE_TOKEN_SKEW_SECONDS;
+}
 
 export function createServiceTokenVerifier(secret: string) {
   const key = utf8(secret);
   return async function verifyServiceToken(headerValue: string, nowMs: number): Promise<ServiceTokenResult> {
     const token = headerValue.replace(/^Bearer\s+/i, '').trim();
-    let alg: string | undefined;
-    try {
-      alg = decodeProtectedHeader(token).alg;
-    } catch {
-      return { ok: false, reason: 'malformed' };
-    }
-    if (alg !== 'HS256') return { ok: false, reason: 'alg' };
-    try {
-      const { payload } = await jwtVerify(token, key, {
-        algorithms: ['HS256'],
-        issuer: SERVICE_TOKEN_ISSUER,
-        audience: SERVICE_TOKEN_AUDIENCE,
-        currentDate: new Date(nowMs),
-        clockTolerance: 30,
-        requiredClaims: ['sub', 'iat', 'exp'],
-      });
-      if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'sub' };
-      if (payload.exp! - payload.iat! > SERVICE_TOKEN_MAX_TTL_SECONDS) return { ok: false, reason: 'lifetime' };
-      return { ok: true, sub: payload.sub };
-    } catch {
-      return { ok: false, reason: 'invalid' };
-    }
+    const parts = token.split('.');
+    // As jose's decodeProtectedHeader: a header is read only from a 3- (JWS) or 5-segment (JWE) token.
+    const header = parts.length === 3 || parts.length === 5 ? jsonObject(parts[0]!) : null;
+    if (!header) return { ok: false, reason: 'malformed' };
+    if (header['alg'] !== 'HS256') return { ok: false, reason: 'alg' };
+    if (parts.length !== 3 || has(header, 'crit') || has(header, 'b64')) return { ok: false, reason: 'invalid' };
+    const signature = fromBase64Url(parts[2]!);
+    if (!signature || !B64URL.test(parts[1]!)) return { ok: false, reason: 'invalid' };
+    if (!bytesEqual(signature, hmac(sha256, key, utf8(`${parts[0]}.${parts[1]}`)))) return { ok: false, reason: 'invalid' };
+    const claims = jsonObject(parts[1]!);
+    if (!claims || !claimsValid(claims, nowMs)) return { ok: false, reason: 'invalid' };
+    const { sub, iat, exp } = claims as { sub: unknown; iat: number; exp: number };
+    if (typeof sub !== 'string' || sub === '') return { ok: false, reason: 'sub' };
+    if (exp - iat > SERVICE_TOKEN_MAX_TTL_SECONDS) return { ok: false, reason: 'lifetime' };
+    return { ok: true, sub };
   };
 }

@@ -13,7 +13,18 @@ import type { JWTPayload } from 'jose';
 import type { KeyStore } from './keys.js';
 
 const MAX_ENTRIES = 10_000;
-const byKeys = new WeakMap<KeyStore, Map<string, JWTPayload>>();
+/**
+ * Two generations of half the size each: a full `current` becomes `previous`
+ * (dropping the older half at once), so the oldest tokens still go first but
+ * every operation is O(1). Dropping one entry per insert from a full Map cost
+ * a scan over the deleted slots at its head on every sign-in (issue #17).
+ */
+const GENERATION = MAX_ENTRIES / 2;
+interface Memo {
+  current: Map<string, JWTPayload>;
+  previous: Map<string, JWTPayload>;
+}
+const byKeys = new WeakMap<KeyStore, Memo>();
 
 /** The time-based checks jose applies (with the same skew), for a payload that verified earlier. */
 export function stillCurrent(payload: JWTPayload, nowMs: number, skewSeconds: number): boolean {
@@ -24,12 +35,24 @@ export function stillCurrent(payload: JWTPayload, nowMs: number, skewSeconds: nu
 }
 
 export function rememberedPayload(keys: KeyStore, issuer: string, token: string): JWTPayload | undefined {
-  return byKeys.get(keys)?.get(`${issuer}\n${token}`);
+  const memo = byKeys.get(keys);
+  if (!memo) return undefined;
+  const key = `${issuer}\n${token}`;
+  return memo.current.get(key) ?? memo.previous.get(key);
+}
+
+/** How many tokens are remembered for a key set (tests and diagnostics). */
+export function rememberedCount(keys: KeyStore): number {
+  const memo = byKeys.get(keys);
+  return memo ? memo.current.size + memo.previous.size : 0;
 }
 
 export function rememberPayload(keys: KeyStore, issuer: string, token: string, payload: JWTPayload): void {
   let memo = byKeys.get(keys);
-  if (!memo) byKeys.set(keys, (memo = new Map()));
-  if (memo.size >= MAX_ENTRIES) memo.delete(memo.keys().next().value!); // oldest first: tokens live 15 minutes
-  memo.set(`${issuer}\n${token}`, Object.freeze(payload));
+  if (!memo) byKeys.set(keys, (memo = { current: new Map(), previous: new Map() }));
+  if (memo.current.size >= GENERATION) {
+    memo.previous = memo.current; // oldest first: tokens live 15 minutes
+    memo.current = new Map();
+  }
+  memo.current.set(`${issuer}\n${token}`, Object.freeze(payload));
 }

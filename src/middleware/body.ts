@@ -5,8 +5,10 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
+import { nodeIncoming, readNodeBody } from '../http/node-body.js';
 
 export const MAX_BODY_BYTES = 100 * 1024;
+const decoder = new TextDecoder();
 
 async function readLimited(req: Request): Promise<Uint8Array | null> {
   if (!req.body) return null;
@@ -37,8 +39,17 @@ export const bodyParser = createMiddleware<AppEnv>(async (c, next) => {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw fail('payload_too_large');
-  const bytes = await readLimited(c.req.raw);
-  const text = bytes ? new TextDecoder().decode(bytes).trim() : '';
+  // On Node the request's own stream is read directly (src/http/node-body.ts); elsewhere the WHATWG body.
+  const incoming = nodeIncoming(c.env);
+  let bytes: Uint8Array | null;
+  if (incoming) {
+    const read = await readNodeBody(incoming, MAX_BODY_BYTES);
+    if (read === 'too_large') throw fail('payload_too_large');
+    bytes = read;
+  } else {
+    bytes = await readLimited(c.req.raw);
+  }
+  const text = bytes ? decoder.decode(bytes).trim() : '';
   if (text !== '') {
     try {
       c.set('body', JSON.parse(text));

@@ -15,17 +15,30 @@ const consume = prepared((db) =>
     .prepare(),
 );
 
+// Every code request writes one: prepared too. Timestamps go in as driver values (epoch ms).
+const upsert = prepared((db) =>
+  db
+    .insert(otpCodes)
+    .values({
+      userId: sql.placeholder('userId'),
+      channel: sql.placeholder('channel'),
+      codeHash: sql.placeholder('codeHash'),
+      expiresAt: sql`${sql.placeholder('expiresAt')}`,
+      createdAt: sql`${sql.placeholder('createdAt')}`,
+      attempts: 0,
+    })
+    .onConflictDoUpdate({
+      target: [otpCodes.userId, otpCodes.channel],
+      set: { codeHash: sql`excluded.code_hash`, expiresAt: sql`excluded.expires_at`, createdAt: sql`excluded.created_at`, attempts: 0 },
+    })
+    .prepare(),
+);
+
 export type OtpChannel = 'email' | 'phone';
 
 /** Inserts the live code, replacing the previous one and resetting `attempts`. */
 export async function upsertOtpCode(db: Db, row: { userId: string; channel: OtpChannel; codeHash: string; expiresAt: Date; createdAt: Date }): Promise<void> {
-  await db
-    .insert(otpCodes)
-    .values({ ...row, attempts: 0 })
-    .onConflictDoUpdate({
-      target: [otpCodes.userId, otpCodes.channel],
-      set: { codeHash: row.codeHash, expiresAt: row.expiresAt, createdAt: row.createdAt, attempts: 0 },
-    });
+  await upsert(db).run({ userId: row.userId, channel: row.channel, codeHash: row.codeHash, expiresAt: row.expiresAt.getTime(), createdAt: row.createdAt.getTime() });
 }
 
 export async function findOtpCode(db: Db, userId: string, channel: OtpChannel) {

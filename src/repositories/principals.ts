@@ -4,7 +4,7 @@ import type { Db } from '../db/client.js';
 import { prepared } from '../db/prepared.js';
 import { credentials, users, type UserRow } from '../db/schema.js';
 
-// Every /login runs these: prepared once (src/db/prepared.ts).
+// Prepared once (src/db/prepared.ts). `/login` itself uses findLoginPrincipal below (one statement).
 const anyPasskey = prepared((db) => db.select({ id: credentials.id }).from(credentials).where(eq(credentials.userId, sql.placeholder('userId'))).limit(1).prepare());
 const byVerifiedPhone = prepared((db) =>
   db.select().from(users).where(and(eq(users.phone, sql.placeholder('phone')), eq(users.phoneVerified, true))).prepare(),
@@ -17,4 +17,21 @@ export async function userHasPasskey(db: Db, userId: string): Promise<boolean> {
 /** A phone identifier matches only a verified phone. */
 export async function findUserByVerifiedPhone(db: Db, phone: string): Promise<UserRow | null> {
   return (await byVerifiedPhone(db).get({ phone })) ?? null;
+}
+
+/**
+ * `/login` reads the principal and whether it has a passkey together (issue
+ * #17: one prepared statement instead of two): the user row matched by email,
+ * or by verified phone, plus `hasPasskey`.
+ */
+// Written out: inside a single-table select drizzle renders `users.id` unqualified, which the subquery would read as its own `id`.
+const hasPasskey = sql<number>`exists (select 1 from "credentials" c where c."user_id" = "users"."id")`;
+const loginByEmail = prepared((db) => db.select({ user: users, hasPasskey }).from(users).where(eq(users.email, sql.placeholder('value'))).prepare());
+const loginByVerifiedPhone = prepared((db) =>
+  db.select({ user: users, hasPasskey }).from(users).where(and(eq(users.phone, sql.placeholder('value')), eq(users.phoneVerified, true))).prepare(),
+);
+
+export async function findLoginPrincipal(db: Db, identifier: { type: 'email' | 'phone'; value: string }): Promise<{ user: UserRow; hasPasskey: boolean } | null> {
+  const row = await (identifier.type === 'email' ? loginByEmail : loginByVerifiedPhone)(db).get({ value: identifier.value });
+  return row ? { user: row.user, hasPasskey: !!row.hasPasskey } : null;
 }

@@ -6,6 +6,7 @@ import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { LockoutPolicy } from '../config/keys.js';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import { authFailures, lockouts } from '../db/schema.js';
 import { fail } from '../errors.js';
 import type { AuthEvents, AuthEventInput } from './auth-events.js';
@@ -25,9 +26,12 @@ export interface Lockout {
   recordFailure(subject: string, type: CountedFailure, policy: LockoutPolicy, event: Omit<AuthEventInput, 'type'>): Promise<void>;
 }
 
+/** The lock check runs on every /login and code or passkey verify: prepared once (issue #17). */
+const lockOf = prepared((db) => db.select({ lockedUntil: lockouts.lockedUntil }).from(lockouts).where(eq(lockouts.subject, sql.placeholder('subject'))).prepare());
+
 export function createLockout(db: Db, clock: Clock, events: AuthEvents): Lockout {
   async function lockedUntil(subject: string): Promise<number> {
-    const [row] = await db.select({ lockedUntil: lockouts.lockedUntil }).from(lockouts).where(eq(lockouts.subject, subject));
+    const row = await lockOf(db).get({ subject });
     return row ? row.lockedUntil.getTime() : 0;
   }
 

@@ -8,8 +8,7 @@ import type { LoginMethod } from '../config/keys.js';
 import { EPHEMERAL_TTL_SECONDS, signEphemeralToken } from '../crypto/jwt.js';
 import { randomId } from '../crypto/random.js';
 import type { Deps, RequestContext } from '../deps.js';
-import { userHasPasskey, findUserByVerifiedPhone } from '../repositories/principals.js';
-import { findUserByEmail } from '../repositories/users.js';
+import { findLoginPrincipal } from '../repositories/principals.js';
 import { clientFields } from './auth-events.js';
 import { decoyPrincipal } from './decoy.js';
 import type { Identifier, IdentifierType } from './identifier.js';
@@ -32,7 +31,8 @@ export async function startLogin(deps: LoginDeps, input: { identifier: Identifie
   const { identifier, passkeyAvailable, client } = input;
   const cfg = await deps.config.get();
   const policy = { loginMethods: cfg.login_methods, fallback: cfg.passkey_login_fallback_enabled };
-  const user = identifier.type === 'email' ? await findUserByEmail(deps.db, identifier.value) : await findUserByVerifiedPhone(deps.db, identifier.value);
+  const principal = await findLoginPrincipal(deps.db, identifier);
+  const user = principal?.user ?? null;
 
   let subject: string;
   let loginMethods: LoginMethod[] = [];
@@ -41,7 +41,7 @@ export async function startLogin(deps: LoginDeps, input: { identifier: Identifie
   else if (user.revoked) decoyReason = 'revoked';
   else if (!user.verified) decoyReason = 'unverified';
   else {
-    const factors = { hasPasskey: await userHasPasskey(deps.db, user.id), hasVerifiedPhone: user.phoneVerified && !!user.phone };
+    const factors = { hasPasskey: principal!.hasPasskey, hasVerifiedPhone: user.phoneVerified && !!user.phone };
     loginMethods = computeLoginMethods(policy.loginMethods, policy.fallback, factors, passkeyAvailable);
     if (loginMethods.length === 0) decoyReason = 'no_method';
   }

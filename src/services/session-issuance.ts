@@ -5,12 +5,13 @@
  * than a user-verified passkey gets the MFA step instead.
  */
 import type { BatchItem } from 'drizzle-orm/batch';
-import { and, asc, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { durationToSeconds } from '../config/duration.js';
 import { signAccessToken, signEphemeralToken, EPHEMERAL_TTL_SECONDS } from '../crypto/jwt.js';
 import { randomId } from '../crypto/random.js';
 import { hashRefreshToken, newRefreshToken, refreshTokenLookup } from '../crypto/refresh-token.js';
-import { organizationMemberships, sessions, totpCredentials, users, type UserRow } from '../db/schema.js';
+import { prepared } from '../db/prepared.js';
+import { sessions, users, type UserRow } from '../db/schema.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { authClaims, type SessionAuth } from './auth-context.js';
 
@@ -60,16 +61,25 @@ export interface IssueInput {
 
 type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
 
-export async function hasEnabledTotp(db: Deps['db'], userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: totpCredentials.id })
-    .from(totpCredentials)
-    .where(and(eq(totpCredentials.userId, userId), eq(totpCredentials.enabled, true)))
-    .limit(1);
-  return !!row;
-}
-
 /** Signs the access token and computes TTLs for a session row that exists. */
+/**
+ * What issuance reads before it writes, in one prepared statement (issue #17):
+ * whether the user has an enabled TOTP credential (the MFA step) and the
+ * organization of their oldest membership (the session's active one). Read
+ * through the user's primary key, so it is one indexed probe per table.
+ */
+const issuanceContext = prepared((db) =>
+  db
+    .select({
+      // Written out with aliases: inside a select from users drizzle renders columns unqualified.
+      totp: sql<number>`exists (select 1 from "totp_credentials" t where t."user_id" = "users"."id" and t."enabled" = 1)`,
+      organizationId: sql<string | null>`(select m."organization_id" from "organization_memberships" m where m."user_id" = "users"."id" order by m."created_at" asc limit 1)`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare(),
+);
+
 export async function buildEnvelope(
   deps: Pick<Deps, 'keys' | 'env' | 'config'>,
   input: {
@@ -113,7 +123,8 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
   const now = clock.now();
   const eventBase = { userId: user.id, ipAddress: client.ip, userAgent: client.userAgent };
 
-  if (!input.mfaSatisfied && (await hasEnabledTotp(db, user.id))) {
+  const context = (await issuanceContext(db).get({ userId: user.id })) ?? { totp: 0, organizationId: null };
+  if (!input.mfaSatisfied && context.totp) {
     if (input.alsoWrite?.length) await db.batch(input.alsoWrite as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     const token = await signEphemeralToken(deps.keys, { sub: user.id, ctx: 'mfa', jti: input.attemptId ?? randomId() }, { issuer: env.issuer, nowMs: now });
     await events.record({ ...eventBase, type: 'mfa_required', metadata: { method: input.method, attemptId: input.attemptId } });
@@ -129,13 +140,7 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
   }
 
   const cfg = await deps.config.get();
-  const [membership] = await db
-    .select({ organizationId: organizationMemberships.organizationId })
-    .from(organizationMemberships)
-    .where(eq(organizationMemberships.userId, user.id))
-    .orderBy(asc(organizationMemberships.createdAt))
-    .limit(1);
-  const organizationId = membership?.organizationId ?? null;
+  const organizationId = context.organizationId ?? null;
   const id = randomId();
   const refreshToken = newRefreshToken();
   const expiresAtMs = now + durationToSeconds(cfg.session_absolute_ttl) * 1000;
