@@ -9,7 +9,7 @@ import type { ResolvedOptions } from '../core/options.js';
 import type { AdapterRequest } from '../core/pipeline.js';
 import type { HandlerResult } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
-import { nodeIncoming, readNodeBody } from './node-body.js';
+import { nodeIncoming, readNodeBody } from '../core/node-body.js';
 
 /** Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`. */
 export function defaultClientIp(c: Context): string | undefined {

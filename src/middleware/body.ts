@@ -5,7 +5,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
-import { nodeIncoming, readNodeBody } from '../http/node-body.js';
+import { nodeIncoming, readNodeBody } from '../../adapter/core/node-body.js';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 const decoder = new TextDecoder();

@@ -12,8 +12,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcAdapter } from '../../../adapter/hono/index.js';
-import { nodeIncoming as adapterNodeIncoming, readNodeBody as adapterReadNodeBody } from '../../../adapter/hono/node-body.js';
-import { nodeIncoming, readNodeBody } from '../../../src/http/node-body.js';
+import { nodeIncoming, readNodeBody } from '../../../adapter/core/node-body.js';
 import { serveNode } from '../../../src/node.js';
 import { COOKIE_SECRET, APP_ORIGIN } from '../../adapter/helpers.js';
 import { createUser } from '../../helpers/factories.js';
@@ -113,10 +112,7 @@ describe('bodies read from the Node request (adapter over a socket)', () => {
   });
 });
 
-describe.each([
-  ['API', nodeIncoming, readNodeBody],
-  ['adapter', adapterNodeIncoming, adapterReadNodeBody],
-] as const)('the %s reader', (_name, incomingOf, read) => {
+describe.each([['shared (API and adapter)', nodeIncoming, readNodeBody]] as const)('the %s reader', (_name, incomingOf, read) => {
   const stream = () => Object.assign(new PassThrough(), { complete: false });
 
   it('concatenates chunks and stops at the limit', async () => {

@@ -1,6 +1,6 @@
 /**
- * Request bodies on Node without a WHATWG stream (issue #17; the API has the
- * same reader in src/http/node-body.ts — the adapter does not import the API). Under
+ * Request bodies on Node without a WHATWG stream (issue #17), for the API's
+ * body middleware and the Hono adapter alike. Under
  * @hono/node-server, touching `c.req.raw.body` builds a full `Request` and a
  * `Readable.toWeb` stream for every POST (~0.3 ms of CPU, more than the rest
  * of the body handling); the Node request itself is `c.env.incoming`, and
