@@ -35,6 +35,7 @@ app.route(
   }),
 );
 app.get('/guarded', requireAuth({ cookieSecret: BENCH_COOKIE_SECRET, issuer: BENCH_APP_ORIGIN }), (c) => c.json({ ok: true }));
+app.get('/bench/ping', (c) => c.json({ ok: true })); // no auth: the app's own ceiling
 app.get('/bench/otp', (c) => {
   const email = c.req.query('email') ?? '';
   const code = outbox.get(email) ?? null;
