@@ -10,7 +10,10 @@
  * guarded route, "who am I") through bench/lib/loadgen.ts (raw sockets,
  * keep-alive, 32 connections, in a worker thread; non-2xx answers are counted
  * apart and invalidate the round), the flows that carry per-request cookies
- * (sign-in, refresh) through the `node:http` client. Rounds alternate svc /
+ * (sign-in, refresh) through the `node:http` client. On Node the svc app
+ * reaches its API through `nodeUpstreamFetch` (svc-auth/node);
+ * `COMPARE_UPSTREAM=1` adds a second svc app on Node's global fetch and an
+ * svc-vs-svc "who am I" line. Rounds alternate svc /
  * Better Auth per case, and each line prints the median req/s of each with the
  * spread of the rounds and the ratio svc / Better Auth against its target.
  * On first run the peer is installed with `npm ci --prefix bench/peers`
@@ -126,6 +129,8 @@ interface Read {
 
 interface Case {
   label: string;
+  /** What the two columns are (default svc and Better Auth). */
+  names?: [string, string];
   target: number | null;
   concurrency: number;
   /** Reads go through the generator; flows (per-request cookies) through `measure` and the `node:http` client. */
@@ -163,6 +168,14 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
     const baProc = start(exec, [join(PEERS, 'better-auth-server.mjs')], { cwd: PEERS, env: { DATABASE_FILE: join(dir, `ba-${runtime}.db`), PORT: '0', BASE_URL: BENCH_APP_ORIGIN } });
     procs.push(baProc);
     const [app, ba] = [await listening(appProc, 'svc app'), await listening(baProc, 'Better Auth')];
+    // COMPARE_UPSTREAM=1 (Node): a second svc app on Node's global fetch, for an svc-vs-svc "who am I" line.
+    const compare = runtime === 'node' && process.env['COMPARE_UPSTREAM'] === '1';
+    let appGlobal = '';
+    if (compare) {
+      const p = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), { env: { API_URL: apiUrl, PORT: '0', UPSTREAM_FETCH: 'global' } });
+      procs.push(p);
+      appGlobal = await listening(p, 'svc app (global fetch)');
+    }
 
     // Accounts: one reader, one per concurrent sign-in worker, one refresh chain per worker.
     const n = FLOW_CONCURRENCY;
@@ -198,6 +211,18 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
         ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
       },
+      ...(compare
+        ? [
+            {
+              label: 'who am I, svc alone: the app on nodeUpstreamFetch vs the same app on Node\'s global fetch (same API process)',
+              names: ['svc, nodeUpstreamFetch', 'svc, global fetch'] as [string, string],
+              target: null,
+              concurrency: READ_CONCURRENCY,
+              svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
+              ba: { base: appGlobal, path: '/auth/users/me', cookie: svcReader.header() },
+            },
+          ]
+        : []),
       {
         label: `email-OTP sign-in end to end (request code, verify, session), concurrency ${n}`,
         target: 2,
@@ -268,7 +293,8 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         : c.target === null
           ? '(no target: see docs/performance.md)'
           : `(target ≥ ${c.target}× ${ratio >= c.target ? 'met' : 'NOT met'})`;
-      console.log(`  ${c.label}\n    svc ${s.text}${detail('svc')}\n    Better Auth ${b.text}${detail('ba')}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`);
+      const [left, right] = c.names ?? ['svc', 'Better Auth'];
+      console.log(`  ${c.label}\n    ${left} ${s.text}${detail('svc')}\n    ${right} ${b.text}${detail('ba')}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`);
     }
   } finally {
     for (const p of procs) await p.stop();
