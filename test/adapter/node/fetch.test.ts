@@ -84,6 +84,44 @@ describe('nodeUpstreamFetch', () => {
     }
   });
 
+  it('reads the body once through any body method, like fetch: text, json, arrayBuffer, bytes, blob, body stream, clone', async () => {
+    const payload = '\ufeff{"a":"é","n":1}';
+    handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(payload);
+    const f = nodeUpstreamFetch();
+    try {
+      const expected = new Response(payload); // what the platform's Response gives for the same bytes
+      const a = await f(`${base}/t`);
+      expect(a.bodyUsed).toBe(false);
+      const copy = a.clone();
+      expect(copy).toBeInstanceOf(Response);
+      expect(await a.text()).toBe(await expected.clone().text()); // BOM stripped
+      expect(a.bodyUsed).toBe(true);
+      await expect(a.text()).rejects.toThrow(TypeError);
+      await expect(a.json()).rejects.toThrow(TypeError);
+      expect(() => a.clone()).toThrow(TypeError);
+      expect(await copy.json()).toEqual({ a: 'é', n: 1 });
+      const b = await f(`${base}/t`);
+      expect(new Uint8Array(await b.arrayBuffer())).toEqual(new Uint8Array(await expected.clone().arrayBuffer()));
+      const c = await f(`${base}/t`);
+      expect(await c.bytes()).toEqual(new Uint8Array(Buffer.from(payload)));
+      const d = await f(`${base}/t`);
+      const blob = await d.blob();
+      expect(blob.type).toBe('application/json; charset=utf-8');
+      expect(await blob.text()).toBe(await expected.clone().blob().then((x) => x.text()));
+      const e = await f(`${base}/t`);
+      const reader = e.body!.getReader();
+      expect(e.bodyUsed).toBe(true);
+      const chunks: Uint8Array[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+      expect(Buffer.concat(chunks).toString('utf8')).toBe(payload);
+      await expect(e.text()).rejects.toThrow(TypeError);
+      const g = await f(`${base}/t`);
+      expect(await new Response(g.body).text()).toBe(await expected.clone().text()); // its stream feeds another Response
+    } finally {
+      f.close();
+    }
+  });
+
   it('accepts Headers and header pairs, sends content-length 0 on an empty POST, and returns null bodies for 204 and HEAD', async () => {
     handler = (req, res) => {
       if (req.method === 'HEAD') return void res.writeHead(200, { 'content-length': '5' }).end();
