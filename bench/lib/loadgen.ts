@@ -231,9 +231,11 @@ export interface LoadResult {
 
 /** Drives `url` for `durationMs` from `connections` keep-alive sockets in the calling thread. */
 export function runLoad(opts: LoadOptions): Promise<LoadResult> {
-  const { hostname, port } = new URL(opts.url);
-  const host = hostname.replace(/^\[|\]$/g, '');
-  const authority = new URL(opts.url).host;
+  const target = new URL(opts.url);
+  if (target.protocol !== 'http:') throw new Error(`the load generator speaks plain HTTP only: ${opts.url}`);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(target.port || 80);
+  const authority = target.host;
   const payloads = opts.requests.map((r) => Buffer.from(serializeRequest(authority, r), 'latin1'));
   const keepLatency = opts.latency !== false;
   const lat: number[] = [];
@@ -262,7 +264,7 @@ export function runLoad(opts: LoadOptions): Promise<LoadResult> {
 
   const openConnection = (payload: Buffer, first: boolean) => {
     if (!first) reconnects++;
-    const sock = connect({ host, port: Number(port), noDelay: true });
+    const sock = connect({ host, port, noDelay: true });
     sockets.add(sock);
     open++;
     let sentAt = 0;
