@@ -277,9 +277,10 @@ class BufferedResponse extends Response {
 
   /** The bytes, once; a second read (or a read after `body` was taken) rejects like fetch's. */
   #take(): Buffer {
+    if (this.#bytes === null) return Buffer.alloc(0); // a null body reads as empty, any number of times
     if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.#used = true;
-    return this.#bytes ?? Buffer.alloc(0);
+    return this.#bytes;
   }
 
   override async text(): Promise<string> {

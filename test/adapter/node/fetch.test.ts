@@ -132,6 +132,7 @@ describe('nodeUpstreamFetch', () => {
       const a = await f(`${base}/a`, { method: 'POST', headers: new Headers({ 'x-one': '1' }) });
       expect(a.status).toBe(204);
       expect(a.body).toBeNull();
+      expect([await a.text(), await a.text(), a.bodyUsed]).toEqual(['', '', false]); // as a platform Response with a null body
       expect(seen[0]!.headers['x-one']).toBe('1');
       expect(seen[0]!.headers['content-length']).toBe('0');
       const b = await f(`${base}/b`, { method: 'HEAD', headers: [['x-two', '2']] });
