@@ -6,8 +6,15 @@
  * Every server runs in its own process: svc as an API process plus an app
  * process (Hono + `svcAdapter`, loopback HTTP between them); Better Auth as one
  * process (bench/peers/better-auth-server.mjs). One load generator (this
- * process, `node:http` keep-alive) drives both; rounds alternate svc / Better
- * Auth per case, and each line prints the median req/s of each with the
+ * process) drives both: the fixed-request reads (a no-auth ceiling route, the
+ * guarded route, "who am I") through bench/lib/loadgen.ts (raw sockets,
+ * keep-alive, 32 connections, in a worker thread; non-2xx answers are counted
+ * apart and invalidate the round), the flows that carry per-request cookies
+ * (sign-in, refresh) through the `node:http` client. On Node the svc app
+ * reaches its API through `nodeUpstreamFetch` (svc-auth/node);
+ * `COMPARE_UPSTREAM=1` adds a second svc app on Node's global fetch and an
+ * svc-vs-svc "who am I" line. Rounds alternate svc /
+ * Better Auth per case, and each line prints the median req/s of each with the
  * spread of the rounds and the ratio svc / Better Auth against its target.
  * On first run the peer is installed with `npm ci --prefix bench/peers`
  * (npm registry only). `RUNTIMES=node`, `BENCH_ROUNDS`, `BENCH_ROUND_MS`;
@@ -19,6 +26,7 @@ import { join } from 'node:path';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../test/runtime/processes.js';
 import { CookieJar, createHttpClient } from './lib/http-client.js';
 import { fmt, loadAverage, machine, measure, summary } from './lib/load.js';
+import { createLoadGenerator, describeLoad, type LoadResult } from './lib/loadgen.js';
 import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -112,12 +120,29 @@ function pool<T>(items: T[], use: (item: T) => Promise<void>): () => Promise<voi
   };
 }
 
+/** A fixed-request read: the same request on every connection, driven by the load generator (bench/lib/loadgen.ts). */
+interface Read {
+  base: string;
+  path: string;
+  cookie?: string;
+}
+
 interface Case {
   label: string;
+  /** What the two columns are (default svc and Better Auth). */
+  names?: [string, string];
   target: number | null;
   concurrency: number;
-  svc: () => Promise<void>;
-  ba: () => Promise<void>;
+  /** Reads go through the generator; flows (per-request cookies) through `measure` and the `node:http` client. */
+  svc: Read | (() => Promise<void>);
+  ba: Read | (() => Promise<void>);
+}
+
+const gen = createLoadGenerator();
+
+/** One round of a read through the generator; non-2xx answers and socket errors are kept for the report. */
+async function readRound(read: Read, connections: number, durationMs: number): Promise<LoadResult> {
+  return gen.run({ url: read.base, connections, durationMs, requests: [{ path: read.path, headers: read.cookie ? { cookie: read.cookie } : {} }] });
 }
 
 async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
@@ -143,6 +168,14 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
     const baProc = start(exec, [join(PEERS, 'better-auth-server.mjs')], { cwd: PEERS, env: { DATABASE_FILE: join(dir, `ba-${runtime}.db`), PORT: '0', BASE_URL: BENCH_APP_ORIGIN } });
     procs.push(baProc);
     const [app, ba] = [await listening(appProc, 'svc app'), await listening(baProc, 'Better Auth')];
+    // COMPARE_UPSTREAM=1 (Node): a second svc app on Node's global fetch, for an svc-vs-svc "who am I" line.
+    const compare = runtime === 'node' && process.env['COMPARE_UPSTREAM'] === '1';
+    let appGlobal = '';
+    if (compare) {
+      const p = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), { env: { API_URL: apiUrl, PORT: '0', UPSTREAM_FETCH: 'global' } });
+      procs.push(p);
+      appGlobal = await listening(p, 'svc app (global fetch)');
+    }
 
     // Accounts: one reader, one per concurrent sign-in worker, one refresh chain per worker.
     const n = FLOW_CONCURRENCY;
@@ -156,22 +189,40 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
     const svcChains = await Promise.all(emails('svc-chain').map((e) => svcSignUp(app, e)));
     const baChains = await Promise.all(emails('ba-chain').map((e) => baSignIn(ba, e)));
 
-    const get = async (url: string, jar: CookieJar, what: string) => ok(await client.call(url, { headers: { cookie: jar.header() } }), what);
     const cases: Case[] = [
+      {
+        label: 'ceiling: the same server with no auth (GET /bench/ping, {"ok":true}) — what a guarded route can at best reach',
+        target: null,
+        concurrency: READ_CONCURRENCY,
+        svc: { base: app, path: '/bench/ping' },
+        ba: { base: ba, path: '/bench/ping' },
+      },
       {
         label: 'guarded app route: svc requireAuth vs BA getSession (cookie cache on)',
         target: runtime === 'node' ? 12 : 8,
         concurrency: READ_CONCURRENCY,
-        svc: () => get(`${app}/guarded`, svcReader, 'svc guarded'),
-        ba: () => get(`${ba}/guarded`, baReader, 'BA guarded'),
+        svc: { base: app, path: '/guarded', cookie: svcReader.header() },
+        ba: { base: ba, path: '/guarded', cookie: baReader.header() },
       },
       {
         label: 'who am I: svc adapter GET /auth/users/me (app → API) vs BA GET /api/auth/get-session (no cookie cache)',
         target: 5,
         concurrency: READ_CONCURRENCY,
-        svc: () => get(`${app}/auth/users/me`, svcReader, 'svc /auth/users/me'),
-        ba: () => get(`${ba}/api/auth/get-session?disableCookieCache=true`, baReader, 'BA get-session'),
+        svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
+        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
       },
+      ...(compare
+        ? [
+            {
+              label: 'who am I, svc alone: the app on nodeUpstreamFetch vs the same app on Node\'s global fetch (same API process)',
+              names: ['svc, nodeUpstreamFetch', 'svc, global fetch'] as [string, string],
+              target: null,
+              concurrency: READ_CONCURRENCY,
+              svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
+              ba: { base: appGlobal, path: '/auth/users/me', cookie: svcReader.header() },
+            },
+          ]
+        : []),
       {
         label: `email-OTP sign-in end to end (request code, verify, session), concurrency ${n}`,
         target: 2,
@@ -196,13 +247,32 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
       },
     ];
 
-    for (const c of cases) for (let i = 0; i < 30; i++) await Promise.all([c.svc(), c.ba()]); // warm-up (JIT, caches)
+    // Warm-up (JIT, caches): reads through the generator, which must see 2xx only; flows 30 times each.
+    for (const c of cases) {
+      for (const side of ['svc', 'ba'] as const) {
+        const run = c[side];
+        if (typeof run === 'function') for (let i = 0; i < 30; i++) await run();
+        else {
+          const w = await readRound(run, c.concurrency, 300);
+          if (w.non2xx || w.errors || !w.ok) throw new Error(`${side} ${run.path} during warm-up: ${describeLoad(w)}`);
+        }
+      }
+    }
     const rps = cases.map(() => ({ svc: [] as number[], ba: [] as number[] }));
+    const reads = cases.map(() => ({ svc: [] as LoadResult[], ba: [] as LoadResult[] }));
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, c] of cases.entries()) {
         // Alternate which side goes first, so neither always follows the other's garbage.
         const order = r % 2 === 0 ? (['svc', 'ba'] as const) : (['ba', 'svc'] as const);
-        for (const side of order) rps[i]![side].push((await measure(c[side], c.concurrency, ROUND_MS)).rps);
+        for (const side of order) {
+          const run = c[side];
+          if (typeof run === 'function') rps[i]![side].push((await measure(run, c.concurrency, ROUND_MS)).rps);
+          else {
+            const res = await readRound(run, c.concurrency, ROUND_MS);
+            reads[i]![side].push(res);
+            rps[i]![side].push(res.rps);
+          }
+        }
       }
     }
     console.log(`\n${runtime === 'node' ? `Node ${process.version}` : `Bun ${execFileSync(BIN.bun, ['--version']).toString().trim()}`} — every server in its own process; load average ${loadAverage()}`);
@@ -210,8 +280,21 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
       const s = summary(rps[i]!.svc);
       const b = summary(rps[i]!.ba);
       const ratio = s.median / b.median;
-      const verdict = c.target === null ? '(no target: different work, see docs/performance.md)' : `(target ≥ ${c.target}× ${ratio >= c.target ? 'met' : 'NOT met'})`;
-      console.log(`  ${c.label}\n    svc ${s.text}\n    Better Auth ${b.text}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`);
+      // A read round with a non-2xx answer or a socket error does not count as a measurement.
+      const broken = [...reads[i]!.svc, ...reads[i]!.ba].filter((x) => x.non2xx || x.errors);
+      const detail = (side: 'svc' | 'ba') => {
+        const rs = reads[i]![side];
+        if (!rs.length) return '';
+        const m = [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!;
+        return `; median round: ${describeLoad(m)}`;
+      };
+      const verdict = broken.length
+        ? `(INVALID: ${broken.length} round(s) with non-2xx answers or errors — ${describeLoad(broken[0]!)})`
+        : c.target === null
+          ? '(no target: see docs/performance.md)'
+          : `(target ≥ ${c.target}× ${ratio >= c.target ? 'met' : 'NOT met'})`;
+      const [left, right] = c.names ?? ['svc', 'Better Auth'];
+      console.log(`  ${c.label}\n    ${left} ${s.text}${detail('svc')}\n    ${right} ${b.text}${detail('ba')}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`);
     }
   } finally {
     for (const p of procs) await p.stop();
@@ -229,6 +312,7 @@ async function main() {
     for (const runtime of RUNTIMES) await runtimeRun(runtime, dir);
   } finally {
     client.close();
+    await gen.close();
     removeDir(dir);
   }
   console.log(`\nload average ${loadAverage()} (after); total ${fmt((performance.now() - started) / 1000, 1)} s`);

@@ -3,6 +3,10 @@
  * `/auth` (talking to the API process over loopback) and a `requireAuth`
  * route, on Node (`node --import tsx`) or Bun (`bun`). Codes the adapter
  * delivers are kept in memory for the load generator (`GET /bench/otp`).
+ * On Node the adapter reaches the API through `nodeUpstreamFetch`
+ * (`svc-auth/node`, the transport docs/adapters.md recommends there);
+ * `UPSTREAM_FETCH=global` keeps Node's global `fetch` to compare. Bun uses its
+ * own `fetch`.
  *   API_URL=http://127.0.0.1:8787 PORT=0 node --import tsx bench/lib/svc-app.ts
  */
 import { Hono } from 'hono';
@@ -13,6 +17,8 @@ const apiUrl = process.env['API_URL'];
 if (!apiUrl) throw new Error('API_URL is required');
 const port = Number(process.env['PORT'] ?? 0);
 const outbox = new Map<string, string>();
+const bun = (globalThis as { Bun?: { serve(o: { fetch: typeof app.fetch; port: number; hostname: string }): { port: number } } }).Bun;
+const upstreamFetch = bun || process.env['UPSTREAM_FETCH'] === 'global' ? undefined : (await import('../../adapter/node/index.js')).nodeUpstreamFetch();
 
 const app = new Hono();
 app.route(
@@ -23,6 +29,7 @@ app.route(
     cookieSecret: BENCH_COOKIE_SECRET,
     serviceSecret: benchEnv.API_SERVICE_TOKEN,
     issuer: BENCH_APP_ORIGIN,
+    ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
     log: () => {},
     messaging: {
       handlers: {
@@ -35,6 +42,7 @@ app.route(
   }),
 );
 app.get('/guarded', requireAuth({ cookieSecret: BENCH_COOKIE_SECRET, issuer: BENCH_APP_ORIGIN }), (c) => c.json({ ok: true }));
+app.get('/bench/ping', (c) => c.json({ ok: true })); // no auth: the app's own ceiling
 app.get('/bench/otp', (c) => {
   const email = c.req.query('email') ?? '';
   const code = outbox.get(email) ?? null;
@@ -42,10 +50,9 @@ app.get('/bench/otp', (c) => {
   return c.json({ code });
 });
 
-const bun = (globalThis as { Bun?: { serve(o: { fetch: typeof app.fetch; port: number; hostname: string }): { port: number } } }).Bun;
 if (bun) {
   console.log(`listening on http://127.0.0.1:${bun.serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }).port}`);
 } else {
   const { serve } = await import('@hono/node-server');
-  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`listening on http://127.0.0.1:${info.port}`));
+  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`listening on http://127.0.0.1:${info.port} (upstream: ${upstreamFetch ? 'nodeUpstreamFetch' : 'global fetch'})`));
 }

@@ -8,6 +8,7 @@
 //                          get-session extends the session (BA's update path)
 //   GET /guarded           auth.api.getSession (reads the cookie cache)
 //   GET /bench/otp?email=  the last code "sent" to that address (bench only)
+//   GET /bench/ping        {"ok":true}, no auth: the server's own ceiling
 import { LibsqlDialect } from '@libsql/kysely-libsql';
 import { betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
@@ -52,6 +53,7 @@ app.get('/guarded', async (c) => {
   return c.json({ ok: true, userId: session.user.id });
 });
 app.get('/bench/otp', (c) => c.json({ code: outbox.get(c.req.query('email')) ?? null }));
+app.get('/bench/ping', (c) => c.json({ ok: true }));
 
 if (globalThis.Bun) {
   const server = globalThis.Bun.serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });

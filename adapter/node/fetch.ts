@@ -1,0 +1,319 @@
+/**
+ * A `FetchLike` on `node:http` / `node:https` with a keep-alive agent, for the
+ * adapter's calls to the auth API on Node (`fetch` option). Node's global
+ * `fetch` (undici) costs several times more CPU per call than `node:http`;
+ * on the app → API hop that cost is most of the adapter's (docs/performance.md).
+ *
+ * Node only: this file imports `node:` modules and is reached through
+ * `svc-auth/node`, never from the core or the Hono adapter.
+ */
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import type { FetchLike } from '../core/options.js';
+
+export interface NodeUpstreamFetchOptions {
+  /** Most sockets open at once per origin (default 64); more concurrent calls queue in the agent. */
+  maxSockets?: number;
+  /** Most idle keep-alive sockets kept per origin (default `maxSockets`). */
+  maxFreeSockets?: number;
+  /**
+   * An idle keep-alive socket is closed after this many ms (default 4000, under
+   * Node's 5 s server `keepAliveTimeout`); a server's `Keep-Alive: timeout=n`
+   * hint shortens it to n − 1 s.
+   */
+  idleTimeoutMs?: number;
+  /** A response body larger than this rejects (default 8 MiB). */
+  maxBodyBytes?: number;
+}
+
+/** The `FetchLike`, plus `close()` to drop its idle sockets (tests, shutdown). */
+export interface NodeUpstreamFetch extends FetchLike {
+  close(): void;
+}
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+/** Safe to send again when a kept-alive socket turned out to be closed by the server before it answered. */
+const RETRYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+type Decoder = (buf: Buffer, cb: (err: Error | null, out: Buffer) => void) => void;
+const DECODERS: Record<string, Decoder> = { gzip: gunzip, 'x-gzip': gunzip, deflate: inflate, br: brotliDecompress };
+
+function toHeaders(init: HeadersInit | undefined): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  if (!init) return out;
+  const add = (k: string, v: string) => {
+    const key = k.toLowerCase();
+    const prev = out[key];
+    out[key] = prev === undefined ? v : `${String(prev)}, ${v}`;
+  };
+  if (init instanceof Headers) init.forEach((v, k) => add(k, v));
+  else if (Array.isArray(init)) for (const [k, v] of init) add(k!, v!);
+  else for (const [k, v] of Object.entries(init)) add(k, v);
+  return out;
+}
+
+/** The body as bytes, or `null` for none; `undefined` when this transport does not take that body type. */
+function toBytes(body: RequestInit['body'], headers: OutgoingHttpHeaders): Buffer | null | undefined {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body instanceof URLSearchParams) {
+    headers['content-type'] ??= 'application/x-www-form-urlencoded;charset=UTF-8';
+    return Buffer.from(body.toString(), 'utf8');
+  }
+  return undefined; // Blob, FormData, ReadableStream: left to the global fetch
+}
+
+function failed(cause: unknown): TypeError {
+  return new TypeError('fetch failed', { cause });
+}
+
+/**
+ * A `fetch` for the adapter's upstream and JWKS calls on Node: `node:http`
+ * (or `node:https`) with a keep-alive agent per protocol. It returns a real
+ * Web `Response` (status, status text, every header in order — several
+ * `Set-Cookie` lines stay separate, see `headers.getSetCookie()` — and the
+ * body, decompressed if the server sent gzip, deflate or br) and honours
+ * `init.signal`: an abort or `AbortSignal.timeout` rejects with the signal's
+ * reason and destroys the request. A refused or reset connection rejects with
+ * `TypeError('fetch failed')` like the global `fetch`, which the adapter
+ * answers as 502 `upstream_unavailable`.
+ *
+ * Differences from the global `fetch`, none of which the adapter relies on:
+ * the whole body is read before the promise resolves (auth API answers are
+ * small; an abort during the body rejects the call); redirects are never
+ * followed (a 3xx is returned as it is, like `redirect: 'manual'`;
+ * `redirect: 'error'` rejects on one); no default `accept`/`user-agent`
+ * headers are added; a request with a Blob, FormData or stream body, or a
+ * URL that is not http(s), is passed to `globalThis.fetch`. A GET, HEAD or
+ * OPTIONS that finds its kept-alive socket closed by the server is sent once
+ * more on a new socket; other methods are never retried.
+ *
+ * @example
+ * import { Hono } from 'hono';
+ * import { svcAdapter, requireAuth } from 'svc-auth/hono';
+ * import { nodeUpstreamFetch } from 'svc-auth/node';
+ *
+ * const auth = {
+ *   authServerUrl: 'http://127.0.0.1:8787',
+ *   audience: 'http://127.0.0.1:8787',
+ *   issuer: 'http://localhost:3000',
+ *   cookieSecret: process.env.COOKIE_SECRET!,
+ *   serviceSecret: process.env.API_SERVICE_TOKEN!,
+ *   fetch: nodeUpstreamFetch(), // one per process: its agent keeps the sockets to the API open
+ * };
+ * const app = new Hono();
+ * app.route('/auth', svcAdapter(auth));
+ */
+export function nodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): NodeUpstreamFetch {
+  const maxSockets = options.maxSockets ?? 64;
+  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets,
+    maxFreeSockets: options.maxFreeSockets ?? maxSockets,
+    // Node's agent applies `timeout` to idle sockets and lowers it to a server's Keep-Alive hint.
+    timeout: options.idleTimeoutMs ?? 4000,
+    scheduling: 'lifo' as const,
+  };
+  const httpAgent = new HttpAgent(agentOptions);
+  let httpsAgent: HttpsAgent | undefined;
+
+  const fetchFn = (input: string, init: RequestInit = {}): Promise<Response> => {
+    let url: URL;
+    try {
+      url = new URL(String(input));
+    } catch (e) {
+      return Promise.reject(new TypeError(`Invalid URL: ${String(input)}`, { cause: e }));
+    }
+    const https = url.protocol === 'https:';
+    if (!https && url.protocol !== 'http:') return globalThis.fetch(input, init);
+    if (url.username || url.password) return Promise.reject(new TypeError('Request cannot be constructed from a URL that includes credentials'));
+    const rawMethod = init.method ?? 'GET';
+    const method = NORMALIZED_METHODS.has(rawMethod.toUpperCase()) ? rawMethod.toUpperCase() : rawMethod;
+    const headers = toHeaders(init.headers);
+    const body = toBytes(init.body, headers);
+    if (body === undefined) return globalThis.fetch(input, init);
+    if (body !== null && (method === 'GET' || method === 'HEAD')) return Promise.reject(new TypeError('Request with GET/HEAD method cannot have body.'));
+    if (body !== null) headers['content-length'] = body.length;
+    else if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers['content-length'] = 0;
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const agent = https ? (httpsAgent ??= new HttpsAgent(agentOptions)) : httpAgent;
+    const send = https ? httpsRequest : httpRequest;
+    const target = {
+      protocol: url.protocol,
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method,
+      headers,
+      agent,
+    };
+
+    return new Promise<Response>((resolve, reject) => {
+      let settled = false;
+      let req: ClientRequest | undefined;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onAbort = () => {
+        settle(() => reject(signal!.reason));
+        req?.destroy();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      const attempt = (retry: boolean) => {
+        let answered = false;
+        const r = send(target, (res: IncomingMessage) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > maxBodyBytes) {
+              settle(() => reject(failed(new Error(`response body over ${maxBodyBytes} bytes`))));
+              r.destroy();
+            } else chunks.push(c);
+          });
+          res.on('error', (e) => settle(() => reject(failed(e))));
+          res.on('aborted', () => settle(() => reject(failed(new Error('response aborted')))));
+          res.on('end', () => {
+            if (settled) return;
+            const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+            const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+            const decode = raw.length > 0 && method !== 'HEAD' ? DECODERS[encoding] : undefined;
+            const finish = (bytes: Buffer) => settle(() => {
+              try {
+                resolve(toResponse(res, bytes, method, init.redirect, String(input)));
+              } catch (e) {
+                reject(e instanceof TypeError ? e : failed(e));
+              }
+            });
+            if (!decode) return finish(raw);
+            decode(raw, (err, out) => (err ? settle(() => reject(failed(err))) : finish(out)));
+          });
+        });
+        req = r;
+        r.on('error', (e: NodeJS.ErrnoException) => {
+          if (settled) return;
+          if (!retry && !answered && r.reusedSocket && RESET_CODES.has(e.code ?? '') && RETRYABLE_METHODS.has(method)) return attempt(true);
+          settle(() => reject(failed(e)));
+        });
+        r.end(body ?? undefined);
+      };
+      attempt(false);
+    });
+  };
+
+  return Object.assign(fetchFn, {
+    close() {
+      httpAgent.destroy();
+      httpsAgent?.destroy();
+    },
+  });
+}
+
+function toResponse(res: IncomingMessage, bytes: Buffer, method: string, redirect: RequestRedirect | undefined, url: string): Response {
+  const status = res.statusCode ?? 0;
+  if (redirect === 'error' && status >= 300 && status < 400 && res.headers.location !== undefined) throw new TypeError('fetch failed: redirect mode is "error"');
+  const headers = new Headers();
+  const raw = res.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const nullBody = NULL_BODY_STATUS.has(status) || method === 'HEAD';
+  return new BufferedResponse(nullBody ? null : bytes, { status, statusText: res.statusMessage ?? '', headers }, url);
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * A `Response` whose body is already in memory. Node's `new Response(bytes)`
+ * wraps the bytes in a web `ReadableStream` and `text()` reads it back through
+ * that stream — most of the cost of a small answer. This subclass is a real
+ * `Response` (`instanceof`, `status`, `ok`, `headers`) whose body methods read
+ * the bytes directly; `body` builds the stream only if someone asks for it.
+ * A body is read once, as with any `Response` (a second read rejects).
+ */
+class BufferedResponse extends Response {
+  #bytes: Buffer | null;
+  #used = false;
+  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
+  readonly #url: string;
+
+  constructor(bytes: Buffer | null, init: ResponseInit, url: string) {
+    super(null, init);
+    this.#bytes = bytes;
+    this.#url = url;
+  }
+
+  override get url(): string {
+    return this.#url;
+  }
+
+  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    if (this.#bytes === null) return null;
+    if (this.#stream === null) {
+      const bytes = this.#used ? null : this.#bytes;
+      this.#stream = new ReadableStream<Uint8Array<ArrayBuffer>>({
+        start(controller) {
+          if (bytes && bytes.length > 0) controller.enqueue(new Uint8Array(bytes));
+          controller.close();
+        },
+      });
+    }
+    return this.#stream;
+  }
+
+  override get bodyUsed(): boolean {
+    return this.#used || (this.#stream !== null && this.#stream.locked);
+  }
+
+  /** The bytes, once; a second read (or a read after `body` was taken) rejects like fetch's. */
+  #take(): Buffer {
+    if (this.#bytes === null) return Buffer.alloc(0); // a null body reads as empty, any number of times
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return this.#bytes;
+  }
+
+  override async text(): Promise<string> {
+    const b = this.#take();
+    return (b.subarray(0, 3).equals(UTF8_BOM) ? b.subarray(3) : b).toString('utf8');
+  }
+
+  override async json(): Promise<any> {
+    return JSON.parse(await this.text());
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.#take();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+
+  // Node 20's Response has no bytes() (newer runtimes do); this one has it.
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  override async blob(): Promise<Blob> {
+    const type = this.headers.get('content-type') ?? '';
+    return new Blob([await this.arrayBuffer()], { type });
+  }
+
+  override async formData(): Promise<FormData> {
+    const b = this.#take();
+    return new Response(new Uint8Array(b), { headers: this.headers }).formData();
+  }
+
+  override clone(): Response {
+    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
+    return new BufferedResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) }, this.#url);
+  }
+}
