@@ -8,7 +8,7 @@
  */
 import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { runMaintenance } from '../src/services/maintenance.js';
 import { removeDir, tempDir } from '../test/runtime/processes.js';

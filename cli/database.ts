@@ -8,7 +8,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../src/config/config-error.js';
 import { parseEnv } from '../src/config/env.js';
-import { openDatabase, type Database } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export interface DatabaseTarget {

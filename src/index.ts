@@ -6,120 +6,20 @@
  * const app = await createAuthApi({ env: process.env });
  * export default { fetch: app.fetch };
  */
-import type { Client } from '@libsql/client';
-import type { Hono } from 'hono';
-import { createApp } from './app.js';
-import { systemClock, type Clock } from './clock.js';
-import { ConfigError } from './config/config-error.js';
-import { parseEnv, type EnvRecord } from './config/env.js';
-import { loadDevKeys, loadProductionKeys } from './crypto/keys.js';
-import { createServiceTokenVerifier } from './crypto/service-token.js';
-import { openDatabase, wrapClient, type Database } from './db/client.js';
-import { applyMigrations } from './db/migrate.js';
-import type { AppEnv, Deps } from './deps.js';
-import { createLogger, type Logger } from './log.js';
-import type { ConnectionIp } from './middleware/client-context.js';
-import { createAuthEvents } from './services/auth-events.js';
-import { createSenderFromEnv, type MessageSender } from './services/delivery/index.js';
-import { createLockout } from './services/lockout.js';
-import { loadProviderEntries } from './services/oauth-providers.js';
-import { createDatabaseStore, createMemoryStore, createRateLimiter } from './services/rate-limiter.js';
-import { bootstrapSystemConfig, createSystemConfigService, seedIssues } from './services/system-config.js';
-
-export interface CreateAuthApiOptions {
-  /** The same variables as the process environment (`process.env`, Workers bindings). */
-  env: EnvRecord;
-  /** Time source (tests inject a manual clock). */
-  clock?: Clock;
-  /** An already-open libSQL client; otherwise `DATABASE_URL` is opened. */
-  client?: Client;
-  /** Socket address lookup of the runtime (the entry files provide it). */
-  connectionIp?: ConnectionIp;
-  logger?: Logger;
-  /** Replaces the sender chosen by `DELIVERY_MODE` (null: none). */
-  sender?: MessageSender | null;
-}
-
-export type AuthApi = Hono<AppEnv> & {
-  /** The wired dependencies (tests and embedders reach the database through it). */
-  deps: Deps;
-  /** Closes the database client. */
-  close(): Promise<void>;
-};
-
-async function openFromEnv(url: string, authToken: string | undefined, callTimeoutMs: number): Promise<Database> {
-  try {
-    return await openDatabase(url, authToken, { callTimeoutMs });
-  } catch (err) {
-    // createAuthApi has no file-system access (it runs on Workers); the Node, Bun and Deno entries create the directory.
-    const hint = url.startsWith('file:') ? '; its directory must exist' : '';
-    throw new ConfigError('DATABASE_URL', `cannot open the database (${(err as Error).message.split('\n')[0]})${hint}`);
-  }
-}
+import { createAuthApiWith, type AuthApi, type CreateAuthApiOptions } from './create-api.js';
+import { openDatabase } from './db/open.js';
 
 /**
- * When the env itself is bad, the present config seeds are checked too, so one
- * start reports every bad variable (a seed is only consulted when its row is
- * missing, so this runs only on a start that fails anyway).
+ * Opens the database (`DATABASE_URL`: a libSQL file, sqld or Turso, unless
+ * `options.client` is given), applies migrations, bootstraps system config,
+ * loads or creates signing keys, and resolves to the Hono app. Bad
+ * configuration rejects with a `ConfigError` whose message names the variable.
  */
-function parseEnvReportingSeeds(raw: EnvRecord) {
-  try {
-    return parseEnv(raw);
-  } catch (err) {
-    if (err instanceof ConfigError) throw ConfigError.combine([err, ...seedIssues(raw)]);
-    throw err;
-  }
+export function createAuthApi(options: CreateAuthApiOptions): Promise<AuthApi> {
+  return createAuthApiWith(options, (url, authToken, callTimeoutMs) => openDatabase(url, authToken, { callTimeoutMs }));
 }
 
-/**
- * Opens the database, applies migrations, bootstraps system config, loads or
- * creates signing keys, and resolves to the Hono app. Bad configuration
- * rejects with a `ConfigError` whose message names the variable.
- */
-export async function createAuthApi(options: CreateAuthApiOptions): Promise<AuthApi> {
-  const clock = options.clock ?? systemClock;
-  const log = options.logger ?? createLogger();
-  const env = parseEnvReportingSeeds(options.env);
-  const database = options.client
-    ? wrapClient(options.client, env.databaseUrl.startsWith('file:') || env.databaseUrl === ':memory:' ? 'file' : 'remote')
-    : await openFromEnv(env.databaseUrl, env.databaseAuthToken, env.dbTimeoutMs);
-  const { db } = database;
-  await applyMigrations(database.client);
-  const events = createAuthEvents(db, clock, log);
-  try {
-    await bootstrapSystemConfig(db, options.env, clock);
-  } catch (err) {
-    if (err instanceof ConfigError) await events.record({ type: 'system_config_error', metadata: { key: err.key, phase: 'boot' } });
-    throw err;
-  }
-  const keys = env.productionKeys ? await loadProductionKeys(env.productionKeys) : await loadDevKeys(db, clock.now());
-  for (const w of env.warnings) log.log('warn', w);
-
-  const deps: Deps = {
-    env,
-    database,
-    db,
-    clock,
-    config: createSystemConfigService(db, clock),
-    keys,
-    events,
-    lockout: createLockout(db, clock, events),
-    limiter: createRateLimiter(env.rateLimitStore === 'memory' ? createMemoryStore() : createDatabaseStore(db), env.disableRateLimits),
-    log,
-    verifyServiceToken: createServiceTokenVerifier(env.secrets.serviceToken),
-    extensions: { sender: options.sender !== undefined ? options.sender : createSenderFromEnv(env.delivery) },
-  };
-  // Invalid OAuth providers are hidden, not fatal; report them at boot (contract §6.1).
-  await loadProviderEntries(deps);
-  const app = createApp(deps, { connectionIp: options.connectionIp });
-  return Object.assign(app, {
-    deps,
-    close: async () => {
-      database.client.close();
-    },
-  });
-}
-
+export type { AuthApi, CreateAuthApiOptions } from './create-api.js';
 export { ConfigError, configErrorLines } from './config/config-error.js';
 export { runMaintenance } from './services/maintenance.js';
 export type { EnvRecord } from './config/env.js';

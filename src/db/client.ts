@@ -1,11 +1,12 @@
 /**
- * Opens libSQL: `file:`/`:memory:` (embedded), `http(s):`/`libsql:`/`ws(s):`
- * (sqld, Turso). On Workers the package's `workerd` export condition selects the
- * web (HTTP) client, so the same import works on every runtime.
+ * The database handle: drizzle over a libSQL-shaped client (an embedded file,
+ * sqld/Turso over HTTP, or D1 through `d1-client.ts`). Opening one from a URL
+ * is `open.ts`; this file imports no client, so a Workers bundle that is
+ * handed its client (D1) carries no libSQL driver.
  */
-import { createClient, type Client } from '@libsql/client';
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
-import { healOnBusy } from './busy-recovery.js';
+import type { Client } from '@libsql/client';
+import * as driverCore from 'drizzle-orm/libsql/driver-core';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema.js';
 
 export type Db = LibSQLDatabase<typeof schema>;
@@ -21,48 +22,16 @@ export function isEmbeddedUrl(url: string): boolean {
   return url === ':memory:' || url.startsWith('file:');
 }
 
+/**
+ * drizzle's `drizzle(client)` from `drizzle-orm/libsql` without its driver
+ * module, which imports `@libsql/client` (and with it the whole HTTP and
+ * WebSocket client) only to offer `drizzle(url)`. `construct` is what that
+ * function calls for a client; it is exported by `driver-core` but not typed.
+ */
+const construct = (driverCore as unknown as { construct: (client: Client, config: { schema: typeof schema; casing: 'snake_case' }) => Db }).construct;
+
 /** Wraps an existing libSQL client (tests share one between two API instances). */
 export function wrapClient(client: Client, kind: 'file' | 'remote'): Database {
-  return { db: drizzle(client, { schema, casing: 'snake_case' }), client, kind };
+  return { db: construct(client, { schema, casing: 'snake_case' }), client, kind };
 }
 
-/**
- * Opens the database and applies per-connection settings. The embedded client
- * keeps a single connection as long as interactive transactions are never used
- * (we use `batch()` only), so these PRAGMAs hold for every statement.
- */
-export interface OpenOptions {
-  /** Embedded: how long a statement waits for another writer's lock. */
-  busyTimeoutMs?: number;
-  /** sqld/Turso over HTTP: one call (statement or batch) is abandoned after this (0: never). */
-  callTimeoutMs?: number;
-}
-
-/**
- * A `fetch` that gives up on a database call: a wedged sqld (issue #23: 500
- * concurrent refreshes left it busy with no write completing) must not hold a
- * request forever. An abandoned batch either committed or did not, as one
- * unit; the caller answers 503 and the client retries with the same input.
- */
-function fetchWithTimeout(timeoutMs: number): typeof fetch {
-  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
-}
-
-export async function openDatabase(url: string, authToken?: string, { busyTimeoutMs = 5000, callTimeoutMs = 0 }: OpenOptions = {}): Promise<Database> {
-  const embedded = isEmbeddedUrl(url);
-  const memory = url === ':memory:' || url === 'file::memory:';
-  const overHttp = /^https?:/.test(url);
-  let client = createClient({ url, authToken, intMode: 'number', ...(overHttp && callTimeoutMs > 0 ? { fetch: fetchWithTimeout(callTimeoutMs) } : {}) });
-  const settings = async (c: Client) => {
-    if (embedded) {
-      await c.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-      await c.execute('PRAGMA synchronous = NORMAL');
-    }
-    await c.execute('PRAGMA foreign_keys = ON');
-  };
-  if (embedded && !memory) await client.execute('PRAGMA journal_mode = WAL'); // persistent: once per file
-  await settings(client);
-  // A reopened in-memory database would be a new, empty one: only files are healed.
-  if (embedded && !memory) client = healOnBusy(client, settings);
-  return wrapClient(client, embedded ? 'file' : 'remote');
-}

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../src/clock.js';
-import { openDatabase, type Database } from '../../src/db/client.js';
+import type { Database } from '../../src/db/client.js';
+import { openDatabase } from '../../src/db/open.js';
 import { bootstrapSystemConfig } from '../../src/services/system-config.js';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
 

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, prepareClient } from '../../helpers/make-app.js';
 import { removeDir, tempDir } from '../../runtime/processes.js';
-import { openDatabase } from '../../../src/db/client.js';
+import { openDatabase } from '../../../src/db/open.js';
 
 let dir: string | undefined;
 afterEach(() => removeDir(dir));

@@ -9,7 +9,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/db/client.js';
+import { openDatabase } from '../../../src/db/open.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi } from '../../helpers/make-app.js';
 import { BIN, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../../runtime/processes.js';
