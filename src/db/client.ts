@@ -48,21 +48,37 @@ function fetchWithTimeout(timeoutMs: number): typeof fetch {
   return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
 }
 
+/**
+ * The embedded client (`embedded-client.ts`, over the native `libsql`
+ * package) is imported only when an embedded URL is opened, and through a
+ * specifier the bundler does not follow: the Workers bundle reaches this file
+ * but must not contain a native module or a `node:` import.
+ */
+async function loadEmbeddedClient(): Promise<typeof import('./embedded-client.js')> {
+  const specifier = ['.', 'embedded-client.js'].join('/');
+  return (await import(/* @vite-ignore */ specifier)) as typeof import('./embedded-client.js');
+}
+
 export async function openDatabase(url: string, authToken?: string, { busyTimeoutMs = 5000, callTimeoutMs = 0 }: OpenOptions = {}): Promise<Database> {
-  const embedded = isEmbeddedUrl(url);
-  const memory = url === ':memory:' || url === 'file::memory:';
+  if (isEmbeddedUrl(url)) return openEmbedded(url, busyTimeoutMs);
   const overHttp = /^https?:/.test(url);
-  let client = createClient({ url, authToken, intMode: 'number', ...(overHttp && callTimeoutMs > 0 ? { fetch: fetchWithTimeout(callTimeoutMs) } : {}) });
-  const settings = async (c: Client) => {
-    if (embedded) {
-      await c.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-      await c.execute('PRAGMA synchronous = NORMAL');
-    }
-    await c.execute('PRAGMA foreign_keys = ON');
-  };
-  if (embedded && !memory) await client.execute('PRAGMA journal_mode = WAL'); // persistent: once per file
-  await settings(client);
+  const client = createClient({ url, authToken, intMode: 'number', ...(overHttp && callTimeoutMs > 0 ? { fetch: fetchWithTimeout(callTimeoutMs) } : {}) });
+  await client.execute('PRAGMA foreign_keys = ON');
+  return wrapClient(client, 'remote');
+}
+
+/**
+ * `file:` and `:memory:`: our own client with a statement cache (issue #17).
+ * Its per-connection settings run again on every connection it opens
+ * (reconnect after a busy failure included); WAL is set once per file.
+ */
+async function openEmbedded(url: string, busyTimeoutMs: number): Promise<Database> {
+  const memory = url === ':memory:' || url === 'file::memory:';
+  const { createEmbeddedClient } = await loadEmbeddedClient();
+  const connectionSetup = [`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`, 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'];
+  let client: Client = createEmbeddedClient(url, { connectionSetup });
+  if (!memory) await client.execute('PRAGMA journal_mode = WAL'); // persistent: once per file
   // A reopened in-memory database would be a new, empty one: only files are healed.
-  if (embedded && !memory) client = healOnBusy(client, settings);
-  return wrapClient(client, embedded ? 'file' : 'remote');
+  if (!memory) client = healOnBusy(client, async () => {});
+  return wrapClient(client, 'file');
 }
