@@ -1,11 +1,12 @@
 /**
- * Opens libSQL: `file:`/`:memory:` (embedded), `http(s):`/`libsql:`/`ws(s):`
- * (sqld, Turso). On Workers the package's `workerd` export condition selects the
- * web (HTTP) client, so the same import works on every runtime.
+ * Opens libSQL: `file:`/`:memory:` through our embedded client
+ * (`embedded-client.ts`, Node/Bun/Deno), `http(s):`/`libsql:`/`ws(s):` (sqld,
+ * Turso) through `@libsql/client`. On Workers the package's `workerd` export
+ * condition selects its web (HTTP) client, so the same import works on every
+ * runtime; D1 comes in as a client (`d1-client.ts`).
  */
 import { createClient, type Client } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
-import { healOnBusy } from './busy-recovery.js';
 import * as schema from './schema.js';
 
 export type Db = LibSQLDatabase<typeof schema>;
@@ -28,8 +29,8 @@ export function wrapClient(client: Client, kind: 'file' | 'remote'): Database {
 
 /**
  * Opens the database and applies per-connection settings. The embedded client
- * keeps a single connection as long as interactive transactions are never used
- * (we use `batch()` only), so these PRAGMAs hold for every statement.
+ * applies them on every connection it opens (its first, after a busy failure,
+ * for an interactive transaction), so these PRAGMAs hold for every statement.
  */
 export interface OpenOptions {
   /** Embedded: how long a statement waits for another writer's lock. */
@@ -69,16 +70,15 @@ export async function openDatabase(url: string, authToken?: string, { busyTimeou
 
 /**
  * `file:` and `:memory:`: our own client with a statement cache (issue #17).
- * Its per-connection settings run again on every connection it opens
- * (reconnect after a busy failure included); WAL is set once per file.
+ * Its per-connection settings run again on every connection it opens; after a
+ * busy failure it opens a new one (busy-recovery.ts) — files only, a reopened
+ * in-memory database would be a new, empty one. WAL is set once per file.
  */
 async function openEmbedded(url: string, busyTimeoutMs: number): Promise<Database> {
   const memory = url === ':memory:' || url === 'file::memory:';
   const { createEmbeddedClient } = await loadEmbeddedClient();
   const connectionSetup = [`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`, 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'];
-  let client: Client = createEmbeddedClient(url, { connectionSetup });
+  const client = createEmbeddedClient(url, { connectionSetup, reopenOnBusy: !memory });
   if (!memory) await client.execute('PRAGMA journal_mode = WAL'); // persistent: once per file
-  // A reopened in-memory database would be a new, empty one: only files are healed.
-  if (!memory) client = healOnBusy(client, async () => {});
   return wrapClient(client, 'file');
 }

@@ -37,7 +37,14 @@
  * `openDatabase`); `connectionSetup` runs again on every new connection.
  *
  * A cached statement that failed is dropped from the cache (libsql may leave
- * it "in progress", see busy-recovery.ts); `reconnect()` drops them all.
+ * it "in progress", see busy-recovery.ts); with `reopenOnBusy`, a busy failure
+ * also drops the connection, and the next call opens a new one.
+ *
+ * One more saving, for lookups that usually find nothing (no passkey, no
+ * organization, no rate-limit row yet): a SELECT whose last run returned no
+ * row first asks for one row only (`get()`, one native call, ~2× cheaper than
+ * reading all rows); if there is one, the statement runs again for all its
+ * rows and the result is that second run's, as one consistent read.
  *
  * Node-only (a native module): `openDatabase` imports this file dynamically
  * for embedded URLs only, so the Workers bundle never reaches it.
@@ -45,6 +52,7 @@
 import { Buffer } from 'node:buffer';
 import Database from 'libsql';
 import { LibsqlError } from '@libsql/client';
+import { isBusyFailure } from './busy-recovery.js';
 import type { Client, InArgs, InStatement, InValue, ResultSet, Row, Transaction, TransactionMode, Value } from '@libsql/client';
 
 type NativeDb = InstanceType<typeof Database>;
@@ -55,6 +63,8 @@ export interface EmbeddedClientOptions {
   statementCacheSize?: number;
   /** SQL run on every new connection (the first, after `reconnect()`, after `transaction()`), e.g. PRAGMAs. */
   connectionSetup?: string[];
+  /** Open a new connection after a busy failure (busy-recovery.ts). Files only: a new `:memory:` connection is a new, empty database. */
+  reopenOnBusy?: boolean;
 }
 
 export const DEFAULT_STATEMENT_CACHE_SIZE = 500;
@@ -63,6 +73,10 @@ export const DEFAULT_STATEMENT_CACHE_SIZE = 500;
 interface Prepared {
   stmt: NativeStatement;
   reader: boolean;
+  /** A plain SELECT: running it twice changes nothing. */
+  select: boolean;
+  /** Its last run returned no row: ask for one row first. */
+  probe: boolean;
   columns: string[];
   columnTypes: string[];
   /** Builds one row from the (converted) raw values. */
@@ -205,6 +219,7 @@ class ResultSetImpl implements ResultSet {
 }
 
 const EMPTY: string[] = [];
+const SELECT = /^\s*select\b/i;
 
 function beginFor(mode: TransactionMode): string {
   if (mode === 'write') return 'BEGIN IMMEDIATE';
@@ -250,7 +265,7 @@ class Connection {
       columns = defs.map((c) => c.name);
       columnTypes = defs.map((c) => c.type ?? '');
     }
-    p = { stmt, reader, columns, columnTypes, row: reader ? rowBuilder(columns) : noRows };
+    p = { stmt, reader, select: reader && SELECT.test(sql), probe: false, columns, columnTypes, row: reader ? rowBuilder(columns) : noRows };
     if (this.#cache.size >= this.#cap) this.#cache.delete(this.#cache.keys().next().value!);
     this.#cache.set(sql, p);
     return p;
@@ -262,7 +277,12 @@ class Connection {
     try {
       p = this.#prepare(sql);
       if (p.reader) {
+        if (p.probe) {
+          if (p.stmt.get(bound) === undefined) return new ResultSetImpl(p.columns, p.columnTypes, [], 0, undefined);
+          p.probe = false;
+        }
         const raw = p.stmt.all(bound) as unknown[][];
+        if (raw.length === 0 && p.select) p.probe = true;
         const rows = new Array<Row>(raw.length);
         for (let i = 0; i < raw.length; i++) rows[i] = p.row(fromSql(raw[i]!));
         return new ResultSetImpl(p.columns, p.columnTypes, rows, 0, undefined);
@@ -340,12 +360,14 @@ export class EmbeddedClient implements Client {
   readonly #path: string;
   readonly #cap: number;
   readonly #setup: string[];
+  readonly #reopenOnBusy: boolean;
   #conn: Connection | null;
 
-  constructor(url: string, { statementCacheSize = DEFAULT_STATEMENT_CACHE_SIZE, connectionSetup = [] }: EmbeddedClientOptions = {}) {
+  constructor(url: string, { statementCacheSize = DEFAULT_STATEMENT_CACHE_SIZE, connectionSetup = [], reopenOnBusy = false }: EmbeddedClientOptions = {}) {
     this.#path = embeddedPath(url);
     this.#cap = statementCacheSize;
     this.#setup = connectionSetup;
+    this.#reopenOnBusy = reopenOnBusy;
     this.#conn = this.#open();
     this.#conn.run('SELECT 1 AS checkThatTheDatabaseCanBeOpened', undefined);
   }
@@ -371,14 +393,35 @@ export class EmbeddedClient implements Client {
     return (this.#conn ??= this.#open());
   }
 
+  /** After a busy failure: forget the connection (and its statements); the next call opens a new one. */
+  #failed(conn: Connection, err: unknown): unknown {
+    if (this.#reopenOnBusy && this.#conn === conn && isBusyFailure(err)) {
+      this.#conn = null;
+      try {
+        conn.close();
+      } catch {
+        /* a wedged connection may refuse to close; it is dropped either way */
+      }
+    }
+    return err;
+  }
+
   async execute(stmtOrSql: InStatement | string, args?: InArgs): Promise<ResultSet> {
     const conn = this.#connection();
-    if (typeof stmtOrSql === 'string') return conn.run(stmtOrSql, args);
-    return conn.run(stmtOrSql.sql, stmtOrSql.args);
+    try {
+      return typeof stmtOrSql === 'string' ? conn.run(stmtOrSql, args) : conn.run(stmtOrSql.sql, stmtOrSql.args);
+    } catch (err) {
+      throw this.#failed(conn, err);
+    }
   }
 
   async batch(stmts: Array<InStatement | [string, InArgs?]>, mode: TransactionMode = 'deferred'): Promise<ResultSet[]> {
-    return this.#connection().batch(stmts, beginFor(mode));
+    const conn = this.#connection();
+    try {
+      return conn.batch(stmts, beginFor(mode));
+    } catch (err) {
+      throw this.#failed(conn, err);
+    }
   }
 
   async migrate(stmts: InStatement[]): Promise<ResultSet[]> {

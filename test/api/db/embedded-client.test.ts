@@ -240,6 +240,30 @@ describe('embedded client: statement cache and connections', () => {
     expect(c.cachedStatements).toBe(3);
   });
 
+  it('answers a lookup that found nothing last time (one-row probe first) with every row once rows exist', async () => {
+    const c = track(createEmbeddedClient(url));
+    await c.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT)');
+    const other = track(createClient({ url }));
+    const q = { sql: 'SELECT id, k FROM t WHERE k = ? ORDER BY id', args: ['a'] };
+    const ids = async () => {
+      const rs = await c.execute(q);
+      expect(rs.columns).toEqual(['id', 'k']);
+      return rs.rows.map((r) => r['id']);
+    };
+    expect(await ids()).toEqual([]);
+    expect(await ids()).toEqual([]);
+    await other.execute("INSERT INTO t (k) VALUES ('a'), ('a'), ('b'), ('a')");
+    expect(await ids()).toEqual([1, 2, 4]);
+    await other.execute("DELETE FROM t WHERE k = 'a'");
+    expect(await ids()).toEqual([]);
+    await other.execute("INSERT INTO t (k) VALUES ('a')");
+    expect(await ids()).toEqual([4]); // rowid max + 1
+    // The same inside a batch (one transaction).
+    const [, inBatch] = await c.batch(["DELETE FROM t WHERE k = 'a'", q, "INSERT INTO t (k) VALUES ('a')", q], 'write');
+    expect(inBatch!.rows).toEqual([]);
+    expect((await c.execute(q)).rows.map((r) => r['id'])).toEqual([4]);
+  });
+
   it('sees writes of other connections on a cached statement (no stale snapshot kept between calls)', async () => {
     const c = track(createEmbeddedClient(url));
     await c.execute('PRAGMA journal_mode = WAL');
@@ -279,6 +303,8 @@ describe('embedded client: statement cache and connections', () => {
     const err = await failure(client.batch(["INSERT INTO system_config (key, value, updated_at) VALUES ('k', '1', 0)"], 'write'));
     expect(err.code).toMatch(/^SQLITE_BUSY/);
     expect(isTransientDbError(err)).toBe(true);
+    // Reads go on meanwhile (WAL), on the new connection with the same settings.
+    expect((await client.execute('PRAGMA busy_timeout')).rows[0]!['timeout']).toBe(30);
     await tx.rollback();
     await client.batch(["INSERT INTO system_config (key, value, updated_at) VALUES ('k', '1', 0)"], 'write');
     expect((await client.execute("SELECT value FROM system_config WHERE key = 'k'")).rows[0]!['value']).toBe('1');
