@@ -7,7 +7,8 @@
  *   with drizzle building the query per call, a drizzle prepared query with
  *   placeholders (what the repositories use), and the same SQL string through
  *   `client.execute` with args (no drizzle row mapping);
- * - the floor: a cached native `libsql` statement, raw rows, no result set.
+ * - the floor: a cached native `libsql` statement, raw rows, no result set
+ *   (`all()`, and `get()`: what the embedded client uses for `LIMIT 1`).
  * Rounds alternate; CPU µs per call is the figure that does not depend on the
  * share of the cores the process got.
  */
@@ -37,20 +38,26 @@ type Style = [string, () => Promise<unknown> | unknown];
 function stylesFor(name: string, client: typeof libsqlClient): Style[] {
   const { db } = wrapClient(client, 'file');
   const joined = () => db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId));
-  const prepared = joined().where(eq(sessions.id, sql.placeholder('id'))).prepare();
+  // As src/repositories/sessions.ts builds it (`.limit(1)`: one row at most, read in one native call by the embedded client).
+  const prepared = joined().where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare();
   const text = prepared.getQuery().sql;
   return [
-    [`${name}: drizzle, built per call`, () => joined().where(eq(sessions.id, 's'))],
+    [`${name}: drizzle, built per call`, () => joined().where(eq(sessions.id, 's')).limit(1)],
     [`${name}: drizzle .prepare() + placeholder`, () => prepared.get({ id: 's' })],
-    [`${name}: SQL string + client.execute(args)`, () => client.execute({ sql: text, args: ['s'] })],
+    [`${name}: SQL string + client.execute(args)`, () => client.execute({ sql: text, args: ['s', 1] })],
   ];
 }
 const libsqlStyles = stylesFor('@libsql/client', libsqlClient);
 const embeddedStyles = stylesFor('embedded', embeddedClient);
 const native = new Database(`${dir}/q.db`);
-const nativeStmt = native.prepare(wrapClient(embeddedClient, 'file').db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).prepare().getQuery().sql);
-nativeStmt.raw(true);
-const styles: Style[] = [...libsqlStyles, ...embeddedStyles, ['floor: cached native libsql statement, raw .all()', () => nativeStmt.all(['s'])]];
+const nativeSql = wrapClient(embeddedClient, 'file').db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare().getQuery().sql;
+const [nativeAll, nativeGet] = [native.prepare(nativeSql).raw(true), native.prepare(nativeSql).raw(true)];
+const styles: Style[] = [
+  ...libsqlStyles,
+  ...embeddedStyles,
+  ['floor: cached native statement, raw .all()', () => nativeAll.all(['s', 1])],
+  ['floor: cached native statement, raw .get()', () => nativeGet.get(['s', 1])],
+];
 
 const wallUs: number[][] = styles.map(() => []);
 const cpuUs: number[][] = styles.map(() => []);

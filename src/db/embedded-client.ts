@@ -40,11 +40,13 @@
  * it "in progress", see busy-recovery.ts); with `reopenOnBusy`, a busy failure
  * also drops the connection, and the next call opens a new one.
  *
- * One more saving, for lookups that usually find nothing (no passkey, no
- * organization, no rate-limit row yet): a SELECT whose last run returned no
- * row first asks for one row only (`get()`, one native call, ~2× cheaper than
- * reading all rows); if there is one, the statement runs again for all its
- * rows and the result is that second run's, as one consistent read.
+ * Two savings on reads, both exact. A SELECT ending in `LIMIT 1` (or
+ * `LIMIT ?` bound to 1) is read with `get()`: one native call (query, first
+ * row, reset), ~2× cheaper than reading all rows. A SELECT whose last run
+ * returned no row — lookups that usually find nothing: no passkey, no
+ * organization — first asks for one row the same way; only if there is one
+ * does it run again for all its rows, and the result is that second run's,
+ * one consistent read.
  *
  * Node-only (a native module): `openDatabase` imports this file dynamically
  * for embedded URLs only, so the Workers bundle never reaches it.
@@ -71,12 +73,21 @@ export const DEFAULT_STATEMENT_CACHE_SIZE = 500;
 
 /** What a cached statement knows about itself. */
 interface Prepared {
+  /** For `all()` and `run()` (both reset the statement before they bind). */
   stmt: NativeStatement;
+  /**
+   * The same SQL prepared again, for `get()` only: libsql's `get()` binds
+   * without resetting first (it resets after), so on a statement `all()` left
+   * finished the new arguments would not bind and the old ones would run.
+   */
+  one: NativeStatement | null;
   reader: boolean;
   /** A plain SELECT: running it twice changes nothing. */
   select: boolean;
   /** Its last run returned no row: ask for one row first. */
   probe: boolean;
+  /** A SELECT ending in `LIMIT 1` (`literal`) or `LIMIT ?` (`param`: when its argument, the last, is 1): one row at most. */
+  limitOne: 'literal' | 'param' | null;
   columns: string[];
   columnTypes: string[];
   /** Builds one row from the (converted) raw values. */
@@ -220,6 +231,10 @@ class ResultSetImpl implements ResultSet {
 
 const EMPTY: string[] = [];
 const SELECT = /^\s*select\b/i;
+const LIMIT_1 = /\blimit\s+1\s*;?\s*$/i;
+const LIMIT_PARAM = /\blimit\s+\?\s*;?\s*$/i;
+const COMMENT = /--|\/\*/;
+const NAMED_OR_NUMBERED = /\?\d|[:@$][A-Za-z_]/;
 
 function beginFor(mode: TransactionMode): string {
   if (mode === 'write') return 'BEGIN IMMEDIATE';
@@ -265,10 +280,24 @@ class Connection {
       columns = defs.map((c) => c.name);
       columnTypes = defs.map((c) => c.type ?? '');
     }
-    p = { stmt, reader, select: reader && SELECT.test(sql), probe: false, columns, columnTypes, row: reader ? rowBuilder(columns) : noRows };
+    const select = reader && SELECT.test(sql);
+    // Only where the text says it plainly: no comment, and for `LIMIT ?` only plain `?` placeholders (then its argument is the last).
+    const plain = select && !COMMENT.test(sql);
+    const limitOne = !plain ? null : LIMIT_1.test(sql) ? 'literal' : LIMIT_PARAM.test(sql) && !NAMED_OR_NUMBERED.test(sql) ? 'param' : null;
+    p = { stmt, one: null, reader, select, probe: false, limitOne, columns, columnTypes, row: reader ? rowBuilder(columns) : noRows };
     if (this.#cache.size >= this.#cap) this.#cache.delete(this.#cache.keys().next().value!);
     this.#cache.set(sql, p);
     return p;
+  }
+
+  #one(p: Prepared, sql: string): NativeStatement {
+    if (p.one === null) {
+      const one = this.db.prepare(sql);
+      one.raw(true);
+      one.safeIntegers(true);
+      p.one = one;
+    }
+    return p.one;
   }
 
   run(sql: string, args: InArgs | undefined): ResultSet {
@@ -277,8 +306,13 @@ class Connection {
     try {
       p = this.#prepare(sql);
       if (p.reader) {
+        if (p.limitOne !== null && (p.limitOne === 'literal' || (Array.isArray(bound) && bound[bound.length - 1] === 1))) {
+          // At most one row: one native call (query, first row, reset).
+          const first = this.#one(p, sql).get(bound) as unknown[] | undefined;
+          return new ResultSetImpl(p.columns, p.columnTypes, first === undefined ? [] : [p.row(fromSql(first))], 0, undefined);
+        }
         if (p.probe) {
-          if (p.stmt.get(bound) === undefined) return new ResultSetImpl(p.columns, p.columnTypes, [], 0, undefined);
+          if (this.#one(p, sql).get(bound) === undefined) return new ResultSetImpl(p.columns, p.columnTypes, [], 0, undefined);
           p.probe = false;
         }
         const raw = p.stmt.all(bound) as unknown[][];

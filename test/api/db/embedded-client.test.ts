@@ -6,7 +6,7 @@
  * interleave on its one connection. Differential where it can be: the same
  * statements through both clients on the same file.
  */
-import { createClient, LibsqlError, type Client, type ResultSet } from '@libsql/client';
+import { createClient, LibsqlError, type Client, type InArgs, type ResultSet } from '@libsql/client';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/client.js';
@@ -105,11 +105,21 @@ describe('embedded client: same answers as @libsql/client', () => {
 
   it('answers named arguments with any prefix, duplicate column names, statements returning rows and RETURNING like @libsql/client', async () => {
     const [ours, theirs] = await both(['CREATE TABLE a (id TEXT PRIMARY KEY, v INTEGER)', "INSERT INTO a VALUES ('x', 1), ('y', 2)"]);
-    const cases = [
+    const cases: { sql: string; args: InArgs }[] = [
       { sql: 'SELECT a1.id, a2.id, a1.v + a2.v AS "sum" FROM a a1 JOIN a a2 ON a2.id <> a1.id ORDER BY a1.id', args: [] },
       { sql: 'SELECT id FROM a WHERE id = :id OR v = @v OR v = $w', args: { ':id': 'x', '@v': 2, w: 9 } },
       { sql: 'SELECT 1 AS "length", 2 AS "0", 3 AS "x"', args: [] },
       { sql: 'SELECT * FROM a WHERE id = ?', args: ['nope'] },
+      { sql: 'SELECT a1.id, a2.id FROM a a1 JOIN a a2 ORDER BY a1.id, a2.id LIMIT 1', args: [] },
+      { sql: 'SELECT * FROM a WHERE v > ? ORDER BY id LIMIT ?', args: [0, 1] },
+      { sql: 'SELECT * FROM a WHERE v > ? ORDER BY id LIMIT ?', args: [0, 2] },
+      { sql: 'SELECT * FROM a WHERE v > ? ORDER BY id LIMIT ?', args: [99, 1] },
+      { sql: 'SELECT * FROM a WHERE v > ? ORDER BY id LIMIT ?', args: [1, 1] },
+      { sql: 'SELECT * FROM a WHERE v > ? ORDER BY id LIMIT ?', args: [99, 2] },
+      { sql: 'SELECT * FROM a WHERE v > ? ORDER BY id LIMIT ?', args: [0, 2] },
+      { sql: 'SELECT * FROM a WHERE id = :id LIMIT 1', args: { id: 'y' } },
+      { sql: 'SELECT * FROM a ORDER BY id -- LIMIT 1', args: [] },
+      { sql: 'SELECT * FROM a WHERE v >= ?1 ORDER BY id LIMIT ?2', args: [2, 1] },
       { sql: 'UPDATE a SET v = v + 1 WHERE id = ? RETURNING v', args: ['x'] },
       { sql: 'UPDATE a SET v = v + 1 WHERE id = ?', args: ['y'] },
       { sql: 'DELETE FROM a WHERE id = ?', args: ['zzz'] },
@@ -245,8 +255,8 @@ describe('embedded client: statement cache and connections', () => {
     await c.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT)');
     const other = track(createClient({ url }));
     const q = { sql: 'SELECT id, k FROM t WHERE k = ? ORDER BY id', args: ['a'] };
-    const ids = async () => {
-      const rs = await c.execute(q);
+    const ids = async (k = 'a') => {
+      const rs = await c.execute({ ...q, args: [k] });
       expect(rs.columns).toEqual(['id', 'k']);
       return rs.rows.map((r) => r['id']);
     };
@@ -254,6 +264,13 @@ describe('embedded client: statement cache and connections', () => {
     expect(await ids()).toEqual([]);
     await other.execute("INSERT INTO t (k) VALUES ('a'), ('a'), ('b'), ('a')");
     expect(await ids()).toEqual([1, 2, 4]);
+    // Other arguments on the same statement, in every order of the one-row probe and the full read.
+    expect(await ids('zz')).toEqual([]);
+    expect(await ids('b')).toEqual([3]);
+    expect(await ids('zz')).toEqual([]);
+    expect(await ids('zz')).toEqual([]);
+    expect(await ids('b')).toEqual([3]);
+    expect(await ids('a')).toEqual([1, 2, 4]);
     await other.execute("DELETE FROM t WHERE k = 'a'");
     expect(await ids()).toEqual([]);
     await other.execute("INSERT INTO t (k) VALUES ('a')");
