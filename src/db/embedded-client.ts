@@ -51,7 +51,6 @@
  * Node-only (a native module): `openDatabase` imports this file dynamically
  * for embedded URLs only, so the Workers bundle never reaches it.
  */
-import { Buffer } from 'node:buffer';
 import Database from 'libsql';
 import { LibsqlError } from '@libsql/client';
 import { isBusyFailure } from './busy-recovery.js';
@@ -162,8 +161,9 @@ function fromSql(values: unknown[]): Value[] {
     if (typeof v === 'bigint') {
       if (v < MIN_SAFE || v > MAX_SAFE) throw new RangeError('Received integer which cannot be safely represented as a JavaScript number');
       values[i] = Number(v);
-    } else if (v instanceof Buffer) {
-      values[i] = v.buffer;
+    } else if (v instanceof Uint8Array) {
+      // The native driver hands blobs over as Buffers of their own memory; the client returns that ArrayBuffer.
+      values[i] = v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v.buffer : v.slice().buffer;
     }
   }
   return values as Value[];
@@ -179,7 +179,7 @@ function toSql(value: InValue): unknown {
     return value;
   }
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof ArrayBuffer) return Buffer.from(value);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (value instanceof Date) return value.valueOf();
   if (value === undefined) throw new TypeError('undefined cannot be passed as argument to the database');
   return value;
@@ -208,6 +208,12 @@ function mapError(e: unknown): unknown {
   return e;
 }
 
+function base64(bytes: ArrayBuffer): string {
+  let binary = '';
+  for (const b of new Uint8Array(bytes)) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
 class ResultSetImpl implements ResultSet {
   constructor(
     public columns: string[],
@@ -221,7 +227,7 @@ class ResultSetImpl implements ResultSet {
       columns: this.columns,
       columnTypes: this.columnTypes,
       rows: this.rows.map((row) =>
-        Array.prototype.map.call(row, (v: Value) => (typeof v === 'bigint' ? `${v}` : v instanceof ArrayBuffer ? Buffer.from(v).toString('base64') : v)),
+        Array.prototype.map.call(row, (v: Value) => (typeof v === 'bigint' ? `${v}` : v instanceof ArrayBuffer ? base64(v) : v)),
       ),
       rowsAffected: this.rowsAffected,
       lastInsertRowid: this.lastInsertRowid !== undefined ? `${this.lastInsertRowid}` : null,
