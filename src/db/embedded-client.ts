@@ -240,6 +240,7 @@ const SELECT = /^\s*select\b/i;
 const LIMIT_1 = /\blimit\s+1\s*;?\s*$/i;
 const LIMIT_PARAM = /\blimit\s+\?\s*;?\s*$/i;
 const COMMENT = /--|\/\*/;
+const DDL = /^\s*(?:create|drop|alter)\b/i;
 const NAMED_OR_NUMBERED = /\?\d|[:@$][A-Za-z_]/;
 
 function beginFor(mode: TransactionMode): string {
@@ -306,6 +307,16 @@ class Connection {
     return p.one;
   }
 
+  /**
+   * SQLite re-prepares a statement whose schema changed (another connection's
+   * ALTER TABLE, say), so its rows may no longer match the column list read
+   * when it was cached: prepare it again and answer from the new one.
+   */
+  #again(sql: string, args: InArgs | undefined): ResultSet {
+    this.#cache.delete(sql);
+    return this.run(sql, args);
+  }
+
   run(sql: string, args: InArgs | undefined): ResultSet {
     const bound = argsToSql(args);
     let p: Prepared | undefined;
@@ -315,6 +326,7 @@ class Connection {
         if (p.limitOne !== null && (p.limitOne === 'literal' || (Array.isArray(bound) && bound[bound.length - 1] === 1))) {
           // At most one row: one native call (query, first row, reset).
           const first = this.#one(p, sql).get(bound) as unknown[] | undefined;
+          if (first !== undefined && first.length !== p.columns.length) return this.#again(sql, args);
           return new ResultSetImpl(p.columns, p.columnTypes, first === undefined ? [] : [p.row(fromSql(first))], 0, undefined);
         }
         if (p.probe) {
@@ -322,12 +334,14 @@ class Connection {
           p.probe = false;
         }
         const raw = p.stmt.all(bound) as unknown[][];
+        if (raw.length > 0 && raw[0]!.length !== p.columns.length) return this.#again(sql, args);
         if (raw.length === 0 && p.select) p.probe = true;
         const rows = new Array<Row>(raw.length);
         for (let i = 0; i < raw.length; i++) rows[i] = p.row(fromSql(raw[i]!));
         return new ResultSetImpl(p.columns, p.columnTypes, rows, 0, undefined);
       }
       const info = p.stmt.run(bound) as { changes: number; lastInsertRowid: number | bigint };
+      if (DDL.test(sql)) this.#cache.clear(); // cached column lists may have changed
       return new ResultSetImpl([], [], [], info.changes, BigInt(info.lastInsertRowid));
     } catch (e) {
       // A statement that failed may be left "in progress": never reuse it.
@@ -355,6 +369,7 @@ class Connection {
   }
 
   exec(sql: string): void {
+    this.#cache.clear(); // it may change the schema
     try {
       this.db.exec(sql);
     } catch (e) {

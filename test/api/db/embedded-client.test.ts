@@ -281,6 +281,24 @@ describe('embedded client: statement cache and connections', () => {
     expect((await c.execute(q)).rows.map((r) => r['id'])).toEqual([4]);
   });
 
+  it('answers a cached SELECT * with the new columns after a schema change, its own or another connection\'s', async () => {
+    const [ours, theirs] = await both(['CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)', "INSERT INTO t (a) VALUES ('x')"]);
+    const all = 'SELECT * FROM t';
+    const one = 'SELECT * FROM t LIMIT 1';
+    // Compared with a fresh @libsql/client connection: one that already read the old schema may report the old column list.
+    const same = async () => {
+      const fresh = track(createClient({ url, intMode: 'number' }));
+      for (const sql of [all, one]) expect({ ...observed(await ours.execute(sql)), lastInsertRowid: null }).toEqual({ ...observed(await fresh.execute(sql)), lastInsertRowid: null });
+    };
+    await same();
+    await ours.execute("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'own'");
+    await same();
+    expect((await ours.execute(all)).columns).toEqual(['id', 'a', 'b']);
+    await theirs.execute("ALTER TABLE t ADD COLUMN c INTEGER DEFAULT 7");
+    await same();
+    expect((await ours.execute(one)).rows[0]!['c']).toBe(7);
+  });
+
   it('sees writes of other connections on a cached statement (no stale snapshot kept between calls)', async () => {
     const c = track(createEmbeddedClient(url));
     await c.execute('PRAGMA journal_mode = WAL');
