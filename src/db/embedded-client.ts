@@ -117,11 +117,11 @@ const INDEX_LIKE = /^(?:0|[1-9]\d*)$/;
  * One class per statement: indices and `length` are non-enumerable accessors
  * on its prototype, each column name an own enumerable property set in order
  * (first of a name wins). A column called `length` or named like an index
- * would collide with the array-like part: those statements build rows the way
- * `@libsql/client` does.
+ * would collide with the array-like part, and `__proto__` cannot be assigned:
+ * those statements build rows the way `@libsql/client` does.
  */
 function rowBuilder(columns: string[]): (values: Value[]) => Row {
-  if (columns.some((c) => c === 'length' || INDEX_LIKE.test(c))) return (values) => genericRow(values, columns);
+  if (columns.some((c) => c === 'length' || c === '__proto__' || INDEX_LIKE.test(c))) return (values) => genericRow(values, columns);
   const Class = class extends RowBase {};
   const proto = Class.prototype;
   Object.defineProperty(proto, 'length', { value: columns.length, enumerable: false });

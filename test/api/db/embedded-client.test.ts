@@ -109,6 +109,7 @@ describe('embedded client: same answers as @libsql/client', () => {
       { sql: 'SELECT a1.id, a2.id, a1.v + a2.v AS "sum" FROM a a1 JOIN a a2 ON a2.id <> a1.id ORDER BY a1.id', args: [] },
       { sql: 'SELECT id FROM a WHERE id = :id OR v = @v OR v = $w', args: { ':id': 'x', '@v': 2, w: 9 } },
       { sql: 'SELECT 1 AS "length", 2 AS "0", 3 AS "x"', args: [] },
+      { sql: 'SELECT 1 AS "__proto__", 2 AS "constructor", 3 AS "toString"', args: [] },
       { sql: 'SELECT * FROM a WHERE id = ?', args: ['nope'] },
       { sql: 'SELECT a1.id, a2.id FROM a a1 JOIN a a2 ORDER BY a1.id, a2.id LIMIT 1', args: [] },
       { sql: 'SELECT * FROM a WHERE v > ? ORDER BY id LIMIT ?', args: [0, 1] },
