@@ -43,12 +43,17 @@ export interface RunningTarget {
 export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' };
 const BOOT_TIMEOUT_MS = 90_000;
 
-/** Starts `wrangler dev` on the shipped wrangler.toml with `env` as vars (a DATABASE_URL selects sqld, none the D1 binding). */
+/**
+ * Starts `wrangler dev` on a shipped config with `env` as vars: with a
+ * DATABASE_URL, `wrangler.sqld.example.toml` (the libSQL entry on sqld);
+ * without, `wrangler.toml` (the D1 entry on its local D1 binding).
+ */
 export async function startWorkerd(dir: string, env: Record<string, string>, port: number, persistDir = join(dir, 'wrangler-state')): Promise<Spawned> {
   const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+  const config = env['DATABASE_URL'] ? 'wrangler.sqld.example.toml' : 'wrangler.toml';
   const worker = start(
     process.execPath,
-    [BIN.wrangler, 'dev', '--config', join(ROOT, 'wrangler.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', persistDir, '--log-level', 'warn', ...vars],
+    [BIN.wrangler, 'dev', '--config', join(ROOT, config), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', persistDir, '--log-level', 'warn', ...vars],
     { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, `wrangler-logs-${port}`) } },
   );
   await waitForHttp(`http://127.0.0.1:${port}/health/status`, worker, BOOT_TIMEOUT_MS);

@@ -1,7 +1,8 @@
 /**
  * The auth API on workerd (`wrangler dev`, the real Workers runtime) against a
  * real libSQL server (sqld): boot, JWKS, and an atomic refresh rotation, with
- * `wrangler.toml` exactly as deployed (no nodejs_compat flag).
+ * `wrangler.sqld.example.toml` (the libSQL entry, `src/worker-libsql.ts`) as
+ * shipped, its vars replaced by the test's (no nodejs_compat flag).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ describe('auth API on workerd (wrangler dev) with sqld', () => {
     const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
     worker = start(
       process.execPath,
-      [BIN.wrangler, 'dev', '--config', join(ROOT, 'wrangler.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'wrangler-state'), '--log-level', 'warn', ...vars],
+      [BIN.wrangler, 'dev', '--config', join(ROOT, 'wrangler.sqld.example.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'wrangler-state'), '--log-level', 'warn', ...vars],
       { env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') } },
     );
     await waitForHttp(`${base}/health/status`, worker, 60_000);
@@ -42,9 +43,8 @@ describe('auth API on workerd (wrangler dev) with sqld', () => {
     removeDir(dir);
   });
 
-  it('runs without the nodejs_compat flag', () => {
-    const toml = readFileSync(join(ROOT, 'wrangler.toml'), 'utf8');
-    expect(toml).not.toMatch(/nodejs_compat/);
+  it('runs without the nodejs_compat flag (both shipped configs)', () => {
+    for (const config of ['wrangler.toml', 'wrangler.sqld.example.toml']) expect(readFileSync(join(ROOT, config), 'utf8')).not.toMatch(/nodejs_compat/);
   });
 
   it('boots and serves the dev JWKS', async () => {

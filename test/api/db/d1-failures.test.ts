@@ -104,6 +104,22 @@ describe('the Workers entry with a missing, misnamed or broken D1 binding', () =
     expect(fixed.status).toBe(200);
   });
 
+  it('with a DATABASE_URL and no D1 binding: the line points at the libSQL entry (src/worker-libsql.ts)', async () => {
+    const res = await health(await worker(), { ...env, DATABASE_URL: 'http://127.0.0.1:1' });
+    expect(res.status).toBe(500);
+    expect(errors).toEqual([expect.stringMatching(/DATABASE_URL: is for sqld or Turso, which the libSQL entry serves: set main = "src\/worker-libsql\.ts"/)]);
+  });
+
+  it('the libSQL entry refuses a DATABASE_URL it cannot open on Workers (file:, ws:) with one line', async () => {
+    const libsqlWorker = (await import('../../../src/worker-libsql.js')).default;
+    for (const url of ['file:./x.db', 'ws://127.0.0.1:1', '']) {
+      errors.length = 0;
+      const res = await libsqlWorker.fetch(new Request('http://auth.test/health/status'), { ...env, DATABASE_URL: url }, ctx);
+      expect(res.status).toBe(500);
+      expect(errors).toEqual([expect.stringMatching(/DATABASE_URL: must be an http\(s\):\/\/ \(sqld\) or libsql:\/\/ \(Turso\) URL/)]);
+    }
+  });
+
   it('with DATABASE_BINDING naming a binding that does not exist: the line names it', async () => {
     const res = await health(await worker(), { ...env, DATABASE_BINDING: 'AUTH_DB', DB: fakeD1(createClient({ url: ':memory:' })) });
     expect(res.status).toBe(500);
