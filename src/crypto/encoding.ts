@@ -35,12 +35,15 @@ export function fromBase64Url(s: string): Uint8Array {
   return fromBase64(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
 }
 
+/** Constant-time comparison of two byte arrays (length leak only). */
+export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  const len = Math.max(a.length, b.length);
+  for (let i = 0; i < len; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
 /** Constant-time comparison of two strings (length leak only). */
 export function timingSafeEqual(a: string, b: string): boolean {
-  const ab = utf8(a);
-  const bb = utf8(b);
-  let diff = ab.length ^ bb.length;
-  const len = Math.max(ab.length, bb.length);
-  for (let i = 0; i < len; i++) diff |= (ab[i] ?? 0) ^ (bb[i] ?? 0);
-  return diff === 0;
+  return timingSafeEqualBytes(utf8(a), utf8(b));
 }

@@ -16,7 +16,7 @@
  */
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
-import { utf8 } from './encoding.js';
+import { fromBase64Url as decodeBase64Url, timingSafeEqualBytes, utf8 } from './encoding.js';
 
 export const SERVICE_TOKEN_ISSUER = 'svc-adapter';
 export const SERVICE_TOKEN_AUDIENCE = 'svc-auth-api';
@@ -30,11 +30,12 @@ const B64URL = /^[A-Za-z0-9_-]*$/;
 
 /** Unpadded base64url → bytes; null on any other alphabet or an impossible length. */
 function fromBase64Url(s: string): Uint8Array | null {
-  if (!B64URL.test(s) || s.length % 4 === 1) return null;
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  if (s.length % 4 === 1) return null;
+  try {
+    return decodeBase64Url(s);
+  } catch {
+    return null;
+  }
 }
 
 /** A base64url segment holding a JSON object, or null. */
@@ -47,14 +48,6 @@ function jsonObject(segment: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** Constant-time comparison of two byte arrays (length leak only). */
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
 }
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
@@ -83,7 +76,7 @@ export function createServiceTokenVerifier(secret: string) {
     if (parts.length !== 3 || has(header, 'crit') || has(header, 'b64')) return { ok: false, reason: 'invalid' };
     const signature = fromBase64Url(parts[2]!);
     if (!signature || !B64URL.test(parts[1]!)) return { ok: false, reason: 'invalid' };
-    if (!bytesEqual(signature, hmac(sha256, key, utf8(`${parts[0]}.${parts[1]}`)))) return { ok: false, reason: 'invalid' };
+    if (!timingSafeEqualBytes(signature, hmac(sha256, key, utf8(`${parts[0]}.${parts[1]}`)))) return { ok: false, reason: 'invalid' };
     const claims = jsonObject(parts[1]!);
     if (!claims || !claimsValid(claims, nowMs)) return { ok: false, reason: 'invalid' };
     const { sub, iat, exp } = claims as { sub: unknown; iat: number; exp: number };
