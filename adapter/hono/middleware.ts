@@ -11,6 +11,7 @@ import type { SvcAdapterOptions } from '../core/options.js';
 import { createAuthGuard, type AuthUser, type RequireAuthOptions } from '../core/user.js';
 import { clientIpOf } from '../core/wire.js';
 import { defaultClientIp } from './request.js';
+import { requestHeader } from './headers.js';
 
 /** Context variables set by the guards: `c.get('user')`. */
 export type SvcVariables = {
@@ -28,7 +29,7 @@ export type SvcVariables = {
 export function requireAuth(opts: RequireAuthOptions): MiddlewareHandler<{ Variables: SvcVariables }> {
   const guard = createAuthGuard(opts, 'requireAuth');
   return async (c, next) => {
-    const result = await guard.authenticate(parseCookieHeader(c.req.header('cookie')), c.req.header('authorization'));
+    const result = await guard.authenticate(parseCookieHeader(requestHeader(c, 'cookie')), requestHeader(c, 'authorization'));
     if (!result.ok) return c.json(result.failure.body, result.failure.status);
     c.set('user', result.user);
     await next();

@@ -24,7 +24,10 @@ interface Memo {
   current: Map<string, JWTPayload>;
   previous: Map<string, JWTPayload>;
 }
-const byKeys = new WeakMap<KeyStore, Memo>();
+/** Key set → issuer → memo keyed by the token itself (no per-lookup key string to build and hash). */
+const byKeys = new WeakMap<KeyStore, Map<string, Memo>>();
+
+const memoOf = (keys: KeyStore, issuer: string): Memo | undefined => byKeys.get(keys)?.get(issuer);
 
 /** The time-based checks jose applies (with the same skew), for a payload that verified earlier. */
 export function stillCurrent(payload: JWTPayload, nowMs: number, skewSeconds: number): boolean {
@@ -35,24 +38,25 @@ export function stillCurrent(payload: JWTPayload, nowMs: number, skewSeconds: nu
 }
 
 export function rememberedPayload(keys: KeyStore, issuer: string, token: string): JWTPayload | undefined {
-  const memo = byKeys.get(keys);
-  if (!memo) return undefined;
-  const key = `${issuer}\n${token}`;
-  return memo.current.get(key) ?? memo.previous.get(key);
+  const memo = memoOf(keys, issuer);
+  return memo && (memo.current.get(token) ?? memo.previous.get(token));
 }
 
 /** How many tokens are remembered for a key set (tests and diagnostics). */
 export function rememberedCount(keys: KeyStore): number {
-  const memo = byKeys.get(keys);
-  return memo ? memo.current.size + memo.previous.size : 0;
+  let count = 0;
+  for (const memo of byKeys.get(keys)?.values() ?? []) count += memo.current.size + memo.previous.size;
+  return count;
 }
 
 export function rememberPayload(keys: KeyStore, issuer: string, token: string, payload: JWTPayload): void {
-  let memo = byKeys.get(keys);
-  if (!memo) byKeys.set(keys, (memo = { current: new Map(), previous: new Map() }));
+  let issuers = byKeys.get(keys);
+  if (!issuers) byKeys.set(keys, (issuers = new Map()));
+  let memo = issuers.get(issuer);
+  if (!memo) issuers.set(issuer, (memo = { current: new Map(), previous: new Map() }));
   if (memo.current.size >= GENERATION) {
     memo.previous = memo.current; // oldest first: tokens live 15 minutes
     memo.current = new Map();
   }
-  memo.current.set(`${issuer}\n${token}`, Object.freeze(payload));
+  memo.current.set(token, Object.freeze(payload));
 }

@@ -72,6 +72,10 @@ describe('links in README.md and docs/', () => {
     expect(broken).toEqual([]);
   });
 
+  it.each(markdownFiles)('%s: carries no merge-conflict markers', (file) => {
+    expect(read(file).split('\n').filter((line) => /^(<{7}|={7}|>{7})( |$)/.test(line))).toEqual([]);
+  });
+
   it('links every docs page from the docs index', () => {
     const index = read('docs/README.md');
     const unlinked = markdownFiles.filter((f) => f.startsWith('docs/') && f !== 'docs/README.md' && !index.includes(`](${f.slice(5)}`));
