@@ -64,8 +64,8 @@ export async function getUser(c: Context, opts: SvcAdapterOptions): Promise<Me |
   const core = createAdapterCore(opts, 'svc-hono-adapter', 'getUser');
   return getUserWith(core, {
     resolvedToken: (c.get('user') as AuthUser | undefined)?.token,
-    cookies: parseCookieHeader(c.req.header('cookie')),
-    authorization: c.req.header('authorization'),
-    client: { ip: clientIpOf(core.opts, c, defaultClientIp), userAgent: c.req.header('user-agent') },
+    cookies: parseCookieHeader(requestHeader(c, 'cookie')),
+    authorization: requestHeader(c, 'authorization'),
+    client: { ip: clientIpOf(core.opts, c, defaultClientIp), userAgent: requestHeader(c, 'user-agent') },
   });
 }

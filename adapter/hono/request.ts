@@ -10,6 +10,7 @@ import type { AdapterRequest } from '../core/pipeline.js';
 import type { HandlerResult } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
 import { nodeIncoming, readNodeBody } from '../core/node-body.js';
+import { requestHeader } from './headers.js';
 
 /** Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`. */
 export function defaultClientIp(c: Context): string | undefined {
@@ -29,7 +30,7 @@ export function defaultClientIp(c: Context): string | undefined {
 
 async function readBody(c: Context): Promise<BodyOutcome> {
   if (bodyless(c.req.method)) return { ok: true, body: undefined };
-  const declared = Number(c.req.header('content-length') ?? '0');
+  const declared = Number(requestHeader(c, 'content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) return bodyTooLarge();
   // On @hono/node-server the Node request is read directly: no WHATWG Request and stream per call.
   const incoming = nodeIncoming(c.env);
@@ -70,15 +71,15 @@ export async function toAdapterRequest(c: Context, opts: ResolvedOptions): Promi
     ok: true,
     req: {
       method: c.req.method,
-      transportHeader: c.req.header('x-svc-auth-transport'),
-      authorization: c.req.header('authorization'),
-      origin: c.req.header('origin'),
-      secFetchSite: c.req.header('sec-fetch-site'),
-      cookies: parseCookieHeader(c.req.header('cookie')),
+      transportHeader: requestHeader(c, 'x-svc-auth-transport'),
+      authorization: requestHeader(c, 'authorization'),
+      origin: requestHeader(c, 'origin'),
+      secFetchSite: requestHeader(c, 'sec-fetch-site'),
+      cookies: parseCookieHeader(requestHeader(c, 'cookie')),
       params: c.req.param() as Record<string, string>,
       query: c.req.queries() as Record<string, unknown>,
       body: parsed.body,
-      client: { ip, userAgent: c.req.header('user-agent') },
+      client: { ip, userAgent: requestHeader(c, 'user-agent') },
     },
   };
 }

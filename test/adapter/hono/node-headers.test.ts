@@ -10,7 +10,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCookieCodec } from '../../../adapter/core/cookies.js';
-import { requireAuth, type SvcVariables } from '../../../adapter/hono/index.js';
+import { requireAuth, svcAdapter, type SvcVariables } from '../../../adapter/hono/index.js';
 import { requestHeader } from '../../../adapter/hono/headers.js';
 import { APP_ORIGIN, COOKIE_SECRET } from '../helpers.js';
 
@@ -18,7 +18,7 @@ const codec = createCookieCodec(COOKIE_SECRET, APP_ORIGIN);
 const access = (sub: string) => codec.sign({ kind: 'access', sub, sessionId: 's1', token: 'a.b.c', roles: ['user'], email: 'a@b.co', phone: null, organizationId: null }, 900, Date.now());
 
 /** GET over a raw socket with the header lines as given (a name may repeat); `Connection: close`. */
-function get(port: number, path: string, headers: [string, string][]): Promise<{ status: number; body: any }> {
+function get(port: number, path: string, headers: [string, string][], method = 'GET'): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let raw = '';
@@ -29,8 +29,9 @@ function get(port: number, path: string, headers: [string, string][]): Promise<{
       const [head = '', body = ''] = raw.split('\r\n\r\n');
       resolve({ status: Number(head.split(' ')[1]), body: JSON.parse(body) });
     });
-    const lines = [`GET ${path} HTTP/1.1`, 'host: 127.0.0.1', 'connection: close', ...headers.map(([k, v]) => `${k}: ${v}`)];
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    const body = method === 'POST' ? '{"identifier":"a@b.co"}' : '';
+    const lines = [`${method} ${path} HTTP/1.1`, 'host: 127.0.0.1', 'connection: close', ...(body ? ['content-type: application/json', `content-length: ${body.length}`] : []), ...headers.map(([k, v]) => `${k}: ${v}`)];
+    socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
   });
 }
 
@@ -39,6 +40,8 @@ describe('requireAuth over @hono/node-server', () => {
   let port = 0;
   const app = new Hono<{ Variables: SvcVariables }>();
   app.get('/app', requireAuth({ cookieSecret: COOKIE_SECRET, issuer: APP_ORIGIN }), (c) => c.json({ sub: c.get('user').sub }));
+  // The adapter's own routes read their headers the same way: the origin guard (SameSite=none) must hold over the socket.
+  app.route('/auth', svcAdapter({ authServerUrl: 'http://127.0.0.1:9', audience: 'http://127.0.0.1:9', issuer: APP_ORIGIN, cookieSecret: COOKIE_SECRET, serviceSecret: 'node-headers-service-secret-0123456789abcdef', cookieSameSite: 'none', cookieSecure: true, log: () => {} }));
   app.get('/echo', (c) => c.json({ cookie: requestHeader(c, 'cookie') ?? null, viaHono: c.req.header('x-probe') ?? null, probe: requestHeader(c, 'x-probe') ?? null }));
 
   beforeAll(async () => {
@@ -62,6 +65,13 @@ describe('requireAuth over @hono/node-server', () => {
       const inProcess = await app.request('/app', { headers: Object.fromEntries(headers) });
       expect(res.body).toEqual(await inProcess.json());
     }
+  });
+
+  it('the adapter refuses a cross-origin POST over the socket, and lets a same-origin one through to the (absent) API', async () => {
+    const cross = await get(port, '/auth/login', [['origin', 'https://evil.example'], ['sec-fetch-site', 'cross-site']], 'POST');
+    expect(cross.status).toBe(403);
+    const same = await get(port, '/auth/login', [['origin', APP_ORIGIN], ['sec-fetch-site', 'same-origin']], 'POST');
+    expect(same).toMatchObject({ status: 502, body: { error: 'upstream_unavailable' } });
   });
 
   it("reads Node's parsed headers (cookie lines joined with '; ') and agrees with Hono on single headers", async () => {
