@@ -3,7 +3,7 @@
  * WebCrypto. Verification pins RS256, issuer, audience and a known kid, so
  * `alg:none`, HS256-with-the-public-key and foreign keys are all refused.
  */
-import { decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { KeyStore } from './keys.js';
 import { rememberedPayload, rememberPayload, stillCurrent } from './verified-tokens.js';
 
@@ -48,14 +48,10 @@ export interface SignOptions {
  */
 async function signer(keys: KeyStore, claims: JWTPayload, ttlSeconds: number, { issuer, nowMs }: SignOptions): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
-  const token = await new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.activeKid })
-    .setIssuer(issuer)
-    .setAudience(issuer)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ttlSeconds)
-    .sign(keys.privateKey);
-  if (keys.publicKeys.has(keys.activeKid)) rememberPayload(keys, issuer, token, decodeJwt(token));
+  // The payload exactly as signed (and as verification would return it), built once.
+  const payload: JWTPayload = { ...claims, iss: issuer, aud: issuer, iat, exp: iat + ttlSeconds };
+  const token = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.activeKid }).sign(keys.privateKey);
+  if (keys.publicKeys.has(keys.activeKid)) rememberPayload(keys, issuer, token, payload);
   return token;
 }
 

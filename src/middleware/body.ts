@@ -39,7 +39,7 @@ export const bodyParser = createMiddleware<AppEnv>(async (c, next) => {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw fail('payload_too_large');
-  // On Node the request's own stream is read directly (src/http/node-body.ts); elsewhere the WHATWG body.
+  // On Node the request's own stream is read directly (adapter/core/node-body.ts); elsewhere the WHATWG body.
   const incoming = nodeIncoming(c.env);
   let bytes: Uint8Array | null;
   if (incoming) {

@@ -2,22 +2,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { prepared } from '../db/prepared.js';
-import { credentials, users, type UserRow } from '../db/schema.js';
-
-// Prepared once (src/db/prepared.ts). `/login` itself uses findLoginPrincipal below (one statement).
-const anyPasskey = prepared((db) => db.select({ id: credentials.id }).from(credentials).where(eq(credentials.userId, sql.placeholder('userId'))).limit(1).prepare());
-const byVerifiedPhone = prepared((db) =>
-  db.select().from(users).where(and(eq(users.phone, sql.placeholder('phone')), eq(users.phoneVerified, true))).prepare(),
-);
-
-export async function userHasPasskey(db: Db, userId: string): Promise<boolean> {
-  return !!(await anyPasskey(db).get({ userId }));
-}
-
-/** A phone identifier matches only a verified phone. */
-export async function findUserByVerifiedPhone(db: Db, phone: string): Promise<UserRow | null> {
-  return (await byVerifiedPhone(db).get({ phone })) ?? null;
-}
+import { users, type UserRow } from '../db/schema.js';
 
 /**
  * `/login` reads the principal and whether it has a passkey together (issue

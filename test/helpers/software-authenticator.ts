@@ -32,7 +32,7 @@ export interface CeremonyOverrides {
   credentialId?: string;
 }
 
-const concat = (...parts: Uint8Array[]): Uint8Array => {
+export const concat = (...parts: Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
   for (const p of parts) {
@@ -42,7 +42,8 @@ const concat = (...parts: Uint8Array[]): Uint8Array => {
   return out;
 };
 
-const u32 = (n: number) => Uint8Array.from([(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff]);
+/** Big-endian 32-bit, as the authenticator data's signature counter. */
+export const u32 = (n: number) => Uint8Array.from([(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff]);
 
 /** WebCrypto returns ECDSA signatures as raw r||s; WebAuthn needs ASN.1 DER. */
 export function rawEcdsaToDer(raw: Uint8Array): Uint8Array {

@@ -9,7 +9,9 @@ import { fromBase64Url, toBase64Url, utf8 } from '../../src/crypto/encoding.js';
 import { sha256 } from '../../src/crypto/hash.js';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../../src/crypto/webauthn/types.js';
 import { cborEncode, type CborValue } from './cbor.js';
-import { rawEcdsaToDer } from './software-authenticator.js';
+import { concat, rawEcdsaToDer, u32 } from './software-authenticator.js';
+
+export { concat };
 
 export const UP = 0x01;
 export const UV = 0x04;
@@ -24,17 +26,6 @@ export const ALG_NAMES: Record<TestAlg, string> = { [-7]: 'ES256', [-257]: 'RS25
 export const RP_ID = 'localhost';
 export const ORIGIN = 'http://localhost:3000';
 export const CHALLENGE = toBase64Url(new Uint8Array(32).fill(7));
-
-export const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
-const u32 = (n: number) => Uint8Array.from([(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff]);
 
 export interface Overrides {
   type?: string;
