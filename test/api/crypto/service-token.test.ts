@@ -122,3 +122,31 @@ describe('service-token verification (contract §1.5)', () => {
     expect(await verify(raw({ ...head, b64: true }, good), NOW)).toEqual({ ok: false, reason: 'invalid' });
   });
 });
+
+describe('the memo of verified service tokens', () => {
+  it('answers as the jose reference at every time, however often the same tokens come back', async () => {
+    // One verifier for the whole walk, so later answers come from its memo.
+    const verify = createServiceTokenVerifier(SECRET);
+    const notBefore = raw(head, { ...good, nbf: iat + 40 });
+    const offsetsSeconds = [0, 15, -40, 29, 31, 60, 89, 90, 91, 200, 0, 15];
+    for (const token of [valid, `Bearer ${valid}`, notBefore]) {
+      for (const offset of offsetsSeconds) {
+        const at = NOW + offset * 1000;
+        expect(await verify(token, at), `${token.slice(-8)} at +${offset}s`).toEqual(await joseReference(token, at));
+      }
+    }
+  });
+
+  it('remembers exact bytes only: a token one signature character off a remembered one is refused', async () => {
+    const verify = createServiceTokenVerifier(SECRET);
+    expect((await verify(valid, NOW)).ok).toBe(true);
+    const last = s.at(-2) === 'A' ? 'B' : 'A';
+    expect(await verify(`${h}.${p}.${s.slice(0, -2)}${last}${s.at(-1)}`, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    expect((await verify(valid, NOW)).ok).toBe(true);
+  });
+
+  it('does not carry a remembered token over to another secret', async () => {
+    await createServiceTokenVerifier(SECRET)(valid, NOW);
+    expect(await createServiceTokenVerifier('another-secret-0123456789abcdef-0123456789')(valid, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  });
+});
