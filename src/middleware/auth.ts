@@ -12,6 +12,7 @@ import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionWithUser } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
+import { requestHeader } from '../../adapter/hono/headers.js';
 
 /** Extracts `Bearer <token>`: case-insensitive scheme, exactly one token. */
 export function bearerToken(header: string | undefined): string | null {
@@ -21,7 +22,7 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 async function tokenOrFail(c: Context<AppEnv>) {
-  const token = bearerToken(c.req.header('authorization'));
+  const token = bearerToken(requestHeader(c, 'authorization'));
   if (!token) throw fail('unauthorized', 'Missing bearer token');
   const { keys, env, clock } = c.get('deps');
   const payload = await verifyApiToken(keys, token, { issuer: env.issuer, nowMs: clock.now() });

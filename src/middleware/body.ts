@@ -6,6 +6,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { nodeIncoming, readNodeBody } from '../../adapter/core/node-body.js';
+import { requestHeader } from '../../adapter/hono/headers.js';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 const decoder = new TextDecoder();
@@ -37,7 +38,7 @@ async function readLimited(req: Request): Promise<Uint8Array | null> {
 export const bodyParser = createMiddleware<AppEnv>(async (c, next) => {
   const method = c.req.method;
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
-  const declared = Number(c.req.header('content-length') ?? '0');
+  const declared = Number(requestHeader(c, 'content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw fail('payload_too_large');
   // On Node the request's own stream is read directly (adapter/core/node-body.ts); elsewhere the WHATWG body.
   const incoming = nodeIncoming(c.env);

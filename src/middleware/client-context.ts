@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { TrustProxy } from '../config/env.js';
 import type { AppEnv, Deps } from '../deps.js';
+import { requestHeader } from '../../adapter/hono/headers.js';
 
 /** Returns the socket address of a request, when the runtime exposes it. */
 export type ConnectionIp = (c: Context) => string | undefined;
@@ -31,7 +32,7 @@ export const truncateUa = (ua: string | undefined | null): string | null => {
 
 function proxiedIp(c: Context, trust: TrustProxy, connectionIp: ConnectionIp): string | null {
   if (trust.mode === 'xff') {
-    const parts = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = (requestHeader(c, 'x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     return normalizeIp(parts[parts.length - trust.hops]);
   }
   return normalizeIp(connectionIp(c));
@@ -41,25 +42,25 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const startedAtMs = deps.clock.now();
     let ip = proxiedIp(c, deps.env.trustProxy, connectionIp);
-    let userAgent = truncateUa(c.req.header('user-agent'));
+    let userAgent = truncateUa(requestHeader(c, 'user-agent'));
     let trusted = false;
-    const header = c.req.header('x-svc-service-token');
+    const header = requestHeader(c, 'x-svc-service-token');
     if (header) {
       const result = await deps.verifyServiceToken(header, startedAtMs);
       if (result.ok) {
         trusted = true;
-        const forwardedIp = c.req.header('x-svc-client-ip');
+        const forwardedIp = requestHeader(c, 'x-svc-client-ip');
         if (forwardedIp !== undefined) {
           const candidate = normalizeIp(forwardedIp.split(',')[0]);
           if (candidate) ip = candidate;
         }
-        const forwardedUa = c.req.header('x-svc-client-user-agent');
+        const forwardedUa = requestHeader(c, 'x-svc-client-user-agent');
         if (forwardedUa !== undefined) userAgent = truncateUa(forwardedUa);
       } else {
         await deps.events.record({ type: 'service_token_failed', ipAddress: ip, userAgent, metadata: { reason: result.reason } });
       }
     }
-    const externalDelivery = trusted && c.req.header('x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
+    const externalDelivery = trusted && requestHeader(c, 'x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
     c.set('client', { ip, userAgent, trusted, externalDelivery, startedAtMs });
     await next();
   });

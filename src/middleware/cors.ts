@@ -5,12 +5,13 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
+import { requestHeader } from '../../adapter/hono/headers.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, x-svc-service-token, x-svc-client-ip, x-svc-client-user-agent, x-svc-auth-delivery-mode';
 const EXPOSED_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate';
 
 export const cors = createMiddleware<AppEnv>(async (c, next) => {
-  const origin = c.req.header('origin');
+  const origin = requestHeader(c, 'origin');
   if (!origin) return next();
   const { env, events } = c.get('deps');
   const allowed = new Set([new URL(env.issuer).origin, ...env.appOrigins]);
@@ -18,7 +19,7 @@ export const cors = createMiddleware<AppEnv>(async (c, next) => {
     await events.record({ type: 'request_suspicious', metadata: { reason: 'cors_origin', path: c.req.path } });
     throw fail('origin_not_allowed');
   }
-  if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+  if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) {
     return new Response(null, {
       status: 204,
       headers: {

@@ -5,10 +5,11 @@ import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { revokeChain, revokeUserSessions } from '../repositories/sessions.js';
 import { rotateRefreshToken } from '../services/refresh-rotation.js';
+import { requestHeader } from '../../adapter/hono/headers.js';
 
 export const refreshRoutes = new Hono<AppEnv>()
   .post('/refresh', async (c) => {
-    const token = bearerToken(c.req.header('authorization'));
+    const token = bearerToken(requestHeader(c, 'authorization'));
     if (!token) throw fail('unauthorized', 'Missing bearer token');
     return c.json(await rotateRefreshToken(c.get('deps'), token, c.get('client')));
   })
