@@ -48,17 +48,20 @@
  * does it run again for all its rows, and the result is that second run's,
  * one consistent read.
  *
+ * Layout: `embedded-connection.ts` holds one connection with its statement
+ * cache (all of the above about statements and rows), `embedded-transaction.ts`
+ * the interactive transaction, `embedded-rows.ts` the values and rows; this
+ * file the client, its options and `embeddedPath`.
+ *
  * Node-only (a native module): `openDatabase` imports this file dynamically
- * for embedded URLs only, so the Workers bundle never reaches it.
+ * for embedded URLs only, so the Workers bundle never reaches it (nor the
+ * `embedded-*.ts` modules, which only this file and each other import).
  */
-import Database from 'libsql';
 import { LibsqlError } from '@libsql/client';
 import { isBusyFailure } from './busy-recovery.js';
-import type { Client, InArgs, InStatement, ResultSet, Row, Transaction, TransactionMode, Value } from '@libsql/client';
-import { argsToSql, fromSql, genericRow, ResultSetImpl, rowBuilder } from './embedded-rows.js';
-
-type NativeDb = InstanceType<typeof Database>;
-type NativeStatement = ReturnType<NativeDb['prepare']>;
+import type { Client, InArgs, InStatement, ResultSet, Transaction, TransactionMode } from '@libsql/client';
+import { Connection, mapError } from './embedded-connection.js';
+import { EmbeddedTransaction } from './embedded-transaction.js';
 
 export interface EmbeddedClientOptions {
   /** Prepared statements kept per connection (default 500). */
@@ -71,187 +74,11 @@ export interface EmbeddedClientOptions {
 
 export const DEFAULT_STATEMENT_CACHE_SIZE = 500;
 
-/** What a cached statement knows about itself. */
-interface Prepared {
-  /** For `all()` and `run()` (both reset the statement before they bind). */
-  stmt: NativeStatement;
-  /**
-   * The same SQL prepared again, for `get()` only: libsql's `get()` binds
-   * without resetting first (it resets after), so on a statement `all()` left
-   * finished the new arguments would not bind and the old ones would run.
-   */
-  one: NativeStatement | null;
-  reader: boolean;
-  /** A plain SELECT: running it twice changes nothing. */
-  select: boolean;
-  /** Its last run returned no row: ask for one row first. */
-  probe: boolean;
-  /** A SELECT ending in `LIMIT 1` (`literal`) or `LIMIT ?` (`param`: when its argument, the last, is 1): one row at most. */
-  limitOne: 'literal' | 'param' | null;
-  columns: string[];
-  columnTypes: string[];
-  /** Builds one row from the (converted) raw values. */
-  row: (values: Value[]) => Row;
-}
-
-function mapError(e: unknown): unknown {
-  if (e instanceof Database.SqliteError) {
-    const err = e as unknown as { message: string; code: string; rawCode?: number };
-    return new LibsqlError(err.message, err.code, err.rawCode, e as Error);
-  }
-  return e;
-}
-
-const EMPTY: string[] = [];
-const SELECT = /^\s*select\b/i;
-const LIMIT_1 = /\blimit\s+1\s*;?\s*$/i;
-const LIMIT_PARAM = /\blimit\s+\?\s*;?\s*$/i;
-const COMMENT = /--|\/\*/;
-const DDL = /^\s*(?:create|drop|alter)\b/i;
-const NAMED_OR_NUMBERED = /\?\d|[:@$][A-Za-z_]/;
-
 function beginFor(mode: TransactionMode): string {
   if (mode === 'write') return 'BEGIN IMMEDIATE';
   if (mode === 'read') return 'BEGIN TRANSACTION READONLY';
   if (mode === 'deferred') return 'BEGIN DEFERRED';
   throw new RangeError('Unknown transaction mode, supported values are "write", "read" and "deferred"');
-}
-
-function normalize(stmt: InStatement | [string, InArgs?]): { sql: string; args: InArgs | undefined } {
-  if (typeof stmt === 'string') return { sql: stmt, args: undefined };
-  if (Array.isArray(stmt)) return { sql: stmt[0], args: stmt[1] };
-  return { sql: stmt.sql, args: stmt.args };
-}
-
-// --- one connection -------------------------------------------------------------
-
-/** A native connection with its statement cache. */
-class Connection {
-  readonly db: NativeDb;
-  readonly #cache = new Map<string, Prepared>();
-  readonly #cap: number;
-
-  constructor(path: string, cap: number) {
-    this.db = new Database(path);
-    this.#cap = Math.max(1, Math.trunc(cap));
-  }
-
-  get cachedStatements(): number {
-    return this.#cache.size;
-  }
-
-  #prepare(sql: string): Prepared {
-    let p = this.#cache.get(sql);
-    if (p !== undefined) return p;
-    const stmt = this.db.prepare(sql);
-    const reader = stmt.reader;
-    let columns = EMPTY;
-    let columnTypes = EMPTY;
-    if (reader) {
-      stmt.raw(true);
-      stmt.safeIntegers(true);
-      const defs = stmt.columns();
-      columns = defs.map((c) => c.name);
-      columnTypes = defs.map((c) => c.type ?? '');
-    }
-    const select = reader && SELECT.test(sql);
-    // Only where the text says it plainly: no comment, and for `LIMIT ?` only plain `?` placeholders (then its argument is the last).
-    const plain = select && !COMMENT.test(sql);
-    const limitOne = !plain ? null : LIMIT_1.test(sql) ? 'literal' : LIMIT_PARAM.test(sql) && !NAMED_OR_NUMBERED.test(sql) ? 'param' : null;
-    p = { stmt, one: null, reader, select, probe: false, limitOne, columns, columnTypes, row: reader ? rowBuilder(columns) : noRows };
-    if (this.#cache.size >= this.#cap) this.#cache.delete(this.#cache.keys().next().value!);
-    this.#cache.set(sql, p);
-    return p;
-  }
-
-  #one(p: Prepared, sql: string): NativeStatement {
-    if (p.one === null) {
-      const one = this.db.prepare(sql);
-      one.raw(true);
-      one.safeIntegers(true);
-      p.one = one;
-    }
-    return p.one;
-  }
-
-  /**
-   * SQLite re-prepares a statement whose schema changed (another connection's
-   * ALTER TABLE, say), so its rows may no longer match the column list read
-   * when it was cached: prepare it again and answer from the new one.
-   */
-  #again(sql: string, args: InArgs | undefined): ResultSet {
-    this.#cache.delete(sql);
-    return this.run(sql, args);
-  }
-
-  run(sql: string, args: InArgs | undefined): ResultSet {
-    const bound = argsToSql(args);
-    let p: Prepared | undefined;
-    try {
-      p = this.#prepare(sql);
-      if (p.reader) {
-        if (p.limitOne !== null && (p.limitOne === 'literal' || (Array.isArray(bound) && bound[bound.length - 1] === 1))) {
-          // At most one row: one native call (query, first row, reset).
-          const first = this.#one(p, sql).get(bound) as unknown[] | undefined;
-          if (first !== undefined && first.length !== p.columns.length) return this.#again(sql, args);
-          return new ResultSetImpl(p.columns, p.columnTypes, first === undefined ? [] : [p.row(fromSql(first))], 0, undefined);
-        }
-        if (p.probe) {
-          if (this.#one(p, sql).get(bound) === undefined) return new ResultSetImpl(p.columns, p.columnTypes, [], 0, undefined);
-          p.probe = false;
-        }
-        const raw = p.stmt.all(bound) as unknown[][];
-        if (raw.length > 0 && raw[0]!.length !== p.columns.length) return this.#again(sql, args);
-        if (raw.length === 0 && p.select) p.probe = true;
-        const rows = new Array<Row>(raw.length);
-        for (let i = 0; i < raw.length; i++) rows[i] = p.row(fromSql(raw[i]!));
-        return new ResultSetImpl(p.columns, p.columnTypes, rows, 0, undefined);
-      }
-      const info = p.stmt.run(bound) as { changes: number; lastInsertRowid: number | bigint };
-      if (DDL.test(sql)) this.#cache.clear(); // cached column lists may have changed
-      return new ResultSetImpl([], [], [], info.changes, BigInt(info.lastInsertRowid));
-    } catch (e) {
-      // A statement that failed may be left "in progress": never reuse it.
-      if (p !== undefined && this.#cache.get(sql) === p) this.#cache.delete(sql);
-      throw mapError(e);
-    }
-  }
-
-  /** Statements in one transaction; ROLLBACK if any fails. Synchronous from BEGIN to COMMIT. */
-  batch(stmts: Array<InStatement | [string, InArgs?]>, begin: string): ResultSet[] {
-    const db = this.db;
-    this.run(begin, undefined);
-    try {
-      const results = new Array<ResultSet>(stmts.length);
-      for (let i = 0; i < stmts.length; i++) {
-        if (!db.inTransaction) throw new LibsqlError('The transaction has been rolled back', 'TRANSACTION_CLOSED');
-        const { sql, args } = normalize(stmts[i]!);
-        results[i] = this.run(sql, args);
-      }
-      this.run('COMMIT', undefined);
-      return results;
-    } finally {
-      if (db.inTransaction) this.run('ROLLBACK', undefined);
-    }
-  }
-
-  exec(sql: string): void {
-    this.#cache.clear(); // it may change the schema
-    try {
-      this.db.exec(sql);
-    } catch (e) {
-      throw mapError(e);
-    }
-  }
-
-  close(): void {
-    this.#cache.clear();
-    this.db.close();
-  }
-}
-
-function noRows(): never {
-  throw new Error('unreachable: a statement without columns has no rows');
 }
 
 // --- the client -----------------------------------------------------------------
@@ -393,55 +220,6 @@ export class EmbeddedClient implements Client {
       this.#conn = null;
       conn.close();
     }
-  }
-}
-
-/** An interactive transaction on a connection of its own, closed once the transaction ends. */
-class EmbeddedTransaction implements Transaction {
-  readonly #conn: Connection;
-  constructor(conn: Connection) {
-    this.#conn = conn;
-  }
-  #release(): void {
-    if (!this.#conn.db.inTransaction && this.#conn.db.open) this.#conn.close();
-  }
-  get closed(): boolean {
-    return !this.#conn.db.open || !this.#conn.db.inTransaction;
-  }
-  #check(): void {
-    if (this.closed) throw new LibsqlError('The transaction is closed', 'TRANSACTION_CLOSED');
-  }
-  async execute(stmt: InStatement): Promise<ResultSet> {
-    this.#check();
-    const { sql, args } = normalize(stmt);
-    return this.#conn.run(sql, args);
-  }
-  async batch(stmts: InStatement[]): Promise<ResultSet[]> {
-    return stmts.map((s) => {
-      this.#check();
-      const { sql, args } = normalize(s);
-      return this.#conn.run(sql, args);
-    });
-  }
-  async executeMultiple(sql: string): Promise<void> {
-    this.#check();
-    this.#conn.exec(sql);
-  }
-  async rollback(): Promise<void> {
-    if (!this.#conn.db.open) return;
-    this.#check();
-    this.#conn.run('ROLLBACK', undefined);
-    this.#release();
-  }
-  async commit(): Promise<void> {
-    this.#check();
-    this.#conn.run('COMMIT', undefined);
-    this.#release();
-  }
-  close(): void {
-    if (!this.#conn.db.open) return;
-    if (this.#conn.db.inTransaction) this.#conn.run('ROLLBACK', undefined);
-    this.#release();
   }
 }
 

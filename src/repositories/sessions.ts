@@ -7,7 +7,7 @@ import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js'
 // Per-request reads are prepared once per database (src/db/prepared.ts); timestamps bind as epoch ms.
 const byId = prepared((db) => db.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare());
 // `.limit(1)` on a unique key changes no answer; it tells the embedded client the statement
-// returns one row at most, which it then reads in one native call (src/db/embedded-client.ts).
+// returns one row at most, which it then reads in one native call (src/db/embedded-connection.ts).
 const withUserById = prepared((db) =>
   db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare(),
 );
