@@ -14,6 +14,9 @@ const MAX_I64 = 2n ** 63n - 1n;
 
 // --- rows ---------------------------------------------------------------------
 
+/** Registry symbol under which a row hands over its values array (read by src/db/fast-get.ts). */
+const ROW_VALUES = Symbol.for('svc.db.rowValues');
+
 /** The base of every row class: the values in column order, out of sight of `Object.keys`, spread and JSON. */
 class RowBase {
   readonly #values: Value[];
@@ -22,6 +25,10 @@ class RowBase {
   }
   static valuesOf(row: RowBase): Value[] {
     return row.#values;
+  }
+  /** The values array itself, for `fast-get.ts` (not enumerable: a symbol on the prototype). */
+  get [ROW_VALUES](): Value[] {
+    return this.#values;
   }
 }
 

@@ -1,6 +1,7 @@
 /** Drizzle queries on `sessions`. No business rules here. */
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { fastGet } from '../db/fast-get.js';
 import { prepared } from '../db/prepared.js';
 import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js';
 
@@ -8,11 +9,12 @@ import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js'
 const byId = prepared((db) => db.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare());
 // `.limit(1)` on a unique key changes no answer; it tells the embedded client the statement
 // returns one row at most, which it then reads in one native call (src/db/embedded-connection.ts).
+// The access check runs on every authenticated request: its row is mapped by fastGet (src/db/fast-get.ts).
 const withUserById = prepared((db) =>
-  db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare(),
+  fastGet(db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare()),
 );
 const withUserByLookup = prepared((db) =>
-  db.select({ session: sessions, user: users }).from(sessions).leftJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup'))).limit(1).prepare(),
+  fastGet(db.select({ session: sessions, user: users }).from(sessions).leftJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup'))).limit(1).prepare()),
 );
 const activeOfUser = prepared((db) =>
   db

@@ -1,0 +1,154 @@
+/**
+ * One-row reads of a hot prepared query without drizzle's generic row mapper
+ * (issue #17). drizzle maps every row through `mapResultRow`: per column an
+ * `is()` class check, a walk over the field's path entries, a copy of the row
+ * through its index accessors and a `normalizeFieldValue` pass. For the access
+ * check (session ⨝ user, 45 columns, on every authenticated request) that cost
+ * more CPU than SQLite's own read. `fastGet(query)` takes the prepared query
+ * drizzle built (its SQL, parameters and ordered fields) and maps the row with a
+ * plan made once: per column its place in the result and its column's own
+ * `mapFromDriverValue`, and drizzle's rule for a left-joined table whose row is
+ * missing (the object becomes null).
+ *
+ * It answers exactly what `query.get(values)` answers — `test/api/db/fast-get.test.ts`
+ * compares both on rows with every column type, NULLs and a missing join — and
+ * hands the query back to drizzle whenever the plan does not cover it: a field
+ * that is not a plain column or sits deeper than `object.column`, a query bound
+ * to a transaction, or a row holding a blob (drizzle turns those into `Buffer`s).
+ * It runs on every client (embedded file, sqld/Turso over HTTP, D1 through
+ * `d1-client.ts`): it calls the same `client.execute` drizzle would.
+ *
+ * @example
+ * const byId = prepared((db) => fastGet(db.select({ session: sessions, user: users }).from(sessions)
+ *   .innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare()));
+ * const found = await byId(db).get({ id }); // { session, user } | undefined
+ */
+import { Column, getTableName, is, Param, Placeholder } from 'drizzle-orm';
+import type { Client, InValue, Row } from '@libsql/client';
+
+/** The parts of drizzle's libSQL prepared query this reads (set by its constructor and `select().prepare()`). */
+interface DrizzlePrepared<T> {
+  get(values?: Record<string, unknown>): Promise<T | undefined>;
+  mapGetResult(rows: unknown[][]): T | undefined;
+  query: { sql: string; params: unknown[] };
+  fields?: { path: string[]; field: unknown }[];
+  joinsNotNullableMap?: Record<string, boolean>;
+  client?: Client;
+  tx?: unknown;
+  customResultMapper?: unknown;
+}
+
+export interface FastGet<T> {
+  get(values?: Record<string, unknown>): Promise<T | undefined>;
+}
+
+interface Slot {
+  /** Index into `objects` (a `table.column` field) or -1 (a top-level field). */
+  object: number;
+  key: string;
+  column: Column;
+}
+
+interface ObjectPlan {
+  key: string;
+  /** Null the object when its first column reads null (drizzle: a left-joined table with no row). */
+  nullable: boolean;
+  first: number;
+}
+
+/**
+ * The embedded client's rows carry their values array under this registry
+ * symbol (src/db/embedded-rows.ts), so no copy through index accessors is needed.
+ */
+const ROW_VALUES = Symbol.for('svc.db.rowValues');
+
+function valuesOf(row: Row): unknown[] {
+  const own = (row as unknown as Record<symbol, unknown[] | undefined>)[ROW_VALUES];
+  return own ?? Array.prototype.slice.call(row);
+}
+
+function plan(query: DrizzlePrepared<unknown>): { slots: Slot[]; objects: ObjectPlan[] } | null {
+  if (!query.fields || query.customResultMapper || !query.client) return null;
+  const slots: Slot[] = [];
+  const objects: ObjectPlan[] = [];
+  const tables: string[] = [];
+  const byKey = new Map<string, number>();
+  for (const [i, { path, field }] of query.fields.entries()) {
+    if (!is(field, Column) || path.length < 1 || path.length > 2) return null;
+    if (path.length === 1) {
+      slots.push({ object: -1, key: path[0]!, column: field });
+      continue;
+    }
+    const [objectKey, key] = path as [string, string];
+    let o = byKey.get(objectKey);
+    const table = getTableName(field.table);
+    if (o === undefined) {
+      o = objects.length;
+      byKey.set(objectKey, o);
+      objects.push({ key: objectKey, nullable: !!query.joinsNotNullableMap && !query.joinsNotNullableMap[table], first: i });
+      tables.push(table);
+    } else if (tables[o] !== table) {
+      objects[o]!.nullable = false; // drizzle nulls an object only when all its columns come from one table
+    }
+    slots.push({ object: o, key, column: field });
+  }
+  // A top-level key equal to an object's key would be overwritten in drizzle's walk; not worth planning for.
+  if (slots.some((s) => s.object === -1 && byKey.has(s.key))) return null;
+  return { slots, objects };
+}
+
+export function fastGet<T>(prepared: T): FastGet<T extends { get(v?: never): Promise<infer R> } ? NonNullable<R> : never> {
+  type R = T extends { get(v?: never): Promise<infer X> } ? NonNullable<X> : never;
+  const query = prepared as unknown as DrizzlePrepared<R>;
+  const p = query.tx ? null : plan(query as DrizzlePrepared<unknown>);
+  if (!p) return { get: (values) => query.get(values) };
+  const { slots, objects } = p;
+  const client = query.client!;
+  const { sql, params } = query.query;
+
+  // drizzle's fillPlaceholders, decided once per parameter: a placeholder, an encoded placeholder or a constant.
+  const binders = params.map((param): ((values: Record<string, unknown>) => unknown) => {
+    const named = is(param, Placeholder) ? (param as Placeholder) : is(param, Param) && is((param as Param).value, Placeholder) ? ((param as Param).value as Placeholder) : null;
+    if (!named) return () => param;
+    const encoder = named === param ? null : (param as Param).encoder;
+    return (values) => {
+      if (!(named.name in values)) throw new Error(`No value for placeholder "${named.name}" was provided`);
+      return encoder ? encoder.mapToDriverValue(values[named.name]) : values[named.name];
+    };
+  });
+  const bind = (values: Record<string, unknown>): InValue[] => {
+    const args = new Array<InValue>(binders.length);
+    for (let i = 0; i < binders.length; i++) args[i] = binders[i]!(values) as InValue;
+    return args;
+  };
+
+  return {
+    async get(values) {
+      const { rows } = await client.execute({ sql, args: bind(values ?? {}) });
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const raw = valuesOf(row);
+      // Keys appear in field order, as drizzle's walk creates them.
+      const out: Record<string, unknown> = {};
+      const parts: (Record<string, unknown> | undefined)[] = new Array(objects.length);
+      for (let i = 0; i < slots.length; i++) {
+        const v = raw[i];
+        if (v instanceof ArrayBuffer) return query.mapGetResult([raw]); // drizzle's Buffer conversion
+        const slot = slots[i]!;
+        const value = v === null ? null : slot.column.mapFromDriverValue(v);
+        if (slot.object === -1) {
+          out[slot.key] = value;
+          continue;
+        }
+        let part = parts[slot.object];
+        if (part === undefined) out[objects[slot.object]!.key] = part = parts[slot.object] = {};
+        part[slot.key] = value;
+      }
+      for (let o = 0; o < objects.length; o++) {
+        const obj = objects[o]!;
+        if (obj.nullable && parts[o]![slots[obj.first]!.key] === null) out[obj.key] = null;
+      }
+      return out as R;
+    },
+  };
+}
