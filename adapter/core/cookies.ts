@@ -17,10 +17,20 @@ export const COOKIE_SKEW_SECONDS = 30;
 const CACHE_MAX_ENTRIES = 10_000;
 
 interface CacheEntry {
+  /** The whole cookie value that verified: a hit must be these exact bytes. */
+  value: string;
   claims: JwtClaims;
   /** `exp` of the cookie itself (seconds). */
   exp: number;
 }
+
+/**
+ * The memo is keyed by the signature segment (43 characters) rather than the
+ * whole ~1–2 KB value: a Map lookup hashes its key, and a fresh header string
+ * is hashed anew on every request (~2 µs for the whole value on Node). The hit
+ * then compares the whole value with the one that verified.
+ */
+const signatureOf = (value: string): string => value.slice(value.lastIndexOf('.') + 1);
 
 export interface CookieCodec {
   /** Signs a cookie value for `payload` valid `maxAge` seconds from `nowMs`. */
@@ -57,7 +67,7 @@ export function createCookieCodec(secret: string, issuer: string | undefined): C
       }
       if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     }
-    cache.set(value, { claims, exp: claims['exp'] as number });
+    cache.set(signatureOf(value), { value, claims, exp: claims['exp'] as number });
   }
 
   return {
@@ -67,7 +77,8 @@ export function createCookieCodec(secret: string, issuer: string | undefined): C
     },
     verify(value, kind, nowMs) {
       if (!value) return null;
-      let claims = cache.get(value)?.claims;
+      const hit = cache.get(signatureOf(value));
+      let claims = hit !== undefined && hit.value === value ? hit.claims : undefined;
       if (!claims) {
         const verified = verifyHs256Signature(key, value);
         if (!verified || (issuer !== undefined && verified['iss'] !== issuer)) return null;
@@ -117,4 +128,27 @@ export function parseCookieHeader(header: string | null | undefined): Record<str
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * One cookie of a `Cookie` header, as `parseCookieHeader(header)[name]` reads
+ * it (first occurrence, trimmed, one pair of quotes removed), without
+ * splitting the whole header: the guard reads one cookie per request.
+ *
+ * @example
+ * readCookie('a=1; svc-access="x.y.z"', 'svc-access'); // 'x.y.z'
+ */
+export function readCookie(header: string | null | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (let start = 0; start < header.length; ) {
+    let end = header.indexOf(';', start);
+    if (end === -1) end = header.length;
+    const eq = header.indexOf('=', start);
+    if (eq > start && eq < end && header.slice(start, eq).trim() === name) {
+      const value = header.slice(eq + 1, end).trim();
+      return value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1) : value;
+    }
+    start = end + 1;
+  }
+  return undefined;
 }

@@ -44,8 +44,17 @@ export interface RequireAuthOptions {
 
 export type AuthFailure = { status: 401; body: { error: 'unauthorized'; message: string } } | { status: 502; body: { error: 'upstream_unavailable'; message: string } };
 
+export type AuthResult = { ok: true; user: AuthUser } | { ok: false; failure: AuthFailure };
+
 export interface AuthGuard {
-  authenticate(cookies: Record<string, string>, authorization: string | undefined): Promise<{ ok: true; user: AuthUser } | { ok: false; failure: AuthFailure }>;
+  /** The access cookie's name (`cookieName`, default `svc-access`). */
+  readonly cookieName: string;
+  /**
+   * The access cookie's answer, synchronously (no promise on the hot path);
+   * `undefined` when there is no cookie, and only then may a bearer token be tried.
+   */
+  fromCookie(value: string | undefined): AuthResult | undefined;
+  authenticate(cookies: Record<string, string>, authorization: string | undefined): Promise<AuthResult>;
 }
 
 const NO_CREDENTIAL: AuthFailure = { status: 401, body: { error: 'unauthorized', message: 'Authentication required' } };
@@ -88,26 +97,31 @@ export function createAuthGuard(opts: RequireAuthOptions, label = 'requireAuth')
     const fetchFn = opts.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
     jwks = createJwksVerifier({ authServerUrl: stripTrailingSlash(opts.authServerUrl!), audience: stripTrailingSlash(opts.audience!), fetch: fetchFn, now });
   }
+  function fromCookie(raw: string | undefined): AuthResult | undefined {
+    if (raw === undefined) return undefined;
+    const c = codec.verify(raw, 'access', now());
+    if (!c || typeof c.sub !== 'string' || typeof c.token !== 'string') return { ok: false, failure: INVALID };
+    const user: AuthUser = {
+      id: c.sub,
+      sub: c.sub,
+      roles: Array.isArray(c.roles) ? c.roles : [],
+      email: c.email,
+      phone: c.phone ?? null,
+      organizationId: c.organizationId ?? null,
+      sessionId: c.sessionId,
+      iat: c['iat'] as number | undefined,
+      exp: c['exp'] as number | undefined,
+      token: c.token,
+    };
+    return { ok: true, user };
+  }
+
   return {
+    cookieName: name,
+    fromCookie,
     async authenticate(cookies, authorization) {
-      const raw = cookies[name];
-      if (raw !== undefined) {
-        const c = codec.verify(raw, 'access', now());
-        if (!c || typeof c.sub !== 'string' || typeof c.token !== 'string') return { ok: false, failure: INVALID };
-        const user: AuthUser = {
-          id: c.sub,
-          sub: c.sub,
-          roles: Array.isArray(c.roles) ? c.roles : [],
-          email: c.email,
-          phone: c.phone ?? null,
-          organizationId: c.organizationId ?? null,
-          sessionId: c.sessionId,
-          iat: c['iat'] as number | undefined,
-          exp: c['exp'] as number | undefined,
-          token: c.token,
-        };
-        return { ok: true, user };
-      }
+      const byCookie = fromCookie(cookies[name]);
+      if (byCookie !== undefined) return byCookie;
       const bearer = jwks ? bearerFrom(authorization) : null;
       if (!jwks || !bearer) return { ok: false, failure: NO_CREDENTIAL };
       const verified = await jwks.verify(bearer);

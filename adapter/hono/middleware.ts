@@ -3,7 +3,7 @@
  * never calls the API, never refreshes), `requireRole`, and `getUser`.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { parseCookieHeader } from '../core/cookies.js';
+import { parseCookieHeader, readCookie } from '../core/cookies.js';
 import { createAdapterCore } from '../core/core.js';
 import type { Me } from '../core/contract.js';
 import { getUserWith, requiredRoles, roleFailure } from '../core/guards.js';
@@ -12,6 +12,8 @@ import { createAuthGuard, type AuthUser, type RequireAuthOptions } from '../core
 import { clientIpOf } from '../core/wire.js';
 import { defaultClientIp } from './request.js';
 import { requestHeader } from './headers.js';
+
+const NO_COOKIES: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 
 /** Context variables set by the guards: `c.get('user')`. */
 export type SvcVariables = {
@@ -29,7 +31,8 @@ export type SvcVariables = {
 export function requireAuth(opts: RequireAuthOptions): MiddlewareHandler<{ Variables: SvcVariables }> {
   const guard = createAuthGuard(opts, 'requireAuth');
   return async (c, next) => {
-    const result = await guard.authenticate(parseCookieHeader(requestHeader(c, 'cookie')), requestHeader(c, 'authorization'));
+    // The cookie path is synchronous; only a request without the cookie awaits the bearer check.
+    const result = guard.fromCookie(readCookie(requestHeader(c, 'cookie'), guard.cookieName)) ?? (await guard.authenticate(NO_COOKIES, requestHeader(c, 'authorization')));
     if (!result.ok) return c.json(result.failure.body, result.failure.status);
     c.set('user', result.user);
     await next();

@@ -2,7 +2,7 @@ import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { SignJWT, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { claimsAcceptable, createCookieCodec, parseCookieHeader, serializeClearCookie, serializeCookie } from '../../../adapter/core/cookies.js';
+import { claimsAcceptable, createCookieCodec, parseCookieHeader, readCookie, serializeClearCookie, serializeCookie } from '../../../adapter/core/cookies.js';
 import type { CookieKind } from '../../../adapter/core/contract.js';
 import { signHs256 } from '../../../adapter/core/hs256.js';
 
@@ -95,6 +95,16 @@ describe('cookie codec', () => {
     expect(a.verify(value, 'access', NOW)).toBeNull();
   });
 
+  it('the cache hits only the exact bytes that verified: a payload under a remembered signature is refused', () => {
+    const codec = createCookieCodec(SECRET, ISS);
+    const good = signHs256(key, { ...access, iss: ISS, iat: now, exp: now + 900 });
+    const [h, , sig] = good.split('.') as [string, string, string];
+    expect(codec.verify(good, 'access', NOW)).not.toBeNull(); // now remembered under its signature
+    const forged = `${h}.${b64({ ...access, roles: ['admin'], iss: ISS, iat: now, exp: now + 900 })}.${sig}`;
+    expect(codec.verify(forged, 'access', NOW)).toBeNull();
+    expect(codec.verify(` ${good}`.slice(1), 'access', NOW)?.roles).toEqual(['user']); // the same bytes in another string
+  });
+
   it('without an issuer option the iss check is skipped (requireAuth without issuer)', () => {
     const value = createCookieCodec(SECRET, 'https://any.example').sign(access as never, 900, NOW);
     expect(createCookieCodec(SECRET, undefined).verify(value, 'access', NOW)).not.toBeNull();
@@ -116,5 +126,19 @@ describe('cookie serialization', () => {
     expect(parsed['b']).toBe('2');
     expect(parsed['__proto__']).toBe('x');
     expect(Object.keys(parsed)).toEqual(['a', 'b', '__proto__']);
+  });
+
+  it('readCookie answers as parseCookieHeader for every name, on headers built from awkward pieces', () => {
+    const pieces = ['a=1', ' a=2', 'b="q"', 'b=3', '=x', 'c', ' svc-access = v.w.x ', 'svc-access=second', '"d"=4', 'e==5', 'f=""', 'g="', '', ' ', '__proto__=p', 'h=a=b'];
+    const names = ['a', 'b', 'c', 'd', '"d"', 'e', 'f', 'g', 'h', 'svc-access', '__proto__', 'missing'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 400; i++) {
+      const header = Array.from({ length: 1 + (next() % 6) }, () => pieces[next() % pieces.length]).join(next() % 2 ? ';' : '; ');
+      const parsed = parseCookieHeader(header);
+      for (const name of names) expect(readCookie(header, name), `${JSON.stringify(header)} ${name}`).toBe(parsed[name]);
+    }
+    expect(readCookie(undefined, 'a')).toBeUndefined();
+    expect(readCookie('x=1; svc-access="a.b.c"', 'svc-access')).toBe('a.b.c');
   });
 });
