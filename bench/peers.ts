@@ -17,20 +17,23 @@
  * Better Auth per case, and each line prints the median req/s of each with the
  * spread of the rounds and the ratio svc / Better Auth against its target.
  * On first run the peer is installed with `npm ci --prefix bench/peers`
- * (npm registry only). `RUNTIMES=node`, `BENCH_ROUNDS`, `BENCH_ROUND_MS`;
+ * (npm registry only). `RUNTIMES=node`, `BENCH_ROUNDS`, `BENCH_ROUND_MS`,
+ * `BENCH_SETTLE_MS` (an unmeasured lead-in before every round, 300 ms);
  * svc's login response floor is off unless `LOGIN_RESPONSE_FLOOR_MS` is set.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../test/runtime/processes.js';
-import { CookieJar, createHttpClient } from './lib/http-client.js';
 import { fmt, loadAverage, machine, measure, summary } from './lib/load.js';
 import { createLoadGenerator, describeLoad, type LoadResult } from './lib/loadgen.js';
 import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
+import { baSignIn, client, ok, origin, pool, svcContinueWithEmail, svcSignIn, svcSignUp } from './lib/peer-flows.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 2000);
+/** Unmeasured lead-in of the same case and side before every measured round (0: none). */
+const SETTLE_MS = Number(process.env['BENCH_SETTLE_MS'] ?? 300);
 const RUNTIMES = (process.env['RUNTIMES'] ?? 'node,bun').split(',') as ('node' | 'bun')[];
 const READ_CONCURRENCY = 32;
 const FLOW_CONCURRENCY = 8;
@@ -52,72 +55,6 @@ async function listening(proc: Spawned, what: string): Promise<string> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${what} did not start:\n${proc.output()}`);
-}
-
-const client = createHttpClient(64);
-const origin = { origin: BENCH_APP_ORIGIN };
-
-async function code(base: string, email: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const r = await client.call(`${base}/bench/otp?email=${encodeURIComponent(email)}`);
-    const c = (JSON.parse(r.text) as { code: string | null }).code;
-    if (c) return c;
-    await new Promise((res) => setTimeout(res, 2)); // the adapter delivers after answering
-  }
-  throw new Error(`no code delivered to ${email}`);
-}
-
-function ok(r: { status: number; text: string }, what: string) {
-  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
-}
-
-/** svc: sign-up by email code through the adapter; returns the cookie jar of the session. */
-async function svcSignUp(app: string, email: string): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const reg = await client.call(`${app}/auth/registration/register`, { method: 'POST', headers: origin, json: { email } });
-  ok(reg, 'svc register');
-  jar.update(reg.setCookies);
-  const verify = await client.call(`${app}/auth/otp/verify-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: { verificationToken: await code(app, email) } });
-  ok(verify, 'svc verify-email-otp');
-  return jar.update(verify.setCookies);
-}
-
-/** svc: email-code sign-in of an existing user, end to end (login, code, verify, session cookies). */
-async function svcSignIn(app: string, email: string): Promise<void> {
-  const jar = new CookieJar();
-  const login = await client.call(`${app}/auth/login`, { method: 'POST', headers: origin, json: { identifier: email } });
-  ok(login, 'svc login');
-  jar.update(login.setCookies);
-  const gen = await client.call(`${app}/auth/otp/generate-login-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: {} });
-  ok(gen, 'svc generate-login-email-otp');
-  jar.update(gen.setCookies);
-  const verify = await client.call(`${app}/auth/otp/verify-login-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: { verificationToken: await code(app, email) } });
-  ok(verify, 'svc verify-login-email-otp');
-  if (!jar.update(verify.setCookies).has('svc-access')) throw new Error('svc sign-in set no session');
-}
-
-/** Better Auth: email-OTP sign-in (creates the user on first use); returns the session cookies. */
-async function baSignIn(ba: string, email: string): Promise<CookieJar> {
-  const send = await client.call(`${ba}/api/auth/email-otp/send-verification-otp`, { method: 'POST', headers: origin, json: { email, type: 'sign-in' } });
-  ok(send, 'BA send-verification-otp');
-  const signIn = await client.call(`${ba}/api/auth/sign-in/email-otp`, { method: 'POST', headers: origin, json: { email, otp: await code(ba, email) } });
-  ok(signIn, 'BA sign-in/email-otp');
-  const jar = new CookieJar().update(signIn.setCookies);
-  if (!jar.has('better-auth.session_token')) throw new Error('BA sign-in set no session');
-  return jar;
-}
-
-/** A pool handing each concurrent worker its own item (user, chain). */
-function pool<T>(items: T[], use: (item: T) => Promise<void>): () => Promise<void> {
-  const free = [...items];
-  return async () => {
-    const item = free.pop()!;
-    try {
-      await use(item);
-    } finally {
-      free.push(item);
-    }
-  };
 }
 
 /** A fixed-request read: the same request on every connection, driven by the load generator (bench/lib/loadgen.ts). */
@@ -231,6 +168,13 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         ba: pool(baUsers, async (e) => void (await baSignIn(ba, e))),
       },
       {
+        label: `email-code sign-in in two steps, concurrency ${n}: svc "continue with email" (register → code → verify-email-otp) vs the same Better Auth flow (no target: the contract's sign-in is the line above)`,
+        target: null,
+        concurrency: n,
+        svc: pool(svcUsers, (e) => svcContinueWithEmail(app, e)),
+        ba: pool(baUsers, async (e) => void (await baSignIn(ba, e))),
+      },
+      {
         label: `session refresh: svc POST /auth/refresh (rotation) vs BA get-session with updateAge 0 (expiry extended), concurrency ${n}`,
         target: null,
         concurrency: n,
@@ -266,6 +210,12 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         const order = r % 2 === 0 ? (['svc', 'ba'] as const) : (['ba', 'svc'] as const);
         for (const side of order) {
           const run = c[side];
+          // The lead-in lets the runtime settle after the previous case (its garbage, a cold path)
+          // so a round measures this case's steady state; it is the same for both sides.
+          if (SETTLE_MS > 0) {
+            if (typeof run === 'function') await measure(run, c.concurrency, SETTLE_MS);
+            else await readRound(run, c.concurrency, SETTLE_MS);
+          }
           if (typeof run === 'function') rps[i]![side].push((await measure(run, c.concurrency, ROUND_MS)).rps);
           else {
             const res = await readRound(run, c.concurrency, ROUND_MS);
@@ -305,7 +255,7 @@ async function main() {
   const started = performance.now();
   installPeer();
   const peerVersion = (JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./node_modules/better-auth/package.json"))'], { cwd: PEERS }).toString()) as { version: string }).version;
-  console.log(`peers bench — ${machine()}; Better Auth ${peerVersion}; ${ROUNDS} interleaved rounds × ${ROUND_MS} ms; load average ${loadAverage()} (before)`);
+  console.log(`peers bench — ${machine()}; Better Auth ${peerVersion}; ${ROUNDS} interleaved rounds × ${ROUND_MS} ms (each after a ${SETTLE_MS} ms unmeasured lead-in); load average ${loadAverage()} (before)`);
   console.log(`svc LOGIN_RESPONSE_FLOOR_MS=${process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0'} (the 250 ms default caps a sign-in at ≥ 500 ms by design)`);
   const dir = tempDir('bench-peers');
   try {
