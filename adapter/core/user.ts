@@ -54,6 +54,9 @@ export interface AuthGuard {
    * `undefined` when there is no cookie, and only then may a bearer token be tried.
    */
   fromCookie(value: string | undefined): AuthResult | undefined;
+  /** A bearer access token when configured (`authServerUrl` + `audience`); for requests without the cookie. */
+  fromBearer(authorization: string | undefined): Promise<AuthResult>;
+  /** The cookie when present (an invalid one is refused, never bypassed), else the bearer token. */
   authenticate(cookies: Record<string, string>, authorization: string | undefined): Promise<AuthResult>;
 }
 
@@ -116,18 +119,21 @@ export function createAuthGuard(opts: RequireAuthOptions, label = 'requireAuth')
     return { ok: true, user };
   }
 
+  async function fromBearer(authorization: string | undefined): Promise<AuthResult> {
+    const bearer = jwks ? bearerFrom(authorization) : null;
+    if (!jwks || !bearer) return { ok: false, failure: NO_CREDENTIAL };
+    const verified = await jwks.verify(bearer);
+    if (!verified.ok) return { ok: false, failure: verified.error === 'unavailable' ? JWKS_DOWN : INVALID };
+    const user = userFromAccessClaims(verified.value, bearer);
+    return user ? { ok: true, user } : { ok: false, failure: INVALID };
+  }
+
   return {
     cookieName: name,
     fromCookie,
+    fromBearer,
     async authenticate(cookies, authorization) {
-      const byCookie = fromCookie(cookies[name]);
-      if (byCookie !== undefined) return byCookie;
-      const bearer = jwks ? bearerFrom(authorization) : null;
-      if (!jwks || !bearer) return { ok: false, failure: NO_CREDENTIAL };
-      const verified = await jwks.verify(bearer);
-      if (!verified.ok) return { ok: false, failure: verified.error === 'unavailable' ? JWKS_DOWN : INVALID };
-      const user = userFromAccessClaims(verified.value, bearer);
-      return user ? { ok: true, user } : { ok: false, failure: INVALID };
+      return fromCookie(cookies[name]) ?? fromBearer(authorization);
     },
   };
 }

@@ -3,13 +3,13 @@
  * `requireAuth` (stateless: never calls the API, never refreshes) sets
  * `req.user`; `requireRole` authorizes; `getUser(req, opts)` loads `Me`.
  */
-import type { Request, RequestHandler } from 'express';
-import { parseCookieHeader } from '../core/cookies.js';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { parseCookieHeader, readCookie } from '../core/cookies.js';
 import { createAdapterCore } from '../core/core.js';
 import type { Me } from '../core/contract.js';
 import { getUserWith, requiredRoles, roleFailure } from '../core/guards.js';
 import type { SvcAdapterOptions } from '../core/options.js';
-import { createAuthGuard, type RequireAuthOptions } from '../core/user.js';
+import { createAuthGuard, type AuthResult, type RequireAuthOptions } from '../core/user.js';
 import { clientIpOf } from '../core/wire.js';
 import { defaultClientIp, header } from './request.js';
 import { sendJson } from './respond.js';
@@ -27,13 +27,22 @@ const INTERNAL = { error: 'internal_error', message: 'Internal server error' };
  */
 export function requireAuth(opts: RequireAuthOptions): RequestHandler {
   const guard = createAuthGuard(opts, 'requireAuth');
+  const settle = (result: AuthResult, req: Request, res: Response, next: NextFunction) => {
+    if (!result.ok) return sendJson(res, result.failure.status, result.failure.body);
+    req.user = result.user;
+    next();
+  };
   return (req, res, next) => {
-    guard.authenticate(parseCookieHeader(header(req, 'cookie')), header(req, 'authorization')).then(
-      (result) => {
-        if (!result.ok) return sendJson(res, result.failure.status, result.failure.body);
-        req.user = result.user;
-        next();
-      },
+    // The cookie path answers synchronously; only a request without the cookie waits for the bearer check.
+    let byCookie: AuthResult | undefined;
+    try {
+      byCookie = guard.fromCookie(readCookie(header(req, 'cookie'), guard.cookieName));
+    } catch {
+      return sendJson(res, 500, INTERNAL);
+    }
+    if (byCookie !== undefined) return settle(byCookie, req, res, next);
+    guard.fromBearer(header(req, 'authorization')).then(
+      (result) => settle(result, req, res, next),
       () => sendJson(res, 500, INTERNAL),
     );
   };

@@ -13,8 +13,6 @@ import { clientIpOf } from '../core/wire.js';
 import { defaultClientIp } from './request.js';
 import { requestHeader } from './headers.js';
 
-const NO_COOKIES: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
-
 /** Context variables set by the guards: `c.get('user')`. */
 export type SvcVariables = {
   user: AuthUser;
@@ -32,7 +30,7 @@ export function requireAuth(opts: RequireAuthOptions): MiddlewareHandler<{ Varia
   const guard = createAuthGuard(opts, 'requireAuth');
   return async (c, next) => {
     // The cookie path is synchronous; only a request without the cookie awaits the bearer check.
-    const result = guard.fromCookie(readCookie(requestHeader(c, 'cookie'), guard.cookieName)) ?? (await guard.authenticate(NO_COOKIES, requestHeader(c, 'authorization')));
+    const result = guard.fromCookie(readCookie(requestHeader(c, 'cookie'), guard.cookieName)) ?? (await guard.fromBearer(requestHeader(c, 'authorization')));
     if (!result.ok) return c.json(result.failure.body, result.failure.status);
     c.set('user', result.user);
     await next();
