@@ -81,4 +81,11 @@ describe('requireAuth over @hono/node-server', () => {
     const res = await get(port, '/echo', [['cookie', 'a=1'], ['cookie', 'b=2'], ['x-probe', 'yes']]);
     expect(res.body).toEqual({ cookie: 'a=1; b=2', viaHono: 'yes', probe: 'yes' });
   });
+
+  it('ignores an `incoming` in c.env that is not a Node request (a Workers binding of that name)', async () => {
+    const app = new Hono<{ Bindings: { incoming: { headers: Record<string, string> } } }>();
+    app.get('/h', (c) => c.json({ authorization: requestHeader(c, 'authorization') ?? null }));
+    const res = await app.request('/h', { headers: { authorization: 'Bearer real' } }, { incoming: { headers: { authorization: 'Bearer planted' } } });
+    expect(await res.json()).toEqual({ authorization: 'Bearer real' });
+  });
 });
