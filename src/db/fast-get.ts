@@ -97,16 +97,13 @@ function plan(query: DrizzlePrepared<unknown>): { slots: Slot[]; objects: Object
   return { slots, objects };
 }
 
-export function fastGet<T>(prepared: T): FastGet<T extends { get(v?: never): Promise<infer R> } ? NonNullable<R> : never> {
-  type R = T extends { get(v?: never): Promise<infer X> } ? NonNullable<X> : never;
-  const query = prepared as unknown as DrizzlePrepared<R>;
-  const p = query.tx ? null : plan(query as DrizzlePrepared<unknown>);
-  if (!p) return { get: (values) => query.get(values) };
-  const { slots, objects } = p;
-  const client = query.client!;
-  const { sql, params } = query.query;
-
-  // drizzle's fillPlaceholders, decided once per parameter: a placeholder, an encoded placeholder or a constant.
+/**
+ * drizzle's `fillPlaceholders`, decided once per parameter of a prepared query:
+ * a placeholder, a placeholder behind a column encoder (insert and update
+ * values: `Date` → epoch ms, booleans → 0/1), or a constant. Missing values
+ * fail with drizzle's message.
+ */
+export function placeholderBinder(params: unknown[]): (values: Record<string, unknown>) => InValue[] {
   const binders = params.map((param): ((values: Record<string, unknown>) => unknown) => {
     const named = is(param, Placeholder) ? (param as Placeholder) : is(param, Param) && is((param as Param).value, Placeholder) ? ((param as Param).value as Placeholder) : null;
     if (!named) return () => param;
@@ -116,11 +113,23 @@ export function fastGet<T>(prepared: T): FastGet<T extends { get(v?: never): Pro
       return encoder ? encoder.mapToDriverValue(values[named.name]) : values[named.name];
     };
   });
-  const bind = (values: Record<string, unknown>): InValue[] => {
+  return (values) => {
     const args = new Array<InValue>(binders.length);
     for (let i = 0; i < binders.length; i++) args[i] = binders[i]!(values) as InValue;
     return args;
   };
+}
+
+export function fastGet<T>(prepared: T): FastGet<T extends { get(v?: never): Promise<infer R> } ? NonNullable<R> : never> {
+  type R = T extends { get(v?: never): Promise<infer X> } ? NonNullable<X> : never;
+  const query = prepared as unknown as DrizzlePrepared<R>;
+  const p = query.tx ? null : plan(query as DrizzlePrepared<unknown>);
+  if (!p) return { get: (values) => query.get(values) };
+  const { slots, objects } = p;
+  const client = query.client!;
+  const { sql, params } = query.query;
+
+  const bind = placeholderBinder(params);
 
   return {
     async get(values) {

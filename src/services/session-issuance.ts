@@ -10,6 +10,7 @@ import { durationToSeconds } from '../config/duration.js';
 import { signAccessToken, signEphemeralToken, EPHEMERAL_TTL_SECONDS } from '../crypto/jwt.js';
 import { randomId } from '../crypto/random.js';
 import { hashRefreshToken, newRefreshToken, refreshTokenLookup } from '../crypto/refresh-token.js';
+import { batchWrites, preparedWrite } from '../db/prepared-batch.js';
 import { prepared } from '../db/prepared.js';
 import { sessions, users, type UserRow } from '../db/schema.js';
 import type { Deps, RequestContext } from '../deps.js';
@@ -62,6 +63,38 @@ export interface IssueInput {
 type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
 
 /** Signs the access token and computes TTLs for a session row that exists. */
+/**
+ * The session row and `last_login_at`, prepared once (issue #17; src/db/prepared-batch.ts).
+ * Every timestamp here is a non-null `Date`: a placeholder runs its column's encoder.
+ */
+const insertSession = prepared((db) =>
+  preparedWrite(
+    db
+      .insert(sessions)
+      .values({
+        id: sql.placeholder('id'),
+        userId: sql.placeholder('userId'),
+        chainId: sql.placeholder('id'),
+        infraId: sql.placeholder('infraId'),
+        organizationId: sql.placeholder('organizationId'),
+        mode: 'server',
+        refreshTokenHash: sql.placeholder('refreshTokenHash'),
+        refreshTokenLookup: sql.placeholder('refreshTokenLookup'),
+        userAgent: sql.placeholder('userAgent'),
+        ipAddress: sql.placeholder('ipAddress'),
+        expiresAt: sql.placeholder('expiresAt'),
+        idleExpiresAt: sql.placeholder('idleExpiresAt'),
+        authTime: sql.placeholder('now'),
+        authMethod: sql.placeholder('authMethod'),
+        createdAt: sql.placeholder('now'),
+        updatedAt: sql.placeholder('now'),
+      })
+      .prepare(),
+  ),
+);
+// `update().set()` takes no placeholder, so this one binds the driver value (epoch ms) through `sql`.
+const touchLastLogin = prepared((db) => preparedWrite(db.update(users).set({ lastLoginAt: sql`${sql.placeholder('nowMs')}` }).where(eq(users.id, sql.placeholder('userId'))).prepare()));
+
 /**
  * What issuance reads before it writes, in one prepared statement (issue #17):
  * whether the user has an enabled TOTP credential (the MFA step) and the
@@ -146,28 +179,29 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
   const expiresAtMs = now + durationToSeconds(cfg.session_absolute_ttl) * 1000;
   const idleExpiresAtMs = Math.min(now + durationToSeconds(cfg.session_idle_ttl) * 1000, expiresAtMs);
   const refreshTokenHash = await hashRefreshToken(refreshToken, env.refreshTokenBcryptCost);
-  await db.batch([
-    db.insert(sessions).values({
-      id,
-      userId: user.id,
-      chainId: id,
-      infraId: env.appId,
-      organizationId,
-      mode: 'server',
-      refreshTokenHash,
-      refreshTokenLookup: refreshTokenLookup(env.secrets.refreshLookup, refreshToken),
-      userAgent: client.userAgent,
-      ipAddress: client.ip,
-      expiresAt: new Date(expiresAtMs),
-      idleExpiresAt: new Date(idleExpiresAtMs),
-      authTime: new Date(now),
-      authMethod: input.method,
-      createdAt: new Date(now),
-      updatedAt: new Date(now),
-    }),
-    db.update(users).set({ lastLoginAt: new Date(now) }).where(eq(users.id, user.id)),
-    ...(input.alsoWrite ?? []),
-  ]);
+  const insert = insertSession(db);
+  const nowDate = new Date(now);
+  await batchWrites(
+    insert.client,
+    [
+      insert.bind({
+        id,
+        userId: user.id,
+        infraId: env.appId,
+        organizationId,
+        refreshTokenHash,
+        refreshTokenLookup: refreshTokenLookup(env.secrets.refreshLookup, refreshToken),
+        userAgent: client.userAgent,
+        ipAddress: client.ip,
+        expiresAt: new Date(expiresAtMs),
+        idleExpiresAt: new Date(idleExpiresAtMs),
+        authMethod: input.method,
+        now: nowDate,
+      }),
+      touchLastLogin(db).bind({ nowMs: now, userId: user.id }),
+    ],
+    input.alsoWrite ?? [],
+  );
   await events.record({ ...eventBase, type: 'session_issued', sessionId: id, metadata: { method: input.method, attemptId: input.attemptId } });
   const auth = { authTime: new Date(now), authMethod: input.method, stepUpVerifiedAt: null, stepUpMethod: null };
   const envelope = await buildEnvelope(deps, { user, sessionId: id, organizationId, expiresAtMs, refreshToken, nowMs: now, auth });
