@@ -26,7 +26,7 @@ export interface PreparedWrite {
   /** The client the query was prepared on (the database handle's). */
   readonly client: Client;
   /** The statement with these placeholder values, ready for a batch. */
-  bind(values: Record<string, unknown>): InStatement;
+  bind(values: Record<string, unknown>): { sql: string; args: InValue[] };
 }
 
 export function preparedWrite(prepared: unknown): PreparedWrite {
