@@ -16,6 +16,7 @@ import { globalRateLimit } from './middleware/rate-limit.js';
 import { openApiRoutes } from './openapi/route.js';
 import { routeGroups } from './routes/index.js';
 import { createMaintenanceTrigger } from './services/maintenance.js';
+import { errorSummary } from './log.js';
 
 export interface AppOptions {
   connectionIp?: ConnectionIp;
@@ -55,7 +56,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
     if (c.res.headers.get('Content-Type') === 'application/json') c.res.headers.set('Content-Type', 'application/json; charset=utf-8');
     const work = maintenance(deps.clock.now());
-    if (work) runInBackground(c, work, (err) => deps.log.log('error', 'maintenance failed', { error: (err as Error).message }));
+    if (work) runInBackground(c, work, (err) => deps.log.log('error', 'maintenance failed', { error: errorSummary(err) }));
   });
   app.use('*', requestDeadline(deps.env.requestDeadlineMs));
   app.use('*', cors);

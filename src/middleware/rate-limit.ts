@@ -7,6 +7,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import type { LimitDecision } from '../services/rate-limiter.js';
+import { errorSummary } from '../log.js';
 
 const MINUTE_MS = 60_000;
 const FLOW_WINDOW_MS = 15 * 60_000;
@@ -40,7 +41,7 @@ export const globalRateLimit = createMiddleware<AppEnv>(async (c, next) => {
     delayAfter = cfg.delay_after;
     decision = await limiter.hit(`global:ip:${ip ?? 'unknown'}`, cfg.rate_limit, MINUTE_MS, clock.now());
   } catch (err) {
-    log.log('warn', 'global rate limiter unavailable; failing open', { error: (err as Error).message });
+    log.log('warn', 'global rate limiter unavailable; failing open', { error: errorSummary(err) });
   }
   if (decision) {
     if (!decision.allowed) throw refuse(decision);

@@ -72,4 +72,31 @@ describe("a failed query's bound parameters (found by the soak, issue #16)", () 
     expect(lines[0]).toContain('params: [REDACTED]');
     expect(JSON.parse(lines[0]!.slice(lines[0]!.indexOf('{')))).toMatchObject({ after: 'kept' });
   });
+
+  it('keeps the driver error that says why (its code and message) on the log line, still without the parameters', async () => {
+    const { createClient } = await import('@libsql/client');
+    const { drizzle } = await import('drizzle-orm/libsql');
+    const { sql } = await import('drizzle-orm');
+    const { createLogger, errorSummary } = await import('../../../src/log.js');
+    const client = createClient({ url: ':memory:' });
+    await client.execute('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const db = drizzle(client);
+    await db.run(sql`INSERT INTO t (k) VALUES (${'secret-key-XYZ'})`);
+    const err = await db.run(sql`INSERT INTO t (k) VALUES (${'secret-key-XYZ'})`).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    client.close();
+    const lines: string[] = [];
+    const log = createLogger((_level, line) => lines.push(line));
+    log.log('warn', 'global rate limiter unavailable; failing open', { error: errorSummary(err) });
+    log.log('error', 'unhandled error', { error: err });
+    for (const line of lines) {
+      expect(line).toContain('SQLITE_CONSTRAINT');
+      expect(line).toContain('UNIQUE constraint failed: t.k');
+      expect(line).not.toContain('secret-key-XYZ');
+    }
+    expect(errorSummary(new Error('plain'))).toBe('plain');
+    expect(errorSummary('text')).toBe('text');
+  });
 });
