@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { svcAdapter } from '../../adapter/hono/index.js';
 import type { AuthMessage } from '../../adapter/core/messaging.js';
 import { removeDir, tempDir } from '../../test/runtime/processes.js';
-import { SOAK_SERVICE_TOKEN, startCluster } from './cluster.js';
+import { SOAK_SERVICE_TOKEN, startCluster, type Cluster } from './cluster.js';
 import { runFlood } from './flood.js';
 import { databaseInvariants, secretsInLogs, type Invariant } from './invariants.js';
 import { createWorkload, runUser, type Op, type UserState } from './workload.js';
@@ -66,6 +66,19 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const rand = prng(o.seed);
   const dir = tempDir('soak');
   const cluster = await startCluster(dir, o.apis, o.apiEnv);
+  try {
+    return await soakOn(cluster, dir, o, log, rand);
+  } catch (err) {
+    // A failed run (a restart that never got healthy, say) must not leave API processes or sqld behind:
+    // an orphaned sqld can spin at full CPU (docs/reliability.md) and slow everything after it.
+    await cluster.stopApis().catch(() => {});
+    await cluster.stopSqld().catch(() => {});
+    removeDir(dir);
+    throw err;
+  }
+}
+
+async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line: string) => void, rand: () => number): Promise<SoakReport> {
   log(`soak: ${o.apis} API processes on sqld ${cluster.sqldUrl}, ${o.users} users, ${o.seconds} s, seed ${o.seed}`);
   const w = createWorkload();
   const capture = async (m: AuthMessage) => {
