@@ -19,7 +19,7 @@ describe('soak with kill -9 (short)', () => {
   it('signs out nobody who only retried, keeps every invariant, and logs no secret', async () => {
     const options = { seconds: 20, users: 8, apis: 3, killEveryMs: 4000, seed: 16, floodRequests: 0 };
     // One retry, on a fresh sqld, only when the run itself could not go on (a restarted API process never got
-    // healthy: sqld had stopped completing writes, the open defect above, seen once in seven CI runs on
+    // healthy: sqld had stopped completing writes, the open defect above, seen once in six CI runs on
     // 2026-11-26). A broken invariant is never retried: it fails below.
     const report = await runSoak(options).catch((err: Error) => {
       console.warn(`soak: the run stopped (${err.message.split('\n')[0]}); retrying once on a fresh sqld`);
