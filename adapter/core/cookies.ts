@@ -3,25 +3,25 @@
  * `iss` = `issuer`, `exp` = `iat + Max-Age`, and a `kind` claim. A cookie that
  * fails any check is treated as absent.
  *
- * Hot path: verification is synchronous (see `hs256.ts`) and a bounded cache
- * remembers cookie strings whose signature and issuer already verified, so a
- * repeat costs one Map lookup. `exp` and `kind` are checked on every read,
+ * Hot path: verification is synchronous (see `hs256.ts`) and a bounded memo
+ * (`memo.ts`) remembers cookie values whose signature and issuer already
+ * verified, so a repeat costs one Map lookup and a string comparison. `exp` and `kind` are checked on every read,
  * cached or not, so a cached cookie still expires on time.
  */
 import type { CookieKind, CookiePayload } from './contract.js';
 import { utf8 } from './encoding.js';
 import { signHs256, verifyHs256Signature, type JwtClaims } from './hs256.js';
+import { generationalMemo } from './memo.js';
 import type { CookieAttributes } from './options.js';
 
 export const COOKIE_SKEW_SECONDS = 30;
-const CACHE_MAX_ENTRIES = 10_000;
+/** Remembered cookie values per generation (adapter/core/memo.ts: at most twice this). */
+const CACHE_GENERATION = 5_000;
 
 interface CacheEntry {
   /** The whole cookie value that verified: a hit must be these exact bytes. */
   value: string;
   claims: JwtClaims;
-  /** `exp` of the cookie itself (seconds). */
-  exp: number;
 }
 
 /**
@@ -54,21 +54,7 @@ export function claimsAcceptable(claims: JwtClaims, kind: CookieKind, issuer: st
  */
 export function createCookieCodec(secret: string, issuer: string | undefined): CookieCodec {
   const key = utf8(secret);
-  const cache = new Map<string, CacheEntry>();
-  let lastSweepMs = 0;
-
-  function remember(value: string, claims: JwtClaims, nowMs: number) {
-    if (cache.size >= CACHE_MAX_ENTRIES) {
-      // Sweep expired entries at most once a second, then evict the oldest.
-      if (nowMs - lastSweepMs > 1000) {
-        lastSweepMs = nowMs;
-        const now = Math.floor(nowMs / 1000);
-        for (const [k, e] of cache) if (e.exp + COOKIE_SKEW_SECONDS <= now) cache.delete(k);
-      }
-      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    }
-    cache.set(signatureOf(value), { value, claims, exp: claims['exp'] as number });
-  }
+  const cache = generationalMemo<string, CacheEntry>(CACHE_GENERATION);
 
   return {
     sign(payload, maxAge, nowMs) {
@@ -77,13 +63,14 @@ export function createCookieCodec(secret: string, issuer: string | undefined): C
     },
     verify(value, kind, nowMs) {
       if (!value) return null;
-      const hit = cache.get(signatureOf(value));
+      const signature = signatureOf(value);
+      const hit = cache.get(signature);
       let claims = hit !== undefined && hit.value === value ? hit.claims : undefined;
       if (!claims) {
         const verified = verifyHs256Signature(key, value);
         if (!verified || (issuer !== undefined && verified['iss'] !== issuer)) return null;
         claims = verified;
-        if (claimsAcceptable(claims, claims['kind'] as CookieKind, issuer, nowMs)) remember(value, claims, nowMs);
+        if (claimsAcceptable(claims, claims['kind'] as CookieKind, issuer, nowMs)) cache.set(signature, { value, claims });
       }
       return claimsAcceptable(claims, kind, issuer, nowMs) ? (claims as never) : null;
     },

@@ -17,6 +17,7 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { fromBase64Url as decodeBase64Url, timingSafeEqualBytes, utf8 } from './encoding.js';
+import { generationalMemo } from '../../adapter/core/memo.js';
 
 export const SERVICE_TOKEN_ISSUER = 'svc-adapter';
 export const SERVICE_TOKEN_AUDIENCE = 'svc-auth-api';
@@ -58,10 +59,15 @@ function claimsValid(claims: Record<string, unknown>, nowMs: number): boolean {
   if (claims['iss'] !== SERVICE_TOKEN_ISSUER) return false;
   const aud = claims['aud'];
   if (!(aud === SERVICE_TOKEN_AUDIENCE || (Array.isArray(aud) && aud.includes(SERVICE_TOKEN_AUDIENCE)))) return false;
-  const now = Math.floor(nowMs / 1000);
   if (typeof claims['iat'] !== 'number') return false;
-  if (claims['nbf'] !== undefined && (typeof claims['nbf'] !== 'number' || claims['nbf'] > now + SERVICE_TOKEN_SKEW_SECONDS)) return false;
-  return typeof claims['exp'] === 'number' && claims['exp'] > now - SERVICE_TOKEN_SKEW_SECONDS;
+  return inTime(claims['exp'], claims['nbf'], nowMs);
+}
+
+/** `exp` and `nbf` against the clock, with the skew (also what a remembered token is checked against). */
+function inTime(exp: unknown, nbf: unknown, nowMs: number): boolean {
+  const now = Math.floor(nowMs / 1000);
+  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now + SERVICE_TOKEN_SKEW_SECONDS)) return false;
+  return typeof exp === 'number' && exp > now - SERVICE_TOKEN_SKEW_SECONDS;
 }
 
 /** How many verified header values are remembered per generation (two generations: at most twice this). */
@@ -80,7 +86,7 @@ interface Remembered {
  * skips the base64, HMAC and JSON work, and only its `exp` and `nbf` are
  * checked again, so a remembered token still expires on time. The key is the
  * whole header value (signature included): only those exact bytes, once
- * verified, ever hit. Two bounded generations; the older one is dropped whole.
+ * verified, ever hit. Bounded in two generations (adapter/core/memo.ts).
  *
  * @example
  * const verify = createServiceTokenVerifier(env.secrets.serviceToken);
@@ -89,26 +95,13 @@ interface Remembered {
  */
 export function createServiceTokenVerifier(secret: string) {
   const key = utf8(secret);
-  let current = new Map<string, Remembered>();
-  let previous = new Map<string, Remembered>();
-  const recall = (headerValue: string): Remembered | undefined => current.get(headerValue) ?? previous.get(headerValue);
-  const remember = (headerValue: string, entry: Remembered) => {
-    if (current.size >= SERVICE_TOKEN_MEMO_SIZE) {
-      previous = current;
-      current = new Map();
-    }
-    current.set(headerValue, entry);
-  };
-  const timely = (e: Remembered, nowMs: number) => {
-    const now = Math.floor(nowMs / 1000);
-    return e.exp > now - SERVICE_TOKEN_SKEW_SECONDS && (e.nbf === undefined || e.nbf <= now + SERVICE_TOKEN_SKEW_SECONDS);
-  };
+  const memo = generationalMemo<string, Remembered>(SERVICE_TOKEN_MEMO_SIZE);
 
   return async function verifyServiceToken(headerValue: string, nowMs: number): Promise<ServiceTokenResult> {
-    const known = recall(headerValue);
-    if (known !== undefined) return timely(known, nowMs) ? { ok: true, sub: known.sub } : { ok: false, reason: 'invalid' };
+    const known = memo.get(headerValue);
+    if (known !== undefined) return inTime(known.exp, known.nbf, nowMs) ? { ok: true, sub: known.sub } : { ok: false, reason: 'invalid' };
     const result = verifyUncached(headerValue, nowMs);
-    if (result.ok) remember(headerValue, result.remember);
+    if (result.ok) memo.set(headerValue, result.remember);
     return result.ok ? { ok: true, sub: result.sub } : result;
   };
 

@@ -11,23 +11,12 @@
  */
 import type { JWTPayload } from 'jose';
 import type { KeyStore } from './keys.js';
+import { generationalMemo, type GenerationalMemo } from '../../adapter/core/memo.js';
 
-const MAX_ENTRIES = 10_000;
-/**
- * Two generations of half the size each: a full `current` becomes `previous`
- * (dropping the older half at once), so the oldest tokens still go first but
- * every operation is O(1). Dropping one entry per insert from a full Map cost
- * a scan over the deleted slots at its head on every sign-in (issue #17).
- */
-const GENERATION = MAX_ENTRIES / 2;
-interface Memo {
-  current: Map<string, JWTPayload>;
-  previous: Map<string, JWTPayload>;
-}
+/** Tokens remembered per key set and issuer, per generation (at most twice this: tokens live 15 minutes). */
+const GENERATION = 5_000;
 /** Key set → issuer → memo keyed by the token itself (no per-lookup key string to build and hash). */
-const byKeys = new WeakMap<KeyStore, Map<string, Memo>>();
-
-const memoOf = (keys: KeyStore, issuer: string): Memo | undefined => byKeys.get(keys)?.get(issuer);
+const byKeys = new WeakMap<KeyStore, Map<string, GenerationalMemo<string, JWTPayload>>>();
 
 /** The time-based checks jose applies (with the same skew), for a payload that verified earlier. */
 export function stillCurrent(payload: JWTPayload, nowMs: number, skewSeconds: number): boolean {
@@ -38,14 +27,13 @@ export function stillCurrent(payload: JWTPayload, nowMs: number, skewSeconds: nu
 }
 
 export function rememberedPayload(keys: KeyStore, issuer: string, token: string): JWTPayload | undefined {
-  const memo = memoOf(keys, issuer);
-  return memo && (memo.current.get(token) ?? memo.previous.get(token));
+  return byKeys.get(keys)?.get(issuer)?.get(token);
 }
 
 /** How many tokens are remembered for a key set (tests and diagnostics). */
 export function rememberedCount(keys: KeyStore): number {
   let count = 0;
-  for (const memo of byKeys.get(keys)?.values() ?? []) count += memo.current.size + memo.previous.size;
+  for (const memo of byKeys.get(keys)?.values() ?? []) count += memo.size;
   return count;
 }
 
@@ -53,10 +41,6 @@ export function rememberPayload(keys: KeyStore, issuer: string, token: string, p
   let issuers = byKeys.get(keys);
   if (!issuers) byKeys.set(keys, (issuers = new Map()));
   let memo = issuers.get(issuer);
-  if (!memo) issuers.set(issuer, (memo = { current: new Map(), previous: new Map() }));
-  if (memo.current.size >= GENERATION) {
-    memo.previous = memo.current; // oldest first: tokens live 15 minutes
-    memo.current = new Map();
-  }
-  memo.current.set(token, Object.freeze(payload));
+  if (!memo) issuers.set(issuer, (memo = generationalMemo(GENERATION)));
+  memo.set(token, Object.freeze(payload));
 }
