@@ -23,8 +23,9 @@
  *   .innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare()));
  * const found = await byId(db).get({ id }); // { session, user } | undefined
  */
-import { Column, getTableName, is, Param, Placeholder } from 'drizzle-orm';
-import type { Client, InValue, Row } from '@libsql/client';
+import { Column, getTableName, is } from 'drizzle-orm';
+import { placeholderBinder } from './prepared.js';
+import type { Client, Row } from '@libsql/client';
 
 /** The parts of drizzle's libSQL prepared query this reads (set by its constructor and `select().prepare()`). */
 interface DrizzlePrepared<T> {
@@ -95,29 +96,6 @@ function plan(query: DrizzlePrepared<unknown>): { slots: Slot[]; objects: Object
   // A top-level key equal to an object's key would be overwritten in drizzle's walk; not worth planning for.
   if (slots.some((s) => s.object === -1 && byKey.has(s.key))) return null;
   return { slots, objects };
-}
-
-/**
- * drizzle's `fillPlaceholders`, decided once per parameter of a prepared query:
- * a placeholder, a placeholder behind a column encoder (insert and update
- * values: `Date` → epoch ms, booleans → 0/1), or a constant. Missing values
- * fail with drizzle's message.
- */
-export function placeholderBinder(params: unknown[]): (values: Record<string, unknown>) => InValue[] {
-  const binders = params.map((param): ((values: Record<string, unknown>) => unknown) => {
-    const named = is(param, Placeholder) ? (param as Placeholder) : is(param, Param) && is((param as Param).value, Placeholder) ? ((param as Param).value as Placeholder) : null;
-    if (!named) return () => param;
-    const encoder = named === param ? null : (param as Param).encoder;
-    return (values) => {
-      if (!(named.name in values)) throw new Error(`No value for placeholder "${named.name}" was provided`);
-      return encoder ? encoder.mapToDriverValue(values[named.name]) : values[named.name];
-    };
-  });
-  return (values) => {
-    const args = new Array<InValue>(binders.length);
-    for (let i = 0; i < binders.length; i++) args[i] = binders[i]!(values) as InValue;
-    return args;
-  };
 }
 
 export function fastGet<T>(prepared: T): FastGet<T extends { get(v?: never): Promise<infer R> } ? NonNullable<R> : never> {

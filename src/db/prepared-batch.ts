@@ -14,7 +14,7 @@
  * await batchWrites(touch(db).client, [touch(db).bind({ now: new Date(), userId })]);
  */
 import type { Client, InStatement, InValue } from '@libsql/client';
-import { placeholderBinder } from './fast-get.js';
+import { placeholderBinder } from './prepared.js';
 
 interface DrizzlePreparedWrite {
   query: { sql: string; params: unknown[] };

@@ -14,6 +14,8 @@
  * const byId = prepared((db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare());
  * const row = await byId(db).get({ id });
  */
+import type { InValue } from '@libsql/client';
+import { is, Param, Placeholder } from 'drizzle-orm';
 import type { Db } from './client.js';
 
 export function prepared<T>(build: (db: Db) => T): (db: Db) => T {
@@ -25,5 +27,28 @@ export function prepared<T>(build: (db: Db) => T): (db: Db) => T {
       cache.set(db, query);
     }
     return query;
+  };
+}
+
+/**
+ * drizzle's `fillPlaceholders`, decided once per parameter of a prepared query:
+ * a placeholder, a placeholder behind a column encoder (insert and update
+ * values: `Date` → epoch ms, booleans → 0/1), or a constant. Missing values
+ * fail with drizzle's message.
+ */
+export function placeholderBinder(params: unknown[]): (values: Record<string, unknown>) => InValue[] {
+  const binders = params.map((param): ((values: Record<string, unknown>) => unknown) => {
+    const named = is(param, Placeholder) ? (param as Placeholder) : is(param, Param) && is((param as Param).value, Placeholder) ? ((param as Param).value as Placeholder) : null;
+    if (!named) return () => param;
+    const encoder = named === param ? null : (param as Param).encoder;
+    return (values) => {
+      if (!(named.name in values)) throw new Error(`No value for placeholder "${named.name}" was provided`);
+      return encoder ? encoder.mapToDriverValue(values[named.name]) : values[named.name];
+    };
+  });
+  return (values) => {
+    const args = new Array<InValue>(binders.length);
+    for (let i = 0; i < binders.length; i++) args[i] = binders[i]!(values) as InValue;
+    return args;
   };
 }

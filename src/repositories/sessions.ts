@@ -2,6 +2,7 @@
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { fastGet } from '../db/fast-get.js';
+import { preparedWrite } from '../db/prepared-batch.js';
 import { prepared } from '../db/prepared.js';
 import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js';
 
@@ -15,6 +16,36 @@ const withUserById = prepared((db) =>
 );
 const withUserByLookup = prepared((db) =>
   fastGet(db.select({ session: sessions, user: users }).from(sessions).leftJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup'))).limit(1).prepare()),
+);
+/**
+ * The new session row of an issuance, prepared once and bound per sign-in
+ * (src/db/prepared-batch.ts), for the issuance's one batch. Every timestamp is
+ * a non-null `Date`: a placeholder runs its column's encoder.
+ */
+export const sessionInsert = prepared((db) =>
+  preparedWrite(
+    db
+      .insert(sessions)
+      .values({
+        id: sql.placeholder('id'),
+        userId: sql.placeholder('userId'),
+        chainId: sql.placeholder('id'),
+        infraId: sql.placeholder('infraId'),
+        organizationId: sql.placeholder('organizationId'),
+        mode: 'server',
+        refreshTokenHash: sql.placeholder('refreshTokenHash'),
+        refreshTokenLookup: sql.placeholder('refreshTokenLookup'),
+        userAgent: sql.placeholder('userAgent'),
+        ipAddress: sql.placeholder('ipAddress'),
+        expiresAt: sql.placeholder('expiresAt'),
+        idleExpiresAt: sql.placeholder('idleExpiresAt'),
+        authTime: sql.placeholder('now'),
+        authMethod: sql.placeholder('authMethod'),
+        createdAt: sql.placeholder('now'),
+        updatedAt: sql.placeholder('now'),
+      })
+      .prepare(),
+  ),
 );
 const activeOfUser = prepared((db) =>
   db

@@ -10,9 +10,11 @@ import { durationToSeconds } from '../config/duration.js';
 import { signAccessToken, signEphemeralToken, EPHEMERAL_TTL_SECONDS } from '../crypto/jwt.js';
 import { randomId } from '../crypto/random.js';
 import { hashRefreshToken, newRefreshToken, refreshTokenLookup } from '../crypto/refresh-token.js';
-import { batchWrites, preparedWrite } from '../db/prepared-batch.js';
+import { batchWrites } from '../db/prepared-batch.js';
 import { prepared } from '../db/prepared.js';
-import { sessions, users, type UserRow } from '../db/schema.js';
+import { users, type UserRow } from '../db/schema.js';
+import { sessionInsert } from '../repositories/sessions.js';
+import { lastLoginTouch } from '../repositories/users.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { authClaims, type SessionAuth } from './auth-context.js';
 
@@ -62,39 +64,6 @@ export interface IssueInput {
 
 type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
 
-/** Signs the access token and computes TTLs for a session row that exists. */
-/**
- * The session row and `last_login_at`, prepared once (issue #17; src/db/prepared-batch.ts).
- * Every timestamp here is a non-null `Date`: a placeholder runs its column's encoder.
- */
-const insertSession = prepared((db) =>
-  preparedWrite(
-    db
-      .insert(sessions)
-      .values({
-        id: sql.placeholder('id'),
-        userId: sql.placeholder('userId'),
-        chainId: sql.placeholder('id'),
-        infraId: sql.placeholder('infraId'),
-        organizationId: sql.placeholder('organizationId'),
-        mode: 'server',
-        refreshTokenHash: sql.placeholder('refreshTokenHash'),
-        refreshTokenLookup: sql.placeholder('refreshTokenLookup'),
-        userAgent: sql.placeholder('userAgent'),
-        ipAddress: sql.placeholder('ipAddress'),
-        expiresAt: sql.placeholder('expiresAt'),
-        idleExpiresAt: sql.placeholder('idleExpiresAt'),
-        authTime: sql.placeholder('now'),
-        authMethod: sql.placeholder('authMethod'),
-        createdAt: sql.placeholder('now'),
-        updatedAt: sql.placeholder('now'),
-      })
-      .prepare(),
-  ),
-);
-// `update().set()` takes no placeholder, so this one binds the driver value (epoch ms) through `sql`.
-const touchLastLogin = prepared((db) => preparedWrite(db.update(users).set({ lastLoginAt: sql`${sql.placeholder('nowMs')}` }).where(eq(users.id, sql.placeholder('userId'))).prepare()));
-
 /**
  * What issuance reads before it writes, in one prepared statement (issue #17):
  * whether the user has an enabled TOTP credential (the MFA step) and the
@@ -113,6 +82,7 @@ const issuanceContext = prepared((db) =>
     .prepare(),
 );
 
+/** Signs the access token and computes TTLs for a session row that exists. */
 export async function buildEnvelope(
   deps: Pick<Deps, 'keys' | 'env' | 'config'>,
   input: {
@@ -179,7 +149,7 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
   const expiresAtMs = now + durationToSeconds(cfg.session_absolute_ttl) * 1000;
   const idleExpiresAtMs = Math.min(now + durationToSeconds(cfg.session_idle_ttl) * 1000, expiresAtMs);
   const refreshTokenHash = await hashRefreshToken(refreshToken, env.refreshTokenBcryptCost);
-  const insert = insertSession(db);
+  const insert = sessionInsert(db);
   const nowDate = new Date(now);
   await batchWrites(
     insert.client,
@@ -198,7 +168,7 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
         authMethod: input.method,
         now: nowDate,
       }),
-      touchLastLogin(db).bind({ nowMs: now, userId: user.id }),
+      lastLoginTouch(db).bind({ nowMs: now, userId: user.id }),
     ],
     input.alsoWrite ?? [],
   );

@@ -7,28 +7,23 @@
  * object becomes null), top-level fields, a blob (handed back to drizzle),
  * no row at all, and a missing placeholder value.
  */
-import { createClient, type Client } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import { eq, sql } from 'drizzle-orm';
 import { blob, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { wrapClient, type Db } from '../../../src/db/client.js';
-import { createEmbeddedClient } from '../../../src/db/embedded-client.js';
+import type { Db } from '../../../src/db/client.js';
 import { fastGet } from '../../../src/db/fast-get.js';
-import { applyMigrations } from '../../../src/db/migrate.js';
 import { credentials, sessions, users } from '../../../src/db/schema.js';
+import { FILE_CLIENTS, migratedDatabase, type FileClientKind } from '../../helpers/file-clients.js';
 
 const blobs = sqliteTable('fast_get_blobs', { id: text().primaryKey(), data: blob({ mode: 'buffer' }) });
 
 const clients: Client[] = [];
 afterAll(() => clients.forEach((c) => c.close()));
 
-async function database(kind: 'embedded' | '@libsql/client'): Promise<Db> {
-  const client = kind === 'embedded' ? (createEmbeddedClient(':memory:') as unknown as Client) : createClient({ url: ':memory:', intMode: 'number' });
-  clients.push(client);
-  await client.execute('PRAGMA foreign_keys = ON');
-  await applyMigrations(client);
+async function database(kind: FileClientKind): Promise<Db> {
+  const { db, client } = await migratedDatabase(kind, clients);
   await client.execute('CREATE TABLE fast_get_blobs (id TEXT PRIMARY KEY, data BLOB)');
-  const { db } = wrapClient(client, 'file');
   const t = new Date(1_800_000_000_123);
   await db.insert(users).values([
     { id: 'u-full', email: 'full@example.com', phone: '+14155550100', roles: ['user', 'admin:read'], verified: true, emailVerified: true, phoneVerified: true, revoked: false, createdAt: t, updatedAt: t },
@@ -65,7 +60,7 @@ const CASES: [keyof ReturnType<typeof queries>, Record<string, unknown>][] = [
   ['blob', { id: 'b' }],
 ];
 
-describe.each(['embedded', '@libsql/client'] as const)('fastGet on the %s client', (kind) => {
+describe.each(FILE_CLIENTS)('fastGet on the %s client', (kind) => {
   it.each(CASES)('%s %j answers as drizzle .get()', async (name, values) => {
     const db = await database(kind);
     const query = queries(db)[name];

@@ -1,28 +1,22 @@
 /**
- * `preparedWrite` / `batchWrites` (src/db/prepared-batch.ts): a statement
- * prepared once with placeholders binds to exactly the SQL and arguments the
- * query builder produces for the same values (column encoders included), and
- * a batch commits all of its statements or none, on both file clients.
+ * `preparedWrite` / `batchWrites` (src/db/prepared-batch.ts), through the
+ * issuance's own statements (`sessionInsert`, `lastLoginTouch`): each binds to
+ * exactly the SQL and arguments the query builder produces for the same values
+ * (column encoders included), and a batch commits all of its statements or
+ * none, on both file clients.
  */
-import { createClient, type Client } from '@libsql/client';
-import { eq, sql } from 'drizzle-orm';
+import type { Client } from '@libsql/client';
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { wrapClient, type Db } from '../../../src/db/client.js';
-import { createEmbeddedClient } from '../../../src/db/embedded-client.js';
-import { applyMigrations } from '../../../src/db/migrate.js';
-import { batchWrites, preparedWrite } from '../../../src/db/prepared-batch.js';
+import type { Db } from '../../../src/db/client.js';
+import { batchWrites } from '../../../src/db/prepared-batch.js';
 import { sessions, users } from '../../../src/db/schema.js';
+import { sessionInsert } from '../../../src/repositories/sessions.js';
+import { lastLoginTouch } from '../../../src/repositories/users.js';
+import { FILE_CLIENTS, migratedDatabase } from '../../helpers/file-clients.js';
 
 const clients: Client[] = [];
 afterAll(() => clients.forEach((c) => c.close()));
-
-async function database(kind: 'embedded' | '@libsql/client'): Promise<Db> {
-  const client = kind === 'embedded' ? (createEmbeddedClient(':memory:') as unknown as Client) : createClient({ url: ':memory:', intMode: 'number' });
-  clients.push(client);
-  await client.execute('PRAGMA foreign_keys = ON');
-  await applyMigrations(client);
-  return wrapClient(client, 'file').db;
-}
 
 const T = 1_800_000_000_123;
 const values = {
@@ -39,29 +33,6 @@ const values = {
   authMethod: 'email_otp' as const,
   now: new Date(T),
 };
-
-const insertWithPlaceholders = (db: Db) =>
-  db
-    .insert(sessions)
-    .values({
-      id: sql.placeholder('id'),
-      userId: sql.placeholder('userId'),
-      chainId: sql.placeholder('id'),
-      infraId: sql.placeholder('infraId'),
-      organizationId: sql.placeholder('organizationId'),
-      mode: 'server',
-      refreshTokenHash: sql.placeholder('refreshTokenHash'),
-      refreshTokenLookup: sql.placeholder('refreshTokenLookup'),
-      userAgent: sql.placeholder('userAgent'),
-      ipAddress: sql.placeholder('ipAddress'),
-      expiresAt: sql.placeholder('expiresAt'),
-      idleExpiresAt: sql.placeholder('idleExpiresAt'),
-      authTime: sql.placeholder('now'),
-      authMethod: sql.placeholder('authMethod'),
-      createdAt: sql.placeholder('now'),
-      updatedAt: sql.placeholder('now'),
-    })
-    .prepare();
 
 const insertBuilt = (db: Db) =>
   db.insert(sessions).values({
@@ -83,25 +54,25 @@ const insertBuilt = (db: Db) =>
     updatedAt: values.now,
   });
 
-describe.each(['embedded', '@libsql/client'] as const)('prepared writes on the %s client', (kind) => {
+describe.each(FILE_CLIENTS)('prepared writes on the %s client', (kind) => {
   it('bind to the same SQL and arguments as the builder (Dates encoded as epoch ms, NULLs kept)', async () => {
-    const db = await database(kind);
+    const { db } = await migratedDatabase(kind, clients);
     const built = insertBuilt(db).toSQL();
-    const bound = preparedWrite(insertWithPlaceholders(db)).bind(values);
+    const bound = sessionInsert(db).bind(values);
     expect(bound).toEqual({ sql: built.sql, args: built.params });
     expect(bound.args).toContain(T + 1000);
 
     const touchBuilt = db.update(users).set({ lastLoginAt: new Date(T) }).where(eq(users.id, 'u1')).toSQL();
-    const touch = preparedWrite(db.update(users).set({ lastLoginAt: sql`${sql.placeholder('nowMs')}` }).where(eq(users.id, sql.placeholder('userId'))).prepare());
+    const touch = lastLoginTouch(db);
     expect(touch.bind({ nowMs: T, userId: 'u1' })).toEqual({ sql: touchBuilt.sql, args: touchBuilt.params });
     expect(() => touch.bind({ userId: 'u1' })).toThrow('No value for placeholder "nowMs" was provided');
   });
 
   it('commit every statement of a batch, or none when one fails', async () => {
-    const db = await database(kind);
+    const { db } = await migratedDatabase(kind, clients);
     await db.insert(users).values({ id: 'u1', email: 'u1@example.com', roles: [], createdAt: new Date(T), updatedAt: new Date(T) } as never);
-    const insert = preparedWrite(insertWithPlaceholders(db));
-    const touch = preparedWrite(db.update(users).set({ lastLoginAt: sql`${sql.placeholder('nowMs')}` }).where(eq(users.id, sql.placeholder('userId'))).prepare());
+    const insert = sessionInsert(db);
+    const touch = lastLoginTouch(db);
     // The third statement breaks the lookup's UNIQUE index: nothing of the batch may remain.
     await expect(batchWrites(insert.client, [insert.bind(values), touch.bind({ nowMs: T, userId: 'u1' })], [insertBuilt(db)])).rejects.toThrow();
     expect(await db.select().from(sessions)).toEqual([]);
