@@ -28,7 +28,7 @@ import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawn
 import { fmt, loadAverage, machine, measure, summary } from './lib/load.js';
 import { createLoadGenerator, describeLoad, type LoadResult } from './lib/loadgen.js';
 import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
-import { baSignIn, client, ok, origin, pool, svcContinueWithEmail, svcSignIn, svcSignUp } from './lib/peer-flows.js';
+import { baSignIn, client, listening, ok, origin, pool, svcContinueWithEmail, svcSignIn, svcSignUp } from './lib/peer-flows.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 2000);
@@ -43,18 +43,6 @@ function installPeer() {
   if (existsSync(join(PEERS, 'node_modules/better-auth/package.json'))) return;
   console.log('installing the peer: npm ci --prefix bench/peers (first run only)');
   execFileSync('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund'], { stdio: 'inherit' });
-}
-
-/** Starts a process that prints `listening on <url>`; resolves with its base URL. */
-async function listening(proc: Spawned, what: string): Promise<string> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(proc.output());
-    if (m) return m[1]!;
-    if (proc.child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not start:\n${proc.output()}`);
 }
 
 /** A fixed-request read: the same request on every connection, driven by the load generator (bench/lib/loadgen.ts). */

@@ -21,9 +21,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort, removeDir, ROOT, tempDir } from '../test/runtime/processes.js';
-import { CookieJar, createHttpClient } from './lib/http-client.js';
+import { CookieJar } from './lib/http-client.js';
+import { client, code, listening, ok, origin, svcSignUp } from './lib/peer-flows.js';
 import { fmt, loadAverage, machine, median } from './lib/load.js';
-import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
+import { benchEnv } from './lib/svc.js';
 
 const USERS = Number(process.env['USERS'] ?? 64);
 const CONCURRENCY = Number(process.env['CONCURRENCY'] ?? 8);
@@ -76,34 +77,6 @@ function spawnServer(name: string, root: string, entry: string, env: Record<stri
   };
 }
 
-async function listening(s: Server): Promise<string> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(s.output());
-    if (m) return m[1]!;
-    if (s.child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${s.name} did not start:\n${s.output()}`);
-}
-
-const client = createHttpClient(64);
-const origin = { origin: BENCH_APP_ORIGIN };
-
-function ok(r: { status: number; text: string }, what: string) {
-  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
-}
-
-async function code(app: string, email: string): Promise<string> {
-  for (let i = 0; i < 500; i++) {
-    const r = await client.call(`${app}/bench/otp?email=${encodeURIComponent(email)}`);
-    const c = (JSON.parse(r.text) as { code: string | null }).code;
-    if (c) return c;
-    await new Promise((res) => setTimeout(res, 2));
-  }
-  throw new Error(`no code delivered to ${email}`);
-}
-
 /** Runs `fn` over `items` with `CONCURRENCY` workers. */
 async function each<T>(items: T[], fn: (item: T, i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -138,20 +111,12 @@ async function startStack(label: string, root: string, dir: string): Promise<Sta
     LOGIN_METHODS: 'passkey,magic_link,email_otp',
     LOGIN_RESPONSE_FLOOR_MS: '0',
   });
-  const apiUrl = await listening(api);
+  const apiUrl = await listening(api, api.name);
   const app = spawnServer(`app-${label}`, root, 'bench/lib/svc-app.ts', { API_URL: apiUrl, PORT: '0' });
-  const appUrl = await listening(app);
+  const appUrl = await listening(app, app.name);
   const stack: Stack = { label, api, app, appUrl, users: [], chains: [] };
   // Accounts: N sign-in users and C refresh chains, all signed up through the adapter.
-  const signUp = async (email: string) => {
-    const jar = new CookieJar();
-    const reg = await client.call(`${appUrl}/auth/registration/register`, { method: 'POST', headers: origin, json: { email } });
-    ok(reg, 'register');
-    jar.update(reg.setCookies);
-    const v = await client.call(`${appUrl}/auth/otp/verify-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: { verificationToken: await code(appUrl, email) } });
-    ok(v, 'verify-email-otp');
-    return jar.update(v.setCookies);
-  };
+  const signUp = (email: string) => svcSignUp(appUrl, email);
   stack.users = Array.from({ length: USERS }, (_, i) => `signin-${label}-${i}@bench.test`);
   await each(stack.users, async (e) => void (await signUp(e)));
   const chainEmails = Array.from({ length: CONCURRENCY }, (_, i) => `chain-${label}-${i}@bench.test`);

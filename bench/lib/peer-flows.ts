@@ -3,6 +3,7 @@
  * client (bench/lib/http-client.ts): svc's sign-up, its email-code sign-in and
  * "continue with email" through the adapter, and Better Auth's email-OTP
  * sign-in. Codes come from each app's in-memory outbox (`GET /bench/otp`).
+ * Shared by `npm run bench:peers` and bench/profile-sign-in.ts.
  */
 import { CookieJar, createHttpClient } from './http-client.js';
 import { BENCH_APP_ORIGIN } from './svc.js';
@@ -10,7 +11,7 @@ import { BENCH_APP_ORIGIN } from './svc.js';
 export const client = createHttpClient(64);
 export const origin = { origin: BENCH_APP_ORIGIN };
 
-async function code(base: string, email: string): Promise<string> {
+export async function code(base: string, email: string): Promise<string> {
   for (let i = 0; i < 200; i++) {
     const r = await client.call(`${base}/bench/otp?email=${encodeURIComponent(email)}`);
     const c = (JSON.parse(r.text) as { code: string | null }).code;
@@ -81,4 +82,16 @@ export function pool<T>(items: T[], use: (item: T) => Promise<void>): () => Prom
       free.push(item);
     }
   };
+}
+
+/** Waits for a server process to print `listening on <url>`; resolves with its base URL. */
+export async function listening(proc: { output(): string; child: { exitCode: number | null } }, what: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(proc.output());
+    if (m) return m[1]!;
+    if (proc.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not start:\n${proc.output()}`);
 }
