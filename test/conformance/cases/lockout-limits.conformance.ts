@@ -16,6 +16,18 @@ async function failEmailCodes(email: string, times: number) {
   }
 }
 
+/**
+ * The flow limits count in fixed 15-minute windows (contract §2.13, §3.19), so
+ * a run that crosses a window boundary starts a new count half-way (seen once
+ * in CI, at 12:45): such a run is repeated once, wholly inside one window.
+ */
+const FLOW_WINDOW_MS = 15 * 60_000;
+async function inOneWindow<T>(run: () => Promise<T>): Promise<T> {
+  const startedMs = Date.now();
+  const out = await run();
+  return Math.floor(startedMs / FLOW_WINDOW_MS) === Math.floor(Date.now() / FLOW_WINDOW_MS) ? out : run();
+}
+
 describe('lockout', () => {
   it(`locks an account after ${LOCKOUT_MAX_FAILURES} wrong codes: /login answers 423 account_locked with Retry-After`, async () => {
     const s = await signUp();
@@ -66,9 +78,12 @@ describe('lockout', () => {
 
 describe('rate limits', () => {
   it('limits OTP generation per client IP: the eleventh in 15 minutes answers 429 rate_limited with Retry-After', async () => {
-    const d = device();
-    const answers = [];
-    for (let i = 0; i < 11; i++) answers.push(await call('POST', '/registration/register', { device: d, body: { email: uniqueEmail(`limit${i}`) } }));
+    const answers = await inOneWindow(async () => {
+      const d = device();
+      const out = [];
+      for (let i = 0; i < 11; i++) out.push(await call('POST', '/registration/register', { device: d, body: { email: uniqueEmail(`limit${i}`) } }));
+      return out;
+    });
     expect(answers.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(200));
     const limited = answers[10]!;
     expectError(limited, 429, 'rate_limited');
@@ -77,13 +92,16 @@ describe('rate limits', () => {
   });
 
   it('limits OTP requests per identity (5 per 15 minutes, the sign-up’s own verification included): the fifth send answers 429', async () => {
-    const s = await signUp();
-    const statuses = [];
-    for (let i = 0; i < 6; i++) {
-      const d = device();
-      const login = await call('POST', '/login', { device: d, body: { identifier: s.email } });
-      statuses.push((await call('POST', '/otp/generate-login-email-otp', { device: d, token: login.body.token })).status);
-    }
+    const statuses = await inOneWindow(async () => {
+      const s = await signUp();
+      const out = [];
+      for (let i = 0; i < 6; i++) {
+        const d = device();
+        const login = await call('POST', '/login', { device: d, body: { identifier: s.email } });
+        out.push((await call('POST', '/otp/generate-login-email-otp', { device: d, token: login.body.token })).status);
+      }
+      return out;
+    });
     expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
     expect(statuses.slice(4)).toEqual([429, 429]);
   });
