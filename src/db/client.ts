@@ -30,6 +30,9 @@ export function isEmbeddedUrl(url: string): boolean {
  */
 const construct = (driverCore as unknown as { construct: (client: Client, config: { schema: typeof schema; casing: 'snake_case' }) => Db }).construct;
 
+/** The libSQL-shaped client under a handle (drizzle's `construct` sets `$client`; its `Db` type omits it). */
+export const clientOf = (db: Db): Client => (db as Db & { $client: Client }).$client;
+
 /** Wraps an existing libSQL client (tests share one between two API instances). */
 export function wrapClient(client: Client, kind: 'file' | 'remote'): Database {
   return { db: construct(client, { schema, casing: 'snake_case' }), client, kind };

@@ -13,7 +13,9 @@
  *   .where(eq(users.id, sql.placeholder('userId'))).prepare()));
  * await batchWrites(touch(db).client, [touch(db).bind({ now: new Date(), userId })]);
  */
-import type { Client, InStatement, InValue } from '@libsql/client';
+import type { Client, InStatement, InValue, ResultSet } from '@libsql/client';
+import type { SQL } from 'drizzle-orm';
+import { clientOf, type Db } from './client.js';
 import { placeholderBinder } from './prepared.js';
 
 interface DrizzlePreparedWrite {
@@ -37,12 +39,28 @@ export function preparedWrite(prepared: unknown): PreparedWrite {
   return { client: query.client, bind: (values) => ({ sql, args: bind(values) }) };
 }
 
-/** Statements, then builders (their `toSQL()`), in one `client.batch`: all commit or none does. */
-export async function batchWrites(client: Client, statements: InStatement[], builders: readonly unknown[] = []): Promise<void> {
+/**
+ * A raw `sql` statement with `sql.placeholder`s, rendered once for `db`: for
+ * the writes a query builder cannot express (an `INSERT … SELECT … RETURNING`,
+ * a conditional `UPDATE` whose `WHERE` reads another row). Placeholders here
+ * have no column encoder: bind driver values (epoch ms, never a `Date`).
+ *
+ * @example
+ * const claim = prepared((db) => preparedStatement(db, sql`UPDATE sessions SET revoked_at = ${sql.placeholder('nowMs')} WHERE id = ${sql.placeholder('id')}`));
+ * const [res] = await batchWrites(claim(db).client, [claim(db).bind({ nowMs: Date.now(), id })]);
+ */
+export function preparedStatement(db: Db, query: SQL): PreparedWrite {
+  const { sql, params } = db.run(query).getQuery();
+  const bind = placeholderBinder(params);
+  return { client: clientOf(db), bind: (values) => ({ sql, args: bind(values) }) };
+}
+
+/** Statements, then builders (their `toSQL()`), in one `client.batch`: all commit or none does. Resolves to one result per statement, in order. */
+export async function batchWrites(client: Client, statements: InStatement[], builders: readonly unknown[] = []): Promise<ResultSet[]> {
   const all = statements.slice();
   for (const builder of builders) {
     const { sql, params } = (builder as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
     all.push({ sql, args: params as InValue[] });
   }
-  await client.batch(all);
+  return client.batch(all);
 }

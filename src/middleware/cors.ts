@@ -10,12 +10,21 @@ import { requestHeader } from '../../adapter/hono/headers.js';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, x-svc-service-token, x-svc-client-ip, x-svc-client-user-agent, x-svc-auth-delivery-mode';
 const EXPOSED_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate';
 
+type Env = AppEnv['Variables']['deps']['env'];
+
+/** The API's own origin plus `APP_ORIGINS`, built once per env (it is fixed for the process). */
+const allowedByEnv = new WeakMap<Env, Set<string>>();
+function allowedOrigins(env: Env): Set<string> {
+  let allowed = allowedByEnv.get(env);
+  if (!allowed) allowedByEnv.set(env, (allowed = new Set([new URL(env.issuer).origin, ...env.appOrigins])));
+  return allowed;
+}
+
 export const cors = createMiddleware<AppEnv>(async (c, next) => {
   const origin = requestHeader(c, 'origin');
   if (!origin) return next();
   const { env, events } = c.get('deps');
-  const allowed = new Set([new URL(env.issuer).origin, ...env.appOrigins]);
-  if (!allowed.has(origin)) {
+  if (!allowedOrigins(env).has(origin)) {
     await events.record({ type: 'request_suspicious', metadata: { reason: 'cors_origin', path: c.req.path } });
     throw fail('origin_not_allowed');
   }

@@ -5,14 +5,14 @@
  * inserted only if this request's claim won, so two racing requests — in one
  * process or in two — can never both rotate the same token.
  */
-import { sql } from 'drizzle-orm';
 import { durationToSeconds } from '../config/duration.js';
 import { randomId } from '../crypto/random.js';
 import { compareRefreshToken, hashRefreshToken, newRefreshToken, refreshTokenLookup, REFRESH_TOKEN_PATTERN } from '../crypto/refresh-token.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionByLookup, revokeChain } from '../repositories/sessions.js';
-import { rotateAgain, successorAuth, SUCCESSOR_COLUMNS, withinRetryGrace, type SuccessorRow } from './refresh-retry.js';
+import { rotateRetry, rotateSession, type Rotation } from '../repositories/session-rotation.js';
+import { successorAuth, withinRetryGrace } from './refresh-retry.js';
 import { buildEnvelope, type SessionEnvelope } from './session-issuance.js';
 
 type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
@@ -58,17 +58,9 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
   const newLookup = refreshTokenLookup(env.secrets.refreshLookup, newToken);
   const idleCandidate = now + durationToSeconds(cfg.session_idle_ttl) * 1000;
 
+  const rotation: Rotation = { presentedId: session.id, newId, newHash, newLookup, userAgent: client.userAgent, ip: client.ip, idleCandidateMs: idleCandidate, nowMs: now };
   if (retry) {
-    const again = await rotateAgain(db, {
-      presented: session,
-      newId,
-      newHash,
-      newLookup,
-      userAgent: client.userAgent,
-      ip: client.ip,
-      idleCandidateMs: idleCandidate,
-      nowMs: now,
-    });
+    const again = await rotateRetry(db, { ...rotation, successorId: session.replacedBySessionId! });
     if (!again) {
       // The successor was used (or another retry won) between the lookup and the write: strict reuse handling.
       const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
@@ -80,36 +72,22 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
     return buildEnvelope(deps, {
       user,
       sessionId: newId,
-      organizationId: again.organizationId,
+      organizationId: again.successor?.organization_id ?? null,
       expiresAtMs: session.expiresAt.getTime(),
       refreshToken: newToken,
       nowMs: now,
-      auth: again.auth,
+      auth: successorAuth(again.successor),
     });
   }
 
-  const [claim, inserted] = await db.batch([
-    db.run(sql`UPDATE sessions SET replaced_by_session_id = ${newId}, last_used_at = ${now}, updated_at = ${now}
-      WHERE id = ${session.id} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`),
-    db.all<SuccessorRow>(sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
-        user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, auth_time, auth_method, created_at, updated_at)
-      SELECT ${newId}, s.user_id, s.chain_id, s.infra_id,
-        CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = s.organization_id AND m.user_id = s.user_id)
-          THEN s.organization_id ELSE NULL END,
-        s.mode, ${newHash}, ${newLookup}, ${client.userAgent}, ${client.ip}, s.expires_at, MIN(${idleCandidate}, s.expires_at),
-        s.step_up_verified_at, s.step_up_method, s.auth_time, s.auth_method, ${now}, ${now}
-      FROM sessions s WHERE s.id = ${session.id} AND s.replaced_by_session_id = ${newId}
-      RETURNING ${SUCCESSOR_COLUMNS}`),
-  ]);
-
-  if (claim.rowsAffected !== 1) {
+  const { claimed, successor } = await rotateSession(db, rotation);
+  if (!claimed) {
     // A concurrent refresh won the claim: strict reuse handling (contract §3.8 step 6).
     const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
     await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'rotation_race', revokedSessions: revoked } });
     throw fail('refresh_token_reused');
   }
 
-  const [successor] = inserted;
   await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata: { previousSessionId: session.id } });
   return buildEnvelope(deps, {
     user,

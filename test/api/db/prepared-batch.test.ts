@@ -1,16 +1,19 @@
 /**
- * `preparedWrite` / `batchWrites` (src/db/prepared-batch.ts), through the
- * issuance's own statements (`sessionInsert`, `lastLoginTouch`): each binds to
- * exactly the SQL and arguments the query builder produces for the same values
- * (column encoders included), and a batch commits all of its statements or
- * none, on both file clients.
+ * `preparedWrite` / `preparedStatement` / `batchWrites`
+ * (src/db/prepared-batch.ts), through the issuance's own statements
+ * (`sessionInsert`, `lastLoginTouch`) and the refresh rotation's
+ * (`rotateSession`): each binds to exactly the SQL and arguments drizzle
+ * renders for the same values (column encoders included), a batch commits all
+ * of its statements or none, and a rotation whose claim lost writes nothing,
+ * on both file clients.
  */
 import type { Client } from '@libsql/client';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/client.js';
-import { batchWrites } from '../../../src/db/prepared-batch.js';
+import { batchWrites, preparedStatement } from '../../../src/db/prepared-batch.js';
 import { sessions, users } from '../../../src/db/schema.js';
+import { rotateSession } from '../../../src/repositories/session-rotation.js';
 import { sessionInsert } from '../../../src/repositories/sessions.js';
 import { lastLoginTouch } from '../../../src/repositories/users.js';
 import { FILE_CLIENTS, migratedDatabase } from '../../helpers/file-clients.js';
@@ -82,5 +85,34 @@ describe.each(FILE_CLIENTS)('prepared writes on the %s client', (kind) => {
     const [row] = await db.select().from(sessions);
     expect(row).toMatchObject({ id: 's1', chainId: 's1', userId: 'u1', expiresAt: new Date(T + 1000), authTime: new Date(T), ipAddress: null, mode: 'server' });
     expect((await db.select().from(users).where(eq(users.id, 'u1')))[0]?.lastLoginAt).toEqual(new Date(T));
+  });
+
+  it('render a raw statement once and bind its placeholders in order, as drizzle renders the same values', async () => {
+    const { db } = await migratedDatabase(kind, clients);
+    const p = sql.placeholder;
+    const stmt = preparedStatement(db, sql`UPDATE sessions SET revoked_at = ${p('nowMs')}, revoked_reason = 'x' WHERE id = ${p('id')} AND revoked_at IS NULL`);
+    const rendered = db.run(sql`UPDATE sessions SET revoked_at = ${T}, revoked_reason = 'x' WHERE id = ${'s1'} AND revoked_at IS NULL`).getQuery();
+    expect(stmt.bind({ id: 's1', nowMs: T })).toEqual({ sql: rendered.sql, args: rendered.params });
+    expect(() => stmt.bind({ nowMs: T })).toThrow('No value for placeholder "id" was provided');
+  });
+
+  it('rotate a session once: the claim that lost inserts no successor', async () => {
+    const { db } = await migratedDatabase(kind, clients);
+    await db.insert(users).values({ id: 'u1', email: 'u1@example.com', roles: [], createdAt: new Date(T), updatedAt: new Date(T) } as never);
+    const insert = sessionInsert(db);
+    await batchWrites(insert.client, [insert.bind(values)]);
+    const rotation = { presentedId: 's1', newHash: '$2b$04$next', userAgent: 'agent/2.0', ip: '203.0.113.9', idleCandidateMs: T + 9000, nowMs: T + 10 };
+
+    const won = await rotateSession(db, { ...rotation, newId: 's2', newLookup: 'a'.repeat(64) });
+    expect(won.claimed).toBe(true);
+    expect(won.successor).toMatchObject({ organization_id: null, auth_method: 'email_otp', auth_time: T });
+    const lost = await rotateSession(db, { ...rotation, newId: 's3', newLookup: 'b'.repeat(64) });
+    expect(lost).toEqual({ claimed: false, successor: undefined });
+
+    const rows = await db.select().from(sessions).orderBy(sessions.id);
+    expect(rows.map((r) => [r.id, r.replacedBySessionId])).toEqual([['s1', 's2'], ['s2', null]]);
+    // The successor keeps the chain and the absolute expiry; its idle expiry is capped by it.
+    expect(rows[1]).toMatchObject({ chainId: 's1', expiresAt: new Date(T + 1000), idleExpiresAt: new Date(T + 1000), userAgent: 'agent/2.0', ipAddress: '203.0.113.9', refreshTokenHash: '$2b$04$next' });
+    expect(rows[0]?.lastUsedAt).toEqual(new Date(T + 10));
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * The writes of a refresh rotation (contract §3.8; issue #16 for the retry),
+ * rendered once per database and bound per refresh (src/db/prepared-batch.ts).
+ * Each rotation is one batch — one transaction on a libSQL file, sqld and D1
+ * alike — whose statements are conditional on each other, so two racing
+ * requests, in one process or two, can never both rotate the same row.
+ * No business rules here: the service decides what a result means.
+ */
+import { sql } from 'drizzle-orm';
+import { batchWrites, preparedStatement } from '../db/prepared-batch.js';
+import type { Db } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
+
+const p = sql.placeholder;
+
+/** What a rotation reads back from the row it inserted: the token is signed from it. */
+export interface SuccessorRow {
+  organization_id: string | null;
+  step_up_verified_at: unknown;
+  step_up_method: string | null;
+  auth_time: unknown;
+  auth_method: string | null;
+}
+const SUCCESSOR_COLUMNS = sql.raw('organization_id, step_up_verified_at, step_up_method, auth_time, auth_method');
+const INSERT_INTO = sql.raw(`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
+  user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, auth_time, auth_method, created_at, updated_at)`);
+
+/** The claim: the presented row points at its successor, only if nobody claimed or revoked it first. */
+const claim = prepared((db) =>
+  preparedStatement(
+    db,
+    sql`UPDATE sessions SET replaced_by_session_id = ${p('newId')}, last_used_at = ${p('nowMs')}, updated_at = ${p('nowMs')}
+      WHERE id = ${p('presentedId')} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`,
+  ),
+);
+/** The successor, copied from the presented row, only if this batch's claim won (the active organization kept while still a member). */
+const successor = prepared((db) =>
+  preparedStatement(
+    db,
+    sql`${INSERT_INTO}
+      SELECT ${p('newId')}, s.user_id, s.chain_id, s.infra_id,
+        CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = s.organization_id AND m.user_id = s.user_id)
+          THEN s.organization_id ELSE NULL END,
+        s.mode, ${p('newHash')}, ${p('newLookup')}, ${p('userAgent')}, ${p('ip')}, s.expires_at, MIN(${p('idleCandidateMs')}, s.expires_at),
+        s.step_up_verified_at, s.step_up_method, s.auth_time, s.auth_method, ${p('nowMs')}, ${p('nowMs')}
+      FROM sessions s WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}
+      RETURNING ${SUCCESSOR_COLUMNS}`,
+  ),
+);
+/** Retry (1): the unused successor is retired, only if it is still unused and live. */
+const supersede = prepared((db) =>
+  preparedStatement(
+    db,
+    sql`UPDATE sessions SET replaced_by_session_id = ${p('newId')}, revoked_at = ${p('nowMs')}, revoked_reason = 'refresh_retry_superseded', updated_at = ${p('nowMs')}
+      WHERE id = ${p('successorId')} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`,
+  ),
+);
+/** Retry (2): the presented row is repointed, only if (1) happened. */
+const repoint = prepared((db) =>
+  preparedStatement(
+    db,
+    sql`UPDATE sessions SET replaced_by_session_id = ${p('newId')}, updated_at = ${p('nowMs')}
+      WHERE id = ${p('presentedId')} AND replaced_by_session_id = ${p('successorId')} AND revoked_at IS NULL
+        AND EXISTS (SELECT 1 FROM sessions n WHERE n.id = ${p('successorId')} AND n.replaced_by_session_id = ${p('newId')})`,
+  ),
+);
+/** Retry (3): the new row, only if (2) happened; its organization and step-up come from the retired successor. */
+const retrySuccessor = prepared((db) =>
+  preparedStatement(
+    db,
+    sql`${INSERT_INTO}
+      SELECT ${p('newId')}, s.user_id, s.chain_id, s.infra_id,
+        CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = n.organization_id AND m.user_id = s.user_id)
+          THEN n.organization_id ELSE NULL END,
+        s.mode, ${p('newHash')}, ${p('newLookup')}, ${p('userAgent')}, ${p('ip')}, s.expires_at, MIN(${p('idleCandidateMs')}, s.expires_at),
+        n.step_up_verified_at, n.step_up_method, s.auth_time, s.auth_method, ${p('nowMs')}, ${p('nowMs')}
+      FROM sessions s JOIN sessions n ON n.id = ${p('successorId')}
+      WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}
+      RETURNING ${SUCCESSOR_COLUMNS}`,
+  ),
+);
+
+export type Rotation = {
+  presentedId: string;
+  newId: string;
+  newHash: string;
+  newLookup: string;
+  userAgent: string | null;
+  ip: string | null;
+  idleCandidateMs: number;
+  nowMs: number;
+};
+
+/** `claimed` is false when a concurrent rotation won (nothing was written); else the inserted successor's row. */
+export async function rotateSession(db: Db, r: Rotation): Promise<{ claimed: boolean; successor: SuccessorRow | undefined }> {
+  const [claimed, inserted] = await batchWrites(claim(db).client, [claim(db).bind(r), successor(db).bind(r)]);
+  return { claimed: claimed!.rowsAffected === 1, successor: inserted!.rows[0] as unknown as SuccessorRow | undefined };
+}
+
+/** Retry-safe rotation: resolves to `undefined` when the successor was already used (no write happened). */
+export async function rotateRetry(db: Db, r: Rotation & { successorId: string }): Promise<{ successor: SuccessorRow | undefined } | undefined> {
+  const [, repointed, inserted] = await batchWrites(supersede(db).client, [supersede(db).bind(r), repoint(db).bind(r), retrySuccessor(db).bind(r)]);
+  if (repointed!.rowsAffected !== 1) return undefined;
+  return { successor: inserted!.rows[0] as unknown as SuccessorRow | undefined };
+}
