@@ -6,7 +6,7 @@
  * requests, in one process or two, can never both rotate the same row.
  * No business rules here: the service decides what a result means.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { batchWrites, preparedStatement } from '../db/prepared-batch.js';
 import type { Db } from '../db/client.js';
 import { prepared } from '../db/prepared.js';
@@ -21,9 +21,6 @@ export interface SuccessorRow {
   auth_time: unknown;
   auth_method: string | null;
 }
-const SUCCESSOR_COLUMNS = sql.raw('organization_id, step_up_verified_at, step_up_method, auth_time, auth_method');
-const INSERT_INTO = sql.raw(`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
-  user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, auth_time, auth_method, created_at, updated_at)`);
 
 /** The claim: the presented row points at its successor, only if nobody claimed or revoked it first. */
 const claim = prepared((db) =>
@@ -33,20 +30,25 @@ const claim = prepared((db) =>
       WHERE id = ${p('presentedId')} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`,
   ),
 );
-/** The successor, copied from the presented row, only if this batch's claim won (the active organization kept while still a member). */
-const successor = prepared((db) =>
-  preparedStatement(
-    db,
-    sql`${INSERT_INTO}
-      SELECT ${p('newId')}, s.user_id, s.chain_id, s.infra_id,
-        CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = s.organization_id AND m.user_id = s.user_id)
-          THEN s.organization_id ELSE NULL END,
-        s.mode, ${p('newHash')}, ${p('newLookup')}, ${p('userAgent')}, ${p('ip')}, s.expires_at, MIN(${p('idleCandidateMs')}, s.expires_at),
-        s.step_up_verified_at, s.step_up_method, s.auth_time, s.auth_method, ${p('nowMs')}, ${p('nowMs')}
-      FROM sessions s WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}
-      RETURNING ${SUCCESSOR_COLUMNS}`,
-  ),
-);
+/**
+ * The successor row, copied from the presented row `s` in the same chain, with
+ * the active organization (kept only while the user is still a member) and the
+ * step-up state taken from `from` (`s` itself, or on a retry the retired successor `n`).
+ */
+const successorInsert = (from: 's' | 'n', source: SQL) => {
+  const f = sql.raw(from);
+  return sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
+      user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, auth_time, auth_method, created_at, updated_at)
+    SELECT ${p('newId')}, s.user_id, s.chain_id, s.infra_id,
+      CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = ${f}.organization_id AND m.user_id = s.user_id)
+        THEN ${f}.organization_id ELSE NULL END,
+      s.mode, ${p('newHash')}, ${p('newLookup')}, ${p('userAgent')}, ${p('ip')}, s.expires_at, MIN(${p('idleCandidateMs')}, s.expires_at),
+      ${f}.step_up_verified_at, ${f}.step_up_method, s.auth_time, s.auth_method, ${p('nowMs')}, ${p('nowMs')}
+    ${source}
+    RETURNING organization_id, step_up_verified_at, step_up_method, auth_time, auth_method`;
+};
+/** The successor, only if this batch's claim won. */
+const successor = prepared((db) => preparedStatement(db, successorInsert('s', sql`FROM sessions s WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}`)));
 /** Retry (1): the unused successor is retired, only if it is still unused and live. */
 const supersede = prepared((db) =>
   preparedStatement(
@@ -64,19 +66,11 @@ const repoint = prepared((db) =>
         AND EXISTS (SELECT 1 FROM sessions n WHERE n.id = ${p('successorId')} AND n.replaced_by_session_id = ${p('newId')})`,
   ),
 );
-/** Retry (3): the new row, only if (2) happened; its organization and step-up come from the retired successor. */
+/** Retry (3): the new row, only if (2) happened. */
 const retrySuccessor = prepared((db) =>
   preparedStatement(
     db,
-    sql`${INSERT_INTO}
-      SELECT ${p('newId')}, s.user_id, s.chain_id, s.infra_id,
-        CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = n.organization_id AND m.user_id = s.user_id)
-          THEN n.organization_id ELSE NULL END,
-        s.mode, ${p('newHash')}, ${p('newLookup')}, ${p('userAgent')}, ${p('ip')}, s.expires_at, MIN(${p('idleCandidateMs')}, s.expires_at),
-        n.step_up_verified_at, n.step_up_method, s.auth_time, s.auth_method, ${p('nowMs')}, ${p('nowMs')}
-      FROM sessions s JOIN sessions n ON n.id = ${p('successorId')}
-      WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}
-      RETURNING ${SUCCESSOR_COLUMNS}`,
+    successorInsert('n', sql`FROM sessions s JOIN sessions n ON n.id = ${p('successorId')} WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}`),
   ),
 );
 

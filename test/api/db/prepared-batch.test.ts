@@ -12,8 +12,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/client.js';
 import { batchWrites, preparedStatement } from '../../../src/db/prepared-batch.js';
-import { sessions, users } from '../../../src/db/schema.js';
-import { rotateSession } from '../../../src/repositories/session-rotation.js';
+import { organizationMemberships, organizations, sessions, users } from '../../../src/db/schema.js';
+import { rotateRetry, rotateSession } from '../../../src/repositories/session-rotation.js';
 import { sessionInsert } from '../../../src/repositories/sessions.js';
 import { lastLoginTouch } from '../../../src/repositories/users.js';
 import { FILE_CLIENTS, migratedDatabase } from '../../helpers/file-clients.js';
@@ -114,5 +114,31 @@ describe.each(FILE_CLIENTS)('prepared writes on the %s client', (kind) => {
     // The successor keeps the chain and the absolute expiry; its idle expiry is capped by it.
     expect(rows[1]).toMatchObject({ chainId: 's1', expiresAt: new Date(T + 1000), idleExpiresAt: new Date(T + 1000), userAgent: 'agent/2.0', ipAddress: '203.0.113.9', refreshTokenHash: '$2b$04$next' });
     expect(rows[0]?.lastUsedAt).toEqual(new Date(T + 10));
+  });
+
+  it('retry a rotation: the unused successor is retired and its organization (while a member) and step-up carry over, once', async () => {
+    const { db } = await migratedDatabase(kind, clients);
+    const at = new Date(T);
+    await db.insert(users).values({ id: 'u1', email: 'u1@example.com', roles: [], createdAt: at, updatedAt: at } as never);
+    await db.insert(organizations).values([{ id: 'o1', name: 'One', slug: 'one', createdAt: at, updatedAt: at }, { id: 'o2', name: 'Two', slug: 'two', createdAt: at, updatedAt: at }]);
+    await db.insert(organizationMemberships).values({ id: 'm1', organizationId: 'o1', userId: 'u1', createdAt: at, updatedAt: at });
+    const insert = sessionInsert(db);
+    await batchWrites(insert.client, [insert.bind(values)]);
+    const rotation = { presentedId: 's1', newHash: '$2b$04$next', userAgent: null, ip: null, idleCandidateMs: T + 900, nowMs: T + 10 };
+    expect((await rotateSession(db, { ...rotation, newId: 's2', newLookup: 'a'.repeat(64) })).claimed).toBe(true);
+    // The lost successor had switched organization and stepped up before the retry.
+    await db.update(sessions).set({ organizationId: 'o1', stepUpVerifiedAt: new Date(T + 5), stepUpMethod: 'totp' }).where(eq(sessions.id, 's2'));
+
+    const again = await rotateRetry(db, { ...rotation, newId: 's3', newLookup: 'b'.repeat(64), successorId: 's2', nowMs: T + 20 });
+    expect(again?.successor).toMatchObject({ organization_id: 'o1', step_up_method: 'totp', step_up_verified_at: T + 5 });
+    const rows = await db.select().from(sessions).orderBy(sessions.id);
+    expect(rows.map((r) => [r.id, r.replacedBySessionId, r.revokedReason])).toEqual([['s1', 's3', null], ['s2', 's3', 'refresh_retry_superseded'], ['s3', null, null]]);
+    // A second retry of the same lost answer finds the successor already retired: nothing is written.
+    expect(await rotateRetry(db, { ...rotation, newId: 's4', newLookup: 'c'.repeat(64), successorId: 's2', nowMs: T + 30 })).toBeUndefined();
+    expect(await db.select().from(sessions)).toHaveLength(3);
+
+    // An organization the user has left is not carried over.
+    await db.update(sessions).set({ organizationId: 'o2' }).where(eq(sessions.id, 's3'));
+    expect((await rotateSession(db, { ...rotation, presentedId: 's3', newId: 's5', newLookup: 'd'.repeat(64) })).successor?.organization_id).toBeNull();
   });
 });
