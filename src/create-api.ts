@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './clock.js';
 import { ConfigError } from './config/config-error.js';
 import { parseEnv, type EnvRecord } from './config/env.js';
 import { loadDevKeys, loadProductionKeys } from './crypto/keys.js';
+import { inlineRefreshTokenHasher, type RefreshTokenHasher } from './crypto/refresh-token.js';
 import { createServiceTokenVerifier } from './crypto/service-token.js';
 import { wrapClient, type Database } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
@@ -35,6 +36,8 @@ export interface CreateAuthApiOptions {
   logger?: Logger;
   /** Replaces the sender chosen by `DELIVERY_MODE` (null: none). */
   sender?: MessageSender | null;
+  /** Where refresh-token bcrypt runs; default inline. The Node and Bun entries pass a worker pool. */
+  refreshTokenHasher?: RefreshTokenHasher;
 }
 
 export type AuthApi = Hono<AppEnv> & {
@@ -102,6 +105,7 @@ export async function createAuthApiWith(options: CreateAuthApiOptions, open: Ope
     lockout: createLockout(db, clock, events),
     limiter: createRateLimiter(env.rateLimitStore === 'memory' ? createMemoryStore() : createDatabaseStore(db), env.disableRateLimits),
     log,
+    refreshTokenHasher: options.refreshTokenHasher ?? inlineRefreshTokenHasher,
     verifyServiceToken: createServiceTokenVerifier(env.secrets.serviceToken),
     extensions: { sender: options.sender !== undefined ? options.sender : createSenderFromEnv(env.delivery) },
   };

@@ -6,6 +6,7 @@ import type { Clock } from './clock.js';
 import type { ApiEnv } from './config/env.js';
 import type { AccessClaims, EphemeralClaims, EphemeralContext } from './crypto/jwt.js';
 import type { KeyStore } from './crypto/keys.js';
+import type { RefreshTokenHasher } from './crypto/refresh-token.js';
 import type { Database, Db } from './db/client.js';
 import type { SessionRow, UserRow } from './db/schema.js';
 import type { Logger } from './log.js';
@@ -28,6 +29,8 @@ export interface Deps {
   lockout: Lockout;
   limiter: RateLimiter;
   log: Logger;
+  /** bcrypt of refresh tokens: inline, or a worker pool on Node and Bun. */
+  refreshTokenHasher: RefreshTokenHasher;
   verifyServiceToken: (header: string, nowMs: number) => Promise<{ ok: true; sub: string } | { ok: false; reason: string }>;
   /** Extension point filled by later features (message sender, …). */
   extensions: Record<string, unknown>;

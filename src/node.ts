@@ -6,6 +6,8 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
+import type { RefreshTokenHasher } from './crypto/refresh-token.js';
+import { createBcryptPool } from './runtime/bcrypt-pool.js';
 
 /*
  * What Node's HTTP parser refuses before the app sees a request is answered in
@@ -57,7 +59,8 @@ export function serveNode(fetch: (req: Request) => Response | Promise<Response>,
   return server;
 }
 
-export async function startNodeApi(env: Record<string, string | undefined> = process.env) {
+/** Starts the API on Node; refresh-token bcrypt runs on a worker pool unless `refreshTokenHasher` says otherwise (`npm run bench:bcrypt` compares the two). */
+export async function startNodeApi(env: Record<string, string | undefined> = process.env, options: { refreshTokenHasher?: RefreshTokenHasher } = {}) {
   const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
   if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
     const dir = dirname(url.slice(5));
@@ -67,7 +70,8 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
       throw new ConfigError('DATABASE_URL', `cannot create the database directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): choose a writable path`);
     }
   }
-  const app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address });
+  // Refresh-token bcrypt on worker threads, off the event loop (src/runtime/bcrypt-pool.ts).
+  const app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address, refreshTokenHasher: options.refreshTokenHasher ?? createBcryptPool() });
   const port = Number(env['PORT'] ?? 8787);
   const hostname = env['HOST'] ?? '127.0.0.1';
   // A whole request (headers and body) must arrive within this time; Node's default is 300 s,

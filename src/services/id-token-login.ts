@@ -17,7 +17,7 @@ import { clientFields } from './auth-events.js';
 import { ID_TOKEN_SKEW_SECONDS, verifyIdToken } from './id-token-verifier.js';
 import { signInWithProfile } from './oauth-sign-in.js';
 
-type IdTokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys' | 'log'>;
+type IdTokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys' | 'log' | 'refreshTokenHasher'>;
 
 /**
  * The forms a provider puts the app's nonce in: Google copies it verbatim;

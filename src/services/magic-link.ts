@@ -18,7 +18,7 @@ import { issueSession, type MfaRequiredBody, type SessionEnvelope } from './sess
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 export const MAGIC_LINK_MESSAGE = 'If an account exists, a login link has been sent.';
 
-type MlDeps = Pick<Deps, 'db' | 'clock' | 'env' | 'keys' | 'config' | 'events' | 'lockout'>;
+type MlDeps = Pick<Deps, 'db' | 'clock' | 'env' | 'keys' | 'config' | 'events' | 'lockout' | 'refreshTokenHasher'>;
 
 /**
  * The link URL: an allowed `redirectUri` (same origin as an http(s) entry of

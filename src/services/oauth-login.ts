@@ -20,7 +20,7 @@ import { clientFields } from './auth-events.js';
 import { exchangeCodeForProfile, OAuthExchangeError } from './oauth-client.js';
 import { signInWithProfile } from './oauth-sign-in.js';
 
-type OAuthDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys' | 'log'>;
+type OAuthDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys' | 'log' | 'refreshTokenHasher'>;
 
 const httpOrigins = (origins: string[]) => origins.filter((o) => /^https?:\/\//.test(o)).map((o) => o.replace(/\/$/, ''));
 

@@ -13,7 +13,7 @@ import { clientFields } from './auth-events.js';
 import { readProfile } from './oauth-profile.js';
 import { issueSession } from './session-issuance.js';
 
-type SignInDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
+type SignInDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events' | 'refreshTokenHasher'>;
 
 export interface ProfileSignIn {
   /** The provider, with the JSON paths to read `source` by. */

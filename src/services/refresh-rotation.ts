@@ -7,7 +7,7 @@
  */
 import { durationToSeconds } from '../config/duration.js';
 import { randomId } from '../crypto/random.js';
-import { compareRefreshToken, hashRefreshToken, newRefreshToken, refreshTokenLookup, REFRESH_TOKEN_PATTERN } from '../crypto/refresh-token.js';
+import { newRefreshToken, refreshTokenLookup, REFRESH_TOKEN_PATTERN } from '../crypto/refresh-token.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionByLookup, revokeChain } from '../repositories/sessions.js';
@@ -15,7 +15,7 @@ import { rotateRetry, rotateSession, type Rotation } from '../repositories/sessi
 import { successorAuth, withinRetryGrace } from './refresh-retry.js';
 import { buildEnvelope, type SessionEnvelope } from './session-issuance.js';
 
-type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
+type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events' | 'refreshTokenHasher'>;
 
 export async function rotateRefreshToken(deps: RefreshDeps, token: string, client: RequestContext): Promise<SessionEnvelope> {
   const { db, clock, env, events } = deps;
@@ -42,7 +42,7 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
     await events.record({ ...sessionEv, type: 'refresh_token_failed', metadata: { reason } });
     throw fail('invalid_refresh_token');
   }
-  if (!(await compareRefreshToken(token, session.refreshTokenHash))) {
+  if (!(await deps.refreshTokenHasher.compare(token, session.refreshTokenHash))) {
     await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'hash_mismatch' } });
     throw fail('invalid_refresh_token');
   }
@@ -54,7 +54,7 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
 
   const newId = randomId();
   const newToken = newRefreshToken();
-  const newHash = await hashRefreshToken(newToken, env.refreshTokenBcryptCost);
+  const newHash = await deps.refreshTokenHasher.hash(newToken, env.refreshTokenBcryptCost);
   const newLookup = refreshTokenLookup(env.secrets.refreshLookup, newToken);
   const idleCandidate = now + durationToSeconds(cfg.session_idle_ttl) * 1000;
 

@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { durationToSeconds } from '../config/duration.js';
 import { signAccessToken, signEphemeralToken, EPHEMERAL_TTL_SECONDS } from '../crypto/jwt.js';
 import { randomId } from '../crypto/random.js';
-import { hashRefreshToken, newRefreshToken, refreshTokenLookup } from '../crypto/refresh-token.js';
+import { newRefreshToken, refreshTokenLookup } from '../crypto/refresh-token.js';
 import { batchWrites } from '../db/prepared-batch.js';
 import { prepared } from '../db/prepared.js';
 import { users, type UserRow } from '../db/schema.js';
@@ -62,7 +62,7 @@ export interface IssueInput {
   alsoWrite?: BatchItem<'sqlite'>[];
 }
 
-type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events'>;
+type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events' | 'refreshTokenHasher'>;
 
 /**
  * What issuance reads before it writes, in one prepared statement (issue #17):
@@ -148,7 +148,7 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
   const refreshToken = newRefreshToken();
   const expiresAtMs = now + durationToSeconds(cfg.session_absolute_ttl) * 1000;
   const idleExpiresAtMs = Math.min(now + durationToSeconds(cfg.session_idle_ttl) * 1000, expiresAtMs);
-  const refreshTokenHash = await hashRefreshToken(refreshToken, env.refreshTokenBcryptCost);
+  const refreshTokenHash = await deps.refreshTokenHasher.hash(refreshToken, env.refreshTokenBcryptCost);
   const insert = sessionInsert(db);
   const nowDate = new Date(now);
   await batchWrites(

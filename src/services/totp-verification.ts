@@ -9,7 +9,7 @@ import type { TotpCredentialRow, UserRow } from '../db/schema.js';
 import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 
-export type TotpDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'lockout' | 'keys'>;
+export type TotpDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'lockout' | 'keys' | 'refreshTokenHasher'>;
 
 /** Where a code is used; recorded as `metadata.flow`. */
 export type TotpFlow = 'enrollment' | 'disable' | 'login' | 'step_up';

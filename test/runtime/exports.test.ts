@@ -65,6 +65,21 @@ describe('package exports (built dist)', () => {
     expect(result.resolved).toMatch(/\/dist\/src\/index\.js$/);
   });
 
+  it('resolves svc-auth/api/node: the bcrypt worker pool loads bcrypt from the installed package and backs createAuthApi', async () => {
+    const script = `
+      const { createBcryptPool } = await import('svc-auth/api/node');
+      const pool = createBcryptPool(1);
+      const hash = await pool.hash('a'.repeat(43), 4);
+      const answers = [await pool.compare('a'.repeat(43), hash), await pool.compare('b'.repeat(43), hash)];
+      await pool.close();
+      console.log(JSON.stringify({ prefix: hash.slice(0, 7), answers, resolved: import.meta.resolve('svc-auth/api/node') }));
+    `;
+    const out = await run(['--input-type=module', '-e', script], consumer);
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toMatchObject({ prefix: '$2b$04$', answers: [true, false] });
+    expect(result.resolved).toMatch(/\/dist\/src\/runtime\/bcrypt-pool\.js$/);
+  });
+
   it('ships types that a NodeNext TypeScript consumer can use', async () => {
     writeFileSync(
       join(consumer, 'index.ts'),

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { hashRefreshToken } from '../../../src/crypto/refresh-token.js';
+import { inlineRefreshTokenHasher } from '../../../src/crypto/refresh-token.js';
 import { randomId } from '../../../src/crypto/random.js';
 import { authEvents, organizationMemberships, organizations, sessions, users } from '../../../src/db/schema.js';
 import { markStepUp } from '../../../src/services/step-up.js';
@@ -105,7 +105,7 @@ describe('POST /refresh', () => {
     const { t, first } = await setup();
     await t.api.deps.db
       .update(sessions)
-      .set({ refreshTokenHash: await hashRefreshToken('B'.repeat(43), 4) })
+      .set({ refreshTokenHash: await inlineRefreshTokenHasher.hash('B'.repeat(43), 4) })
       .where(eq(sessions.id, first.sessionId));
     const res = await refresh(t, first.refreshToken);
     expect(res.status).toBe(401);
