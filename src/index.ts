@@ -24,3 +24,4 @@ export { ConfigError, configErrorLines } from './config/config-error.js';
 export { runMaintenance } from './services/maintenance.js';
 export type { EnvRecord } from './config/env.js';
 export type { Clock } from './clock.js';
+export type { RefreshTokenHasher } from './crypto/refresh-token.js';

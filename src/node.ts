@@ -70,8 +70,22 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
       throw new ConfigError('DATABASE_URL', `cannot create the database directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): choose a writable path`);
     }
   }
-  // Refresh-token bcrypt on worker threads, off the event loop (src/runtime/bcrypt-pool.ts).
-  const app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address, refreshTokenHasher: options.refreshTokenHasher ?? createBcryptPool() });
+  // Refresh-token bcrypt on worker threads, off the event loop (src/runtime/bcrypt-pool.ts); closed with the app.
+  const pool = options.refreshTokenHasher ? undefined : createBcryptPool();
+  let app: Awaited<ReturnType<typeof createAuthApi>>;
+  try {
+    app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address, refreshTokenHasher: options.refreshTokenHasher ?? pool! });
+  } catch (err) {
+    await pool?.close();
+    throw err;
+  }
+  if (pool) {
+    const closeApp = app.close;
+    app.close = async () => {
+      await closeApp();
+      await pool.close();
+    };
+  }
   const port = Number(env['PORT'] ?? 8787);
   const hostname = env['HOST'] ?? '127.0.0.1';
   // A whole request (headers and body) must arrive within this time; Node's default is 300 s,
