@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
-import { createBcryptPool } from './runtime/bcrypt-pool.js';
+import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
 
 declare const Bun: {
   serve(o: { fetch: (req: Request, server: Record<string, unknown>) => Response | Promise<Response>; port: number; hostname: string }): { hostname: string; port: number };
@@ -16,7 +16,7 @@ try {
   const app = await createAuthApi({
     env,
     connectionIp: (c) => (c.env as { requestIP?: (r: Request) => { address: string } | null })?.requestIP?.(c.req.raw)?.address,
-    // Refresh-token bcrypt on worker threads, off the event loop (src/runtime/bcrypt-pool.ts).
+    // Refresh-token bcrypt on worker threads, off the event loop (adapter/node/bcrypt-pool.ts).
     refreshTokenHasher: createBcryptPool(),
   });
   const server = Bun.serve({ fetch: (req, srv) => app.fetch(req, srv), port: Number(env['PORT'] ?? 8787), hostname: env['HOST'] ?? '127.0.0.1' });

@@ -7,7 +7,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 import type { RefreshTokenHasher } from './crypto/refresh-token.js';
-import { createBcryptPool } from './runtime/bcrypt-pool.js';
+import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
 
 /*
  * What Node's HTTP parser refuses before the app sees a request is answered in
@@ -70,7 +70,7 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
       throw new ConfigError('DATABASE_URL', `cannot create the database directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): choose a writable path`);
     }
   }
-  // Refresh-token bcrypt on worker threads, off the event loop (src/runtime/bcrypt-pool.ts); closed with the app.
+  // Refresh-token bcrypt on worker threads, off the event loop (adapter/node/bcrypt-pool.ts); closed with the app.
   const pool = options.refreshTokenHasher ? undefined : createBcryptPool();
   let app: Awaited<ReturnType<typeof createAuthApi>>;
   try {

@@ -17,7 +17,7 @@ export const refreshTokenLookup = (lookupKey: string, token: string): string =>
  * Where the refresh token's bcrypt runs. bcrypt is pure JavaScript here
  * (~1.6 ms at cost 4, ~100 ms at cost 10 on this machine), so inline it holds
  * the event loop for that long on every sign-in and refresh. The Node and Bun
- * entries pass a worker-thread pool (`src/runtime/bcrypt-pool.ts`); Workers
+ * entries pass a worker-thread pool (`createBcryptPool` from `svc-auth/node`); Workers
  * and Deno keep it inline.
  *
  * @example

@@ -31,12 +31,16 @@ export interface PreparedWrite {
   bind(values: Record<string, unknown>): { sql: string; args: InValue[] };
 }
 
+/** A statement rendered once (`sql` with drizzle's params), bound per call. */
+function bound(client: Client, sql: string, params: unknown[]): PreparedWrite {
+  const bind = placeholderBinder(params);
+  return { client, bind: (values) => ({ sql, args: bind(values) }) };
+}
+
 export function preparedWrite(prepared: unknown): PreparedWrite {
   const query = prepared as DrizzlePreparedWrite;
   if (!query.client || query.tx) throw new Error('preparedWrite: prepare the query on the database handle, not in a transaction');
-  const bind = placeholderBinder(query.query.params);
-  const { sql } = query.query;
-  return { client: query.client, bind: (values) => ({ sql, args: bind(values) }) };
+  return bound(query.client, query.query.sql, query.query.params);
 }
 
 /**
@@ -51,8 +55,7 @@ export function preparedWrite(prepared: unknown): PreparedWrite {
  */
 export function preparedStatement(db: Db, query: SQL): PreparedWrite {
   const { sql, params } = db.run(query).getQuery();
-  const bind = placeholderBinder(params);
-  return { client: clientOf(db), bind: (values) => ({ sql, args: bind(values) }) };
+  return bound(clientOf(db), sql, params);
 }
 
 /** Statements, then builders (their `toSQL()`), in one `client.batch`: all commit or none does. Resolves to one result per statement, in order. */

@@ -87,13 +87,15 @@ export type Rotation = {
 
 /** `claimed` is false when a concurrent rotation won (nothing was written); else the inserted successor's row. */
 export async function rotateSession(db: Db, r: Rotation): Promise<{ claimed: boolean; successor: SuccessorRow | undefined }> {
-  const [claimed, inserted] = await batchWrites(claim(db).client, [claim(db).bind(r), successor(db).bind(r)]);
+  const claimWrite = claim(db);
+  const [claimed, inserted] = await batchWrites(claimWrite.client, [claimWrite.bind(r), successor(db).bind(r)]);
   return { claimed: claimed!.rowsAffected === 1, successor: inserted!.rows[0] as unknown as SuccessorRow | undefined };
 }
 
 /** Retry-safe rotation: resolves to `undefined` when the successor was already used (no write happened). */
 export async function rotateRetry(db: Db, r: Rotation & { successorId: string }): Promise<{ successor: SuccessorRow | undefined } | undefined> {
-  const [, repointed, inserted] = await batchWrites(supersede(db).client, [supersede(db).bind(r), repoint(db).bind(r), retrySuccessor(db).bind(r)]);
+  const first = supersede(db);
+  const [, repointed, inserted] = await batchWrites(first.client, [first.bind(r), repoint(db).bind(r), retrySuccessor(db).bind(r)]);
   if (repointed!.rowsAffected !== 1) return undefined;
   return { successor: inserted!.rows[0] as unknown as SuccessorRow | undefined };
 }

@@ -12,8 +12,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '../..');
 // client/: svc-auth/client runs in browsers and native apps (React Native) as well.
 const NEUTRAL_DIRS = ['src', 'adapter/core', 'adapter/hono', 'client'];
-// src/runtime/bcrypt-pool.ts: worker threads, imported only by the two entries (and `svc-auth/api/node`).
-const ENTRY_FILES = new Set(['src/node.ts', 'src/bun.ts', 'src/runtime/bcrypt-pool.ts']);
+const ENTRY_FILES = new Set(['src/node.ts', 'src/bun.ts']);
 const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'timers', 'url', 'util', 'worker_threads', 'zlib'];
 
 function sourceFiles(dir: string): string[] {
@@ -49,12 +48,12 @@ describe('runtime-neutral source (src/, adapter/core, adapter/hono, client/)', (
     expect(builtin.test(`import { x } from './crypto/hash.js';`)).toBe(false);
   });
 
-  it('imports no node: module or Node built-in outside src/node.ts, src/bun.ts and src/runtime/bcrypt-pool.ts', () => {
+  it('imports no node: module or Node built-in outside src/node.ts and src/bun.ts', () => {
     expect(offenders(neutral, (t) => builtin.test(t))).toEqual([]);
   });
 
-  it('leaves the bcrypt worker pool to the Node and Bun entries (a Workers bundle cannot load it)', () => {
-    expect(offenders(neutral, (t) => /runtime\/bcrypt-pool/.test(t))).toEqual([]);
+  it('leaves the Node-only helpers (adapter/node: the bcrypt pool, the upstream fetch) to the Node and Bun entries', () => {
+    expect(offenders(neutral, (t) => /adapter\/node\/|\.\.\/node\//.test(t))).toEqual([]);
   });
 
   it('uses no Buffer and no process outside the entry files', () => {

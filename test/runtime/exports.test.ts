@@ -65,19 +65,19 @@ describe('package exports (built dist)', () => {
     expect(result.resolved).toMatch(/\/dist\/src\/index\.js$/);
   });
 
-  it('resolves svc-auth/api/node: the bcrypt worker pool loads bcrypt from the installed package and backs createAuthApi', async () => {
+  it('resolves createBcryptPool from svc-auth/node: the worker loads bcrypt from the installed package', async () => {
     const script = `
-      const { createBcryptPool } = await import('svc-auth/api/node');
+      const { createBcryptPool } = await import('svc-auth/node');
       const pool = createBcryptPool(1);
       const hash = await pool.hash('a'.repeat(43), 4);
       const answers = [await pool.compare('a'.repeat(43), hash), await pool.compare('b'.repeat(43), hash)];
       await pool.close();
-      console.log(JSON.stringify({ prefix: hash.slice(0, 7), answers, resolved: import.meta.resolve('svc-auth/api/node') }));
+      console.log(JSON.stringify({ prefix: hash.slice(0, 7), answers, resolved: import.meta.resolve('svc-auth/node') }));
     `;
     const out = await run(['--input-type=module', '-e', script], consumer);
     const result = JSON.parse(out.trim().split('\n').pop()!);
     expect(result).toMatchObject({ prefix: '$2b$04$', answers: [true, false] });
-    expect(result.resolved).toMatch(/\/dist\/src\/runtime\/bcrypt-pool\.js$/);
+    expect(result.resolved).toMatch(/\/dist\/adapter\/node\/index\.js$/);
   });
 
   it('ships types that a NodeNext TypeScript consumer can use', async () => {

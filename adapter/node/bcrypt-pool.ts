@@ -1,13 +1,14 @@
 /**
  * Refresh-token bcrypt on worker threads, for the Node and Bun entries
- * (`src/node.ts`, `src/bun.ts`). Inline, bcrypt holds the event loop for its
+ * (`src/node.ts`, `src/bun.ts`) and Node embedders of `createAuthApi`. Inline, bcrypt holds the event loop for its
  * whole run (~1.6 ms at cost 4, ~100 ms at cost 10 here) on every sign-in and
  * refresh, and every other request of the process waits behind it; here it
  * runs beside the loop, on the cores the loop does not use. The result is the
  * same `bcrypt-ts` hash or comparison the inline hasher gives.
  *
- * Node and Bun only (`node:worker_threads`); Workers and Deno keep the inline
- * hasher. A job whose worker dies is refused with an error (the request gets
+ * Node and Bun only (`node:worker_threads`, so it lives with the other
+ * Node-only helpers and ships as `svc-auth/node`); Workers and Deno keep the
+ * inline hasher. A job whose worker dies is refused with an error (the request gets
  * the API's 500 envelope) and the next job starts a new worker.
  *
  * @example
@@ -17,7 +18,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RefreshTokenHasher } from '../crypto/refresh-token.js';
+import type { RefreshTokenHasher } from '../../src/crypto/refresh-token.js';
 
 /** The pool's current workers (for tests that end one as a crash would). */
 export const POOL_WORKERS = Symbol('svc.bcryptPool.workers');
