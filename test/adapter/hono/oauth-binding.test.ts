@@ -10,6 +10,8 @@
  * OpenID provider.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCredentials } from '../../../src/db/schema.js';
+import { createUser } from '../../helpers/factories.js';
 import { PROVIDER_REDIRECTS, providerConfig, SECRET_ENV, STATE_SECRET } from '../../helpers/oauth.js';
 import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider.js';
 import { closeServers, expressMount } from '../express/harness.js';
@@ -149,6 +151,33 @@ describe.each([
     h.intercept = null;
     const retry = await h.send('POST', '/auth/oauth/testop/callback', { cookies: attacker.jar, body: { code: attacker.code, state: attacker.state } });
     expect(retry.status).toBe(200);
+  });
+
+  it('the MFA step also clears the binding cookie (and sets the pre-auth cookie)', async () => {
+    const h = await harness();
+    const local = await createUser(h.t, { email: 'mfa.binding@example.com' });
+    const now = new Date(h.t.clock.now());
+    await h.t.api.deps.db.insert(totpCredentials).values({
+      id: crypto.randomUUID(), userId: local.id, secretCiphertext: 'x', secretIv: 'y', issuer: 'svc', accountName: local.email, enabled: true, verifiedAt: now, createdAt: now, updatedAt: now,
+    });
+    op.setAccount('mfa-binding', { email: 'mfa.binding@example.com', email_verified: true });
+    const start = await h.send('POST', '/auth/oauth/testop/start', { body: {} });
+    const { code, state } = await op.authorize(start.body.authorizationUrl, 'mfa-binding');
+    const res = await h.send('POST', '/auth/oauth/testop/callback', { cookies: start.cookies, body: { code, state } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mfaRequired: true });
+    expect(res.cookies[BINDING_COOKIE]).toBeUndefined();
+    expect(res.cookies['svc-ephemeral']).toEqual(expect.any(String));
+  });
+
+  it('answers 502 and sets no cookie when the API start answers 200 without a binding (it could never be finished)', async () => {
+    const h = await harness();
+    h.intercept = (call) =>
+      call.path === '/oauth/testop/start' ? Response.json({ provider: { id: 'testop', name: 'Test OP', scopes: [] }, state: 'a.b', authorizationUrl: 'http://127.0.0.1/auth' }) : undefined;
+    const res = await h.send('POST', '/auth/oauth/testop/start', { body: {} });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toBe('invalid_upstream_response');
+    expect(res.setCookies).toEqual([]);
   });
 
   it('bearer transport: start returns the binding to the app, the callback forwards it, and without it the API refuses', async () => {
