@@ -76,6 +76,8 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
   const index = routeIndex();
   const session = createSessionStore();
   let ephemeral: string | null = null;
+  /** Bearer transport: flow bindings of OAuth flows started and not yet finished, by state (issue 29). */
+  const oauthBindings = new Map<string, string>();
 
   const send = (method: string, path: string, authorization: string | null, body: unknown) =>
     exchange(fetchFn, {
@@ -143,6 +145,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
     const template = key.slice(space + 1);
     const kind = index.get(key);
     if (!kind) throw new TypeError(`${name}: route ${key} is not mounted by the adapter`);
+    if (kind.response === 'oauth-callback') input = withOAuthBinding(input);
     const { path, rest } = fillPath(template, checkArgs(name, template, input));
     const body = method === 'GET' ? undefined : rest;
     const url = method === 'GET' ? path + queryString(rest) : path;
@@ -174,6 +177,18 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
     return afterAnswer(kind.response, answer.body);
   }
 
+  /**
+   * Bearer transport: the callback carries the binding its start returned (kept here by state);
+   * an app that persisted it across a restart passes `binding` itself. Cookie transport: the
+   * adapter reads its cookie and ignores any body binding, so nothing is added.
+   */
+  function withOAuthBinding(input: unknown): unknown {
+    if (!bearer || !isObject(input) || typeof input['state'] !== 'string') return input;
+    const kept = oauthBindings.get(input['state']);
+    oauthBindings.delete(input['state']);
+    return input['binding'] === undefined && kept !== undefined ? { ...input, binding: kept } : input;
+  }
+
   async function afterAnswer(response: string, body: Record<string, unknown> | null): Promise<unknown> {
     switch (response) {
       case 'login':
@@ -186,7 +201,15 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
         return without(body, 'token');
       case 'session':
       case 'magic-check':
+      case 'oauth-callback':
         return sessionResult(body);
+      case 'oauth-start':
+        if (bearer && body && typeof body['state'] === 'string' && typeof body['binding'] === 'string') {
+          // A few pending flows at most; the oldest goes first (a state lives 10 minutes anyway).
+          if (oauthBindings.size >= 16) oauthBindings.delete(oauthBindings.keys().next().value!);
+          oauthBindings.set(body['state'], body['binding']);
+        }
+        return body;
       case 'me': {
         const user = body?.['user'];
         if (!isObject(user) || typeof user['id'] !== 'string') throw invalidResponse(200, '`me` without a user');

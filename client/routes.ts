@@ -31,7 +31,8 @@ export interface RouteSignatures {
   passkeyRegisterStart: [W.RegisterStartRequest | void, W.WebAuthnOptions];
   passkeyRegisterFinish: [W.RegisterFinishRequest, { message: string; credential: W.Credential }];
   oauthProviders: [void, { providers: W.OAuthProvider[] }];
-  oauthStart: [P<'providerId'> & W.OAuthStartRequest, { provider: W.OAuthProvider; state: string; authorizationUrl: string }];
+  /** `binding` (bearer transport only): the flow binding the callback needs; the client keeps it by `state` in memory. */
+  oauthStart: [P<'providerId'> & W.OAuthStartRequest, { provider: W.OAuthProvider; state: string; authorizationUrl: string; binding?: string }];
   oauthCallback: [P<'providerId'> & W.OAuthCallbackRequest, W.SessionResponse];
   /** Native sign-in with the platform's ID token (Sign in with Apple, Google) and the raw nonce. */
   signInWithIdToken: [P<'providerId'> & W.IdTokenSignInRequest, W.SessionResponse];
@@ -221,7 +222,7 @@ export const FIELD_RULES: FieldRules = {
   passkeyRegisterStart: { requirePrf: 'b?' },
   passkeyRegisterFinish: { attestationResponse: 'o', metadata: 'o?' },
   oauthStart: { redirectUri: 's?', returnTo: 's?' },
-  oauthCallback: { code: 's', state: 's' },
+  oauthCallback: { code: 's', state: 's', binding: 's?' },
   signInWithIdToken: { idToken: 's', nonce: 's' },
   updateCredential: { id: 's', friendlyName: 's?', deviceInfo: 's?' },
   deleteCredential: { id: 's' },

@@ -90,5 +90,14 @@ export interface EphemeralCookiePayload {
   sub: string;
   token: string;
 }
-export type CookiePayload = AccessCookiePayload | RefreshCookiePayload | EphemeralCookiePayload;
+/**
+ * The OAuth flow binding of a pending sign-in (issue 29): the random value the API's start
+ * returned, kept away from the page and sent back with that provider's callback.
+ */
+export interface OAuthBindingCookiePayload {
+  kind: 'oauth_binding';
+  providerId: string;
+  binding: string;
+}
+export type CookiePayload = AccessCookiePayload | RefreshCookiePayload | EphemeralCookiePayload | OAuthBindingCookiePayload;
 export type CookieKind = CookiePayload['kind'];

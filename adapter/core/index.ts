@@ -24,6 +24,7 @@ export type {
   ErrorBody,
   Me,
   MfaRequiredBody,
+  OAuthBindingCookiePayload,
   RefreshCookiePayload,
   SessionEnvelope,
 } from './contract.js';

@@ -60,6 +60,8 @@ export interface CookieNames {
   refresh: string;
   registration: string;
   preAuth: string;
+  /** The pending OAuth flow's binding (`svc-oauth-binding`; not configurable). */
+  oauthBinding: string;
 }
 
 export interface CookieAttributes {
@@ -88,6 +90,9 @@ export interface ResolvedOptions {
 }
 
 export const MIN_SECRET_LENGTH = 32;
+
+/** Name of the OAuth flow-binding cookie (issue 29). */
+export const OAUTH_BINDING_COOKIE = 'svc-oauth-binding';
 
 function absoluteUrl(value: unknown, name: string, label: string): URL {
   let url: URL | null = null;
@@ -150,6 +155,7 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
       refresh: opts.refreshCookieName ?? 'svc-refresh',
       registration: opts.registrationCookieName ?? 'svc-ephemeral',
       preAuth: opts.preAuthCookieName ?? 'svc-ephemeral',
+      oauthBinding: OAUTH_BINDING_COOKIE,
     },
     cookie: { secure, sameSite, domain: opts.cookieDomain },
     allowedOrigins: new Set([issuerUrl.origin.toLowerCase(), ...(opts.allowedOrigins ?? []).map((o) => o.trim().toLowerCase())]),

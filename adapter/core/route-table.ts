@@ -26,7 +26,11 @@ export type ResponseKind =
   | 'delete-user'
   | 'logout'
   | 'org-switch'
-  | 'refresh';
+  | 'refresh'
+  /** OAuth start: cookie transport moves the flow binding from the body into its cookie. */
+  | 'oauth-start'
+  /** OAuth callback: cookie transport sends the cookie's binding, then S (§5.4). */
+  | 'oauth-callback';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -84,8 +88,8 @@ export const ROUTES: readonly RouteEntry[] = [
   getForm(r('POST', '/webAuthn/register/start', A, 'passthrough', 'P', '/webauthn/register/start')),
   r('POST', '/webAuthn/register/finish', A, 'passthrough', 'P', '/webauthn/register/finish'),
   r('GET', '/oauth/providers', 'none'),
-  r('POST', '/oauth/:providerId/start', 'none'),
-  r('POST', '/oauth/:providerId/callback', 'none', 'session'),
+  r('POST', '/oauth/:providerId/start', 'none', 'oauth-start'),
+  r('POST', '/oauth/:providerId/callback', 'none', 'oauth-callback'),
   // Native ID-token sign-in (docs/contract-changes.md): the platform sheet's token, a session result like the callback.
   r('POST', '/oauth/:providerId/id-token', 'none', 'session'),
   r('POST', '/refresh', 'refresh', 'refresh'),

@@ -4,6 +4,11 @@
  * The PKCE verifier is re-derived from the state id at the callback, so
  * nothing is stored at start and the verifier never reaches the browser.
  * Single use is enforced separately (the `oauth_consumed_states` table).
+ *
+ * Flow binding (issue 29, login CSRF): start also returns a random binding to
+ * its caller, and the MAC'd payload carries its SHA-256, so only the caller
+ * that started the flow can finish it (the adapter keeps the binding in an
+ * HttpOnly cookie; native apps keep it with the pending flow).
  */
 import { fromBase64Url, fromUtf8, toBase64Url, timingSafeEqual, utf8 } from './encoding.js';
 import { hmacSha256, sha256 } from './hash.js';
@@ -21,6 +26,25 @@ export interface OAuthStatePayload {
   returnTo?: string;
   nonce: string;
   createdAt: number;
+  /** b64url(SHA-256(binding)) of the flow binding returned by start. */
+  bindingHash: string;
+}
+
+/** Bytes of a flow binding: 256 bits, unguessable, so the state can be left unspent on a wrong one. */
+export const FLOW_BINDING_BYTES = 32;
+
+export const flowBindingHash = (binding: string): string => toBase64Url(sha256(binding));
+
+/** A fresh flow binding for the caller of start (never stored; only its hash travels in the state). */
+export const newFlowBinding = (): string => randomToken(FLOW_BINDING_BYTES);
+
+/**
+ * Whether `binding` is the one the state was issued with (constant-time on the
+ * hashes). A missing or empty binding never matches.
+ */
+export function flowBindingMatches(payload: OAuthStatePayload, binding: string | undefined): boolean {
+  if (!binding) return false;
+  return timingSafeEqual(flowBindingHash(binding), payload.bindingHash);
 }
 
 const mac = (key: string, payloadB64: string) => toBase64Url(hmacSha256(key, `svc/oauth-state:${payloadB64}`));
@@ -31,7 +55,7 @@ export function signOAuthState(key: string, payload: OAuthStatePayload): string 
 }
 
 /** A fresh payload: random state id and 16-byte nonce. */
-export function newOAuthStatePayload(input: { providerId: string; redirectUri: string; returnTo?: string; nowMs: number }): OAuthStatePayload {
+export function newOAuthStatePayload(input: { providerId: string; redirectUri: string; returnTo?: string; nowMs: number; bindingHash: string }): OAuthStatePayload {
   return {
     v: 1,
     stateId: randomId(),
@@ -40,6 +64,7 @@ export function newOAuthStatePayload(input: { providerId: string; redirectUri: s
     ...(input.returnTo ? { returnTo: input.returnTo } : {}),
     nonce: randomToken(16),
     createdAt: input.nowMs,
+    bindingHash: input.bindingHash,
   };
 }
 
@@ -83,7 +108,10 @@ function isPayload(p: unknown): p is OAuthStatePayload {
     (o.returnTo === undefined || typeof o.returnTo === 'string') &&
     typeof o.nonce === 'string' &&
     typeof o.createdAt === 'number' &&
-    Number.isFinite(o.createdAt)
+    Number.isFinite(o.createdAt) &&
+    // A state minted before flow binding existed has none and is refused (it is at most 10 minutes old).
+    typeof o.bindingHash === 'string' &&
+    o.bindingHash.length > 0
   );
 }
 

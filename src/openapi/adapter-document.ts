@@ -13,7 +13,7 @@ import type * as z from 'zod/mini';
 import type { AdapterErrorCode } from '../../adapter/core/contract.js';
 import { ROUTES, TOTP_BRIDGE_ROUTES, type CredentialKind, type ResponseKind } from '../../adapter/core/route-table.js';
 import * as A from '../http/responses/adapter.js';
-import { OrganizationSwitchResponse } from '../http/responses/account.js';
+import { OAuthStartResponse, OrganizationSwitchResponse } from '../http/responses/account.js';
 import { LoginStartResponse, SessionEnvelope, SessionOrMfaResponse } from '../http/responses/session.js';
 import { API_VERSION } from '../version.js';
 import { buildComponents, errorResponses, reachableSchemas, type Components, type JsonSchema } from './components.js';
@@ -27,8 +27,18 @@ const TRANSPORT_VARIANTS: Partial<Record<ResponseKind, [z.ZodMiniType, z.ZodMini
   'ephemeral-renew': [A.AdapterOtpGenerateCookieResponse, A.AdapterOtpGenerateBearerResponse],
   session: [A.AdapterSessionOrMfaCookieResponse, SessionOrMfaResponse],
   'magic-check': [A.AdapterSessionOrMfaCookieResponse, SessionOrMfaResponse],
+  'oauth-start': [A.AdapterOAuthStartCookieResponse, OAuthStartResponse],
+  'oauth-callback': [A.AdapterSessionOrMfaCookieResponse, SessionOrMfaResponse],
   refresh: [A.AdapterRefreshCookieResponse, SessionEnvelope],
   'org-switch': [A.AdapterOrganizationSwitchCookieResponse, OrganizationSwitchResponse],
+};
+
+/** The OAuth flow binding (issue 29): where it travels in each transport. */
+const OAUTH_BINDING_NOTES: Partial<Record<ResponseKind, string>> = {
+  'oauth-start':
+    'Cookie transport: the flow binding is set as the signed httpOnly cookie `svc-oauth-binding` (10 minutes) and removed from the body. Bearer transport: `binding` is in the body; keep it with the pending flow and send it to the callback.',
+  'oauth-callback':
+    'Cookie transport: the binding comes from the `svc-oauth-binding` cookie of this provider (a `binding` in the body is ignored); without a valid one the answer is 400 `oauth_invalid_state` and the API is not called; the cookie is cleared once the API answered (not on 5xx or unreachable). Bearer transport: send the `binding` start returned.',
 };
 
 const COOKIE_SCHEME: Record<Exclude<CredentialKind, 'none'>, string> = { pre: 'preAuthCookie', reg: 'registrationCookie', access: 'accessCookie', refresh: 'refreshCookie' };
@@ -101,6 +111,7 @@ export function buildAdapterDocument(): JsonSchema {
     const obj = operationObject(c, { ...api, method: e.method as Operation['method'], path: e.path }, (e.path.split('/')[1] ?? '').replace(/-/g, ' '), successResponses(c, api, e.response, tokenFree));
     obj['operationId'] = `adapter${e.compat ? 'Get' : ''}${String(obj['operationId']).replace(/^./, (ch) => ch.toUpperCase())}`;
     obj['security'] = e.cred === 'none' ? [] : [{ [COOKIE_SCHEME[e.cred]]: [] }, { bearer: [] }];
+    if (e.response in OAUTH_BINDING_NOTES) obj['description'] = OAUTH_BINDING_NOTES[e.response];
     obj['parameters'] = [...((obj['parameters'] as JsonSchema[] | undefined) ?? []), TRANSPORT_HEADER];
     obj['responses'] = { ...(obj['responses'] as JsonSchema), ...ADAPTER_ERRORS };
     if (e.compat) obj['description'] = `Compatibility GET form of \`POST ${e.path}\` (same handling; the origin guard applies in every SameSite mode).`;

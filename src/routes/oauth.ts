@@ -21,9 +21,15 @@ export const startBody = z.object({
   returnTo: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
 });
 
+/**
+ * `binding` is the flow binding start returned (43 characters); it is required, but a
+ * missing one answers `oauth_invalid_state` like a wrong one (the service decides), not a
+ * schema failure, so old clients and forged callbacks see one code.
+ */
 export const callbackBody = z.object({
   code: z.string().check(z.minLength(1), z.maxLength(4096)),
   state: z.string().check(z.minLength(1), z.maxLength(8192)),
+  binding: z.optional(z.string().check(z.maxLength(256))),
 });
 
 /**
@@ -50,7 +56,9 @@ export const oauthRoutes = new Hono<AppEnv>()
     const deps = c.get('deps');
     const body = parseBody(c, callbackBody);
     const provider = await requireUsableProvider(deps, c.req.param('providerId'));
-    return c.json(await completeOAuthLogin(deps, { provider, code: body.code, state: body.state, client: c.get('client') }));
+    return c.json(
+      await completeOAuthLogin(deps, { provider, code: body.code, state: body.state, ...(body.binding !== undefined ? { binding: body.binding } : {}), client: c.get('client') }),
+    );
   })
   .post('/oauth/:providerId/id-token', oauthLimit, async (c) => {
     const deps = c.get('deps');

@@ -6,6 +6,9 @@
  */
 import { isOidcProvider, parseUrl, publicProvider, type OAuthProviderConfig } from '../config/oauth-provider.js';
 import {
+  flowBindingHash,
+  flowBindingMatches,
+  newFlowBinding,
   newOAuthStatePayload,
   OAUTH_STATE_TTL_MS,
   pkceChallengeS256,
@@ -56,7 +59,16 @@ export async function startOAuthLogin(
   const redirectUri = resolveRedirectUri(provider, cfg.origins, input.redirectUri);
   if (!redirectUri) throw fail('oauth_redirect_not_allowed');
   const returnTo = resolveReturnTo(cfg.origins, input.returnTo);
-  const payload = newOAuthStatePayload({ providerId: provider.id, redirectUri, ...(returnTo ? { returnTo } : {}), nowMs: deps.clock.now() });
+  // The flow binding goes to the caller only; the state (which travels through the provider and the
+  // browser's address bar) carries its hash, so a callback URL alone cannot finish the flow (login CSRF).
+  const binding = newFlowBinding();
+  const payload = newOAuthStatePayload({
+    providerId: provider.id,
+    redirectUri,
+    ...(returnTo ? { returnTo } : {}),
+    nowMs: deps.clock.now(),
+    bindingHash: flowBindingHash(binding),
+  });
   const key = deps.env.secrets.oauthState;
   const state = signOAuthState(key, payload);
 
@@ -76,12 +88,12 @@ export async function startOAuthLogin(
     type: 'oauth_login_started',
     metadata: { providerId: provider.id, returnTo: !!returnTo },
   });
-  return { provider: publicProvider(provider), state, authorizationUrl: url.href };
+  return { provider: publicProvider(provider), state, authorizationUrl: url.href, binding };
 }
 
 export async function completeOAuthLogin(
   deps: OAuthDeps,
-  input: { provider: OAuthProviderConfig; code: string; state: string; client: RequestContext; fetch?: typeof fetch },
+  input: { provider: OAuthProviderConfig; code: string; state: string; binding?: string; client: RequestContext; fetch?: typeof fetch },
 ) {
   const { provider, client } = input;
   const now = deps.clock.now();
@@ -91,10 +103,16 @@ export async function completeOAuthLogin(
     return err;
   };
 
-  // §1.9 checks 1–5, then 6: consumption before any provider call, so a failed exchange spends the state.
+  // §1.9 checks 1–5, the flow binding, then 6: consumption before any provider call, so a failed exchange spends the state.
   const checked = verifyOAuthState(key, input.state, { providerId: provider.id, nowMs: now });
   if (!checked.ok) throw await failed(`state_${checked.reason}`, fail('oauth_invalid_state'));
   const { payload } = checked;
+  // Binding before consumption: a caller other than the initiator (a victim handed the attacker's
+  // callback URL, or an attacker replaying a leaked one) neither signs in nor burns the flow. The
+  // binding is 256 random bits, so leaving the state unspent gives nothing to guess at.
+  if (!flowBindingMatches(payload, input.binding)) {
+    throw await failed(input.binding ? 'binding_mismatch' : 'binding_missing', fail('oauth_invalid_state'));
+  }
   const consumed = await consumeOAuthState(deps.db, {
     stateId: payload.stateId,
     providerId: provider.id,

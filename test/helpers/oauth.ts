@@ -51,6 +51,8 @@ export interface RoundTrip {
   start: CallResult;
   code: string;
   state: string;
+  /** The flow binding start returned; the callback sends it back. */
+  binding: string;
   callback: CallResult;
 }
 
@@ -65,6 +67,7 @@ export async function oauthRoundTrip(
   const start = await t.call('POST', `/oauth/${providerId}/start`, { body: opts.body ?? {} });
   if (start.status !== 200) throw new Error(`start failed: ${start.status} ${JSON.stringify(start.body)}`);
   const { code, state } = await op.authorize(start.body.authorizationUrl, accountId);
-  const callback = await t.call('POST', `/oauth/${providerId}/callback`, { body: { code, state } });
-  return { start, code, state, callback };
+  const binding = start.body.binding as string;
+  const callback = await t.call('POST', `/oauth/${providerId}/callback`, { body: { code, state, binding } });
+  return { start, code, state, binding, callback };
 }

@@ -28,6 +28,8 @@ export interface TestOidcProvider {
   setAccount(accountId: string, claims: TestAccountClaims): void;
   /** Follows an authorization URL through login + consent; resolves to the redirect parameters. */
   authorize(authorizationUrl: string, accountId: string): Promise<{ redirect: URL; code: string; state: string }>;
+  /** How many requests reached the token endpoint so far (a code exchange the API attempted). */
+  tokenRequests(): number;
   close(): Promise<void>;
 }
 
@@ -135,7 +137,9 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
 
   // A tiny helper route for the driver: which prompt is the interaction waiting for?
   const callback = provider.callback();
+  let tokenRequests = 0;
   server.on('request', async (req, res) => {
+    if ((req.url ?? '').startsWith('/token')) tokenRequests++;
     const m = /^\/__interaction-prompt\/([^/?]+)/.exec(req.url ?? '');
     if (m) {
       const interaction = await provider.Interaction.find(m[1]);
@@ -154,6 +158,7 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
     endpoints: { authorizationUrl: `${issuer}/auth`, tokenUrl: `${issuer}/token`, userInfoUrl: `${issuer}/me` },
     setAccount: (id, claims) => accounts.set(id, claims),
     authorize,
+    tokenRequests: () => tokenRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -13,6 +13,7 @@ import { deleteUser, logout, me, organizationSwitch, refreshRoute } from './acco
 import { collectDeliveries } from './delivery.js';
 import { ephemeralRenew, ephemeralStart } from './ephemeral.js';
 import { is2xx, passthrough } from './forward.js';
+import { boundCallbackBody, oauthCallback, oauthStart } from './oauth.js';
 
 export interface RouteCall {
   transport: Transport;
@@ -26,6 +27,8 @@ export interface RouteCall {
   query: Record<string, unknown>;
   body: unknown;
   client: ClientInfo;
+  /** Cookie transport: the request's cookies (the OAuth callback reads its binding cookie). */
+  cookies?: Record<string, string>;
 }
 
 /**
@@ -43,12 +46,18 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
     if (!token) return { status: 401, body: { error: 'unauthorized', message: 'Refresh token required' } };
     return refreshRoute(core, token, call.transport, call.credentialSub, call.client);
   }
+  let body = call.body;
+  if (route.response === 'oauth-callback' && call.transport === 'cookie') {
+    const bound = boundCallbackBody(core, call.params['providerId'] ?? '', call.cookies ?? {}, call.body);
+    if (!bound.ok) return bound.result;
+    body = bound.body;
+  }
   const res = await core.call({
     method: route.compat?.upstreamMethod ?? route.method,
     path: fillPath(route.raw, call.params),
     query: call.query,
     authorization: route.cred === 'none' ? null : authorization,
-    body: call.body,
+    body,
     client: call.client,
     delivery: route.svc === 'D',
   });
@@ -70,6 +79,10 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
       return logout(core, res, call.transport);
     case 'org-switch':
       return organizationSwitch(core, res, call.transport);
+    case 'oauth-start':
+      return oauthStart(core, res, call.transport, call.params['providerId'] ?? '');
+    case 'oauth-callback':
+      return oauthCallback(core, res, call.transport);
     default: {
       const out = passthrough(res);
       if (route.svc === 'D' && is2xx(res)) out.deliveries = collectDeliveries(core, res.body);

@@ -141,4 +141,5 @@ export const OrganizationSwitchResponse = z.object({
 /** The public face of an OAuth provider (§3.13). */
 export const PublicOAuthProvider = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) });
 export const OAuthProviderListResponse = z.object({ providers: z.array(PublicOAuthProvider) });
-export const OAuthStartResponse = z.object({ provider: PublicOAuthProvider, state: z.string(), authorizationUrl: z.string() });
+/** `binding`: the flow binding; the caller keeps it and sends it to the callback (the adapter keeps it in an HttpOnly cookie). */
+export const OAuthStartResponse = z.object({ provider: PublicOAuthProvider, state: z.string(), authorizationUrl: z.string(), binding: z.string() });

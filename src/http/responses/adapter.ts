@@ -4,7 +4,7 @@
  * move into cookies and leave the body; bearer transport
  * (`x-svc-auth-transport: bearer`) returns them. `delivery` never reaches a browser.
  */
-import { OrganizationSwitchResponse } from './account.js';
+import { OAuthStartResponse, OrganizationSwitchResponse } from './account.js';
 import { LoginStartResponse, MagicLinkRequestResponse, MfaRequiredResponse, OtpGenerateResponse, RegistrationResponse, SessionEnvelope } from './session.js';
 import * as z from 'zod/mini';
 
@@ -20,3 +20,5 @@ export const AdapterSessionOrMfaCookieResponse = z.union([AdapterSessionCookieRe
 /** `POST /auth/refresh` in cookie transport: the envelope's non-secret fields (§5.7). */
 export const AdapterRefreshCookieResponse = z.omit(SessionEnvelope, { token: true, refreshToken: true, returnTo: true });
 export const AdapterOrganizationSwitchCookieResponse = z.omit(OrganizationSwitchResponse, { token: true });
+/** `POST /auth/oauth/:providerId/start` in cookie transport: the flow binding is in the `svc-oauth-binding` cookie, not the body (issue 29). */
+export const AdapterOAuthStartCookieResponse = z.omit(OAuthStartResponse, { binding: true });

@@ -6,7 +6,7 @@
  */
 import { expect } from 'vitest';
 import { issueIdToken, newRawNonce, sha256Hex } from '../../helpers/id-token.js';
-import { PROVIDER_REDIRECTS, providerConfig, SECRET_ENV, STATE_SECRET } from '../../helpers/oauth.js';
+import { APP_CALLBACK, PROVIDER_REDIRECTS, providerConfig, SECRET_ENV, STATE_SECRET } from '../../helpers/oauth.js';
 import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider.js';
 import type { Scenario } from './parity.js';
 
@@ -82,6 +82,31 @@ export const ID_TOKEN_SCENARIOS: Scenario[] = [
       const oversize = await r.send('POST', '/auth/oauth/testop/id-token', { body: { idToken: 'x'.repeat(20_000), nonce: newRawNonce() } });
       expect(oversize.status).toBe(400);
       expect(oversize.body.error).toBe('invalid_request');
+    },
+  },
+  {
+    name: 'OAuth redirect flow binding (issue 29): the binding stays in its cookie; a browser without it is refused with no upstream call; the initiator completes; bearer passes it through',
+    get apiEnv() {
+      return apiEnv();
+    },
+    async run(r) {
+      const start = await r.send('POST', '/auth/oauth/testop/start', { body: { redirectUri: APP_CALLBACK } });
+      expect(start.status).toBe(200);
+      expect(start.body).not.toHaveProperty('binding');
+      expect(start.setCookies.map((s) => s.split('=')[0])).toEqual(['svc-oauth-binding']);
+      const { code, state } = await op!.authorize(start.body.authorizationUrl, 'parity-native');
+      const foreign = await r.send('POST', '/auth/oauth/testop/callback', { body: { code, state, binding: 'from-the-page' } });
+      expect(foreign.status).toBe(400);
+      expect(foreign.body.error).toBe('oauth_invalid_state');
+      const upstreamCallbacks = r.h.upstream.filter((c) => c.path.includes('/callback')).length;
+      expect(upstreamCallbacks).toBe(0);
+      r.note('upstream callbacks after the foreign one', upstreamCallbacks);
+      const own = await r.send('POST', '/auth/oauth/testop/callback', { cookies: start.cookies, body: { code, state } });
+      expect(own.status).toBe(200);
+      expect(own.cookies['svc-oauth-binding']).toBeUndefined();
+      const bearer = await r.send('POST', '/auth/oauth/testop/start', { headers: BEARER, body: {} });
+      expect(bearer.body.binding).toEqual(expect.any(String));
+      expect(bearer.setCookies).toEqual([]);
     },
   },
 ];

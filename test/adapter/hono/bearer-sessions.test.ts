@@ -145,7 +145,9 @@ describe('bearer transport: OAuth callback against the real OpenID provider', ()
     const start = await h.send('POST', '/auth/oauth/testop/start', { headers: BEARER, body: { returnTo: 'http://localhost:3000/after' } });
     expect(start.status).toBe(200);
     const { code, state } = await op.authorize(start.body.authorizationUrl, 'native-oauth');
-    const res = await h.send('POST', '/auth/oauth/testop/callback', { headers: BEARER, body: { code, state } });
+    // Bearer transport: the app keeps the flow binding start returned and sends it back (issue 29).
+    expect(start.body.binding).toEqual(expect.any(String));
+    const res = await h.send('POST', '/auth/oauth/testop/callback', { headers: BEARER, body: { code, state, binding: start.body.binding } });
     expect(res.body.returnTo).toBe('http://localhost:3000/after');
     await expectBearerSession(h, res, res.body.sub);
     expect(res.body.email).toBe('native.oauth@example.com');
@@ -153,10 +155,12 @@ describe('bearer transport: OAuth callback against the real OpenID provider', ()
     op.setAccount('browser-oauth', { email: 'browser.oauth@example.com', email_verified: true });
     const start2 = await h.send('POST', '/auth/oauth/testop/start', { body: { returnTo: 'http://localhost:3000/after' } });
     const second = await op.authorize(start2.body.authorizationUrl, 'browser-oauth');
-    const browser = await h.send('POST', '/auth/oauth/testop/callback', { body: { code: second.code, state: second.state } });
+    // Cookie transport: the binding travels in the cookie start set (never in the page).
+    expect(start2.body).not.toHaveProperty('binding');
+    const browser = await h.send('POST', '/auth/oauth/testop/callback', { cookies: start2.cookies, body: { code: second.code, state: second.state } });
     expect(browser.status).toBe(200);
     expect(browser.body.returnTo).toBe('http://localhost:3000/after');
     expect(browser.text).not.toMatch(/"(token|refreshToken)"\s*:/);
-    expect(browser.setCookies.map((s) => s.split('=')[0])).toEqual(['svc-ephemeral', 'svc-access', 'svc-refresh']);
+    expect(browser.setCookies.map((s) => s.split('=')[0])).toEqual(['svc-ephemeral', 'svc-oauth-binding', 'svc-access', 'svc-refresh']);
   });
 });

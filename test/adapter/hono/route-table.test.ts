@@ -102,6 +102,8 @@ describe('route table', () => {
       'svc-access': h.cookie({ kind: 'access', sub: user.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: null, organizationId: null }, env.ttl),
       'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl),
       'svc-ephemeral': h.cookie({ kind: 'ephemeral', sub: user.id, token: ephemeral }, 300),
+      // The OAuth callback refuses without the flow-binding cookie of its provider (issue 29).
+      'svc-oauth-binding': h.cookie({ kind: 'oauth_binding', providerId: PARAM, binding: 'b' }, 600),
     };
     const expectedAuth = { none: null, access: `Bearer ${env.token}`, refresh: `Bearer ${env.refreshToken}`, pre: `Bearer ${ephemeral}`, reg: `Bearer ${ephemeral}` } as const;
 

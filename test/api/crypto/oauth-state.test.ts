@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fromBase64Url, fromUtf8, toBase64Url } from '../../../src/crypto/encoding.js';
 import { hmacSha256, sha256 } from '../../../src/crypto/hash.js';
 import {
+  flowBindingHash,
+  flowBindingMatches,
+  newFlowBinding,
   newOAuthStatePayload,
   OAUTH_STATE_TTL_MS,
   pkceChallengeS256,
@@ -14,14 +17,15 @@ const KEY = 'state-key-0123456789abcdef0123456789abcdef';
 const NOW = Date.UTC(2026, 0, 1, 12);
 
 describe('OAuth state (contract §1.9)', () => {
-  const payload = newOAuthStatePayload({ providerId: 'acme', redirectUri: 'https://app.example/cb', returnTo: 'https://app.example/x', nowMs: NOW });
+  const binding = newFlowBinding();
+  const payload = newOAuthStatePayload({ providerId: 'acme', redirectUri: 'https://app.example/cb', returnTo: 'https://app.example/x', nowMs: NOW, bindingHash: flowBindingHash(binding) });
 
   it('is b64url(JSON) "." b64url(HMAC(key, "svc/oauth-state:" + payloadB64)) with the contract payload', () => {
     const state = signOAuthState(KEY, payload);
     const [p, mac] = state.split('.') as [string, string];
     expect(mac).toBe(toBase64Url(hmacSha256(KEY, `svc/oauth-state:${p}`)));
     const decoded = JSON.parse(fromUtf8(fromBase64Url(p)));
-    expect(decoded).toEqual({ v: 1, stateId: payload.stateId, providerId: 'acme', redirectUri: 'https://app.example/cb', returnTo: 'https://app.example/x', nonce: payload.nonce, createdAt: NOW });
+    expect(decoded).toEqual({ v: 1, stateId: payload.stateId, providerId: 'acme', redirectUri: 'https://app.example/cb', returnTo: 'https://app.example/x', nonce: payload.nonce, createdAt: NOW, bindingHash: toBase64Url(sha256(binding)) });
     expect(payload.stateId).toMatch(/^[0-9a-f-]{36}$/);
     expect(fromBase64Url(payload.nonce)).toHaveLength(16);
   });
@@ -57,5 +61,15 @@ describe('OAuth state (contract §1.9)', () => {
     expect(pkceChallengeS256(verifier)).toBe(toBase64Url(sha256(verifier)));
     // RFC 7636 appendix B test vector.
     expect(pkceChallengeS256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+  });
+
+  it('carries the SHA-256 of the flow binding; only that binding matches, and a state without one is refused', () => {
+    expect(fromBase64Url(binding)).toHaveLength(32);
+    expect(flowBindingMatches(payload, binding)).toBe(true);
+    for (const other of [newFlowBinding(), '', undefined, `${binding}x`, binding.slice(1)]) expect(flowBindingMatches(payload, other)).toBe(false);
+    const { bindingHash: _dropped, ...unbound } = payload;
+    const at = { providerId: 'acme', nowMs: NOW };
+    expect(verifyOAuthState(KEY, signOAuthState(KEY, unbound as typeof payload), at)).toEqual({ ok: false, reason: 'payload' });
+    expect(verifyOAuthState(KEY, signOAuthState(KEY, { ...payload, bindingHash: '' }), at)).toEqual({ ok: false, reason: 'payload' });
   });
 });

@@ -89,12 +89,12 @@ describe('OAuth callback: state', () => {
     const forgedPayload = toBase64Url(utf8(JSON.stringify({ ...payload, returnTo: 'http://localhost:3000/x' })));
     const flipped = mac.slice(0, -2) + (mac.at(-2) === 'A' ? 'B' : 'A') + mac.at(-1);
     for (const bad of [`${forgedPayload}.${mac}`, `${payloadB64}.${flipped}`, payloadB64, `${state}.x`, '', '.']) {
-      const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state: bad } });
+      const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state: bad, binding: start.body.binding } });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe(bad === '' ? 'invalid_request' : 'oauth_invalid_state');
     }
     // The untouched state still works: none of the forgeries consumed it or the code.
-    const ok = await t.call('POST', '/oauth/testop/callback', { body: { code, state } });
+    const ok = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(ok.status).toBe(200);
   });
 
@@ -103,7 +103,7 @@ describe('OAuth callback: state', () => {
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await op.authorize(start.body.authorizationUrl, account());
     t.clock.advance(10 * 60_000 + 1);
-    const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state } });
+    const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(INVALID_STATE);
   });
@@ -113,14 +113,14 @@ describe('OAuth callback: state', () => {
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await op.authorize(start.body.authorizationUrl, account());
     t.clock.advance(10 * 60_000 - 1000);
-    expect((await t.call('POST', '/oauth/testop/callback', { body: { code, state } })).status).toBe(200);
+    expect((await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } })).status).toBe(200);
   });
 
   it('refuses a state issued for another provider', async () => {
     const t = await makeOAuthApi(op, { providers: [providerConfig(op), providerConfig(op, { id: 'testop2', name: 'Test OP 2' })] });
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await op.authorize(start.body.authorizationUrl, account());
-    const res = await t.call('POST', '/oauth/testop2/callback', { body: { code, state } });
+    const res = await t.call('POST', '/oauth/testop2/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(INVALID_STATE);
   });
@@ -129,7 +129,7 @@ describe('OAuth callback: state', () => {
     const t = await makeOAuthApi(op);
     const first = await oauthRoundTrip(t, op, account());
     expect(first.callback.status).toBe(200);
-    const replay = await t.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state } });
+    const replay = await t.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual(INVALID_STATE);
     const failed = await t.api.deps.db.select().from(authEvents);
@@ -144,15 +144,15 @@ describe('OAuth callback: state', () => {
       const b = await makeOAuthApi(op, { client: await prepareClient(url) });
       const first = await oauthRoundTrip(a, op, account());
       expect(first.callback.status).toBe(200);
-      const replay = await b.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state } });
+      const replay = await b.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
       expect(replay.status).toBe(400);
       expect(replay.body).toEqual(INVALID_STATE);
       // And the other way round: a state consumed first on b is refused on a.
       const start = await b.call('POST', '/oauth/testop/start', { body: {} });
       const { code, state } = await op.authorize(start.body.authorizationUrl, account());
       const [onB, onA] = await Promise.all([
-        b.call('POST', '/oauth/testop/callback', { body: { code, state } }),
-        a.call('POST', '/oauth/testop/callback', { body: { code, state } }),
+        b.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } }),
+        a.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } }),
       ]);
       expect([onB.status, onA.status].sort()).toEqual([200, 400]);
       await a.api.close();
@@ -167,7 +167,7 @@ describe('OAuth callback: state', () => {
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await op.authorize(start.body.authorizationUrl, account());
     const rotated = await makeOAuthApi(op, { client: t.client, env: { OAUTH_STATE_SECRET: 'a-completely-different-state-secret-0123456789' } });
-    const res = await rotated.call('POST', '/oauth/testop/callback', { body: { code, state } });
+    const res = await rotated.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.body).toEqual(INVALID_STATE);
   });
 });
@@ -195,13 +195,13 @@ describe('OAuth: PKCE', () => {
     const checked = verifyOAuthState(STATE_SECRET, state, { providerId: 'testop', nowMs: a.clock.now() });
     if (!checked.ok) throw new Error('state did not verify');
     const forged = signOAuthState(otherSecret, checked.payload);
-    const wrong = await b.call('POST', '/oauth/testop/callback', { body: { code, state: forged } });
+    const wrong = await b.call('POST', '/oauth/testop/callback', { body: { code, state: forged, binding: start.body.binding } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
     const [failed] = (await b.api.deps.db.select().from(authEvents)).filter((e) => e.type === 'oauth_login_failed');
     expect(failed!.metadata).toMatchObject({ reason: 'token_exchange' });
     // The same code with the right verifier (instance A) is accepted: only the verifier was wrong.
-    const right = await a.call('POST', '/oauth/testop/callback', { body: { code, state } });
+    const right = await a.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(right.status).toBe(200);
   });
 
@@ -215,7 +215,7 @@ describe('OAuth: PKCE', () => {
     const checked = verifyOAuthState(STATE_SECRET, state, { providerId: 'testop', nowMs: a.clock.now() });
     if (!checked.ok) throw new Error('state did not verify');
     const forged = signOAuthState(STATE_SECRET, { ...checked.payload, nonce: 'AAAAAAAAAAAAAAAAAAAAAA' });
-    const res = await b.call('POST', '/oauth/testop/callback', { body: { code, state: forged } });
+    const res = await b.call('POST', '/oauth/testop/callback', { body: { code, state: forged, binding: start.body.binding } });
     expect(res.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
     expect(b.logs.some((l) => l.line.includes('OAuth provider exchange failed') && l.line.includes('OAUTH_JWT_CLAIM_COMPARISON_FAILED'))).toBe(true);
   });
@@ -232,9 +232,9 @@ describe('OAuth callback: provider failures', () => {
     const t = await makeOAuthApi(op, { env: { TESTOP_CLIENT_SECRET: undefined } });
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await op.authorize(start.body.authorizationUrl, account());
-    const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state } });
+    const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
-    const again = await t.call('POST', '/oauth/testop/callback', { body: { code, state } });
+    const again = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(again.body).toEqual(INVALID_STATE);
   });
 

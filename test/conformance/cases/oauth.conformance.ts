@@ -69,7 +69,7 @@ describe('OAuth login', () => {
     const sub = await providerAccount({ email: uniqueEmail('replay'), email_verified: true });
     const first = await oauthRoundTrip(sub);
     expectOk(first.callback);
-    const replay = await call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state } });
+    const replay = await call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
     expectError(replay, 400, 'oauth_invalid_state');
   });
 
@@ -79,15 +79,26 @@ describe('OAuth login', () => {
     const { code, state } = await providerAuthorize(start.body.authorizationUrl, sub);
     const [payload, mac] = state.split('.') as [string, string];
     const flipped = `${payload}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`;
-    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state: flipped } }), 400, 'oauth_invalid_state');
+    const binding = start.body.binding as string;
+    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state: flipped, binding } }), 400, 'oauth_invalid_state');
     // The genuine state is still good: a refused forgery spends nothing.
-    expectOk(await call('POST', '/oauth/testop/callback', { body: { code, state } }));
+    expectOk(await call('POST', '/oauth/testop/callback', { body: { code, state, binding } }));
+  });
+
+  it('refuses a callback without the flow binding or with another one (login CSRF), and the initiator still finishes', async () => {
+    const sub = await providerAccount({ email: uniqueEmail('binding'), email_verified: true });
+    const start = await oauthStart();
+    const other = await oauthStart();
+    const { code, state } = await providerAuthorize(start.body.authorizationUrl, sub);
+    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state } }), 400, 'oauth_invalid_state');
+    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state, binding: other.body.binding } }), 400, 'oauth_invalid_state');
+    expectOk(await call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } }));
   });
 
   it('answers oauth_login_failed to a code the provider does not know', async () => {
     const start = await oauthStart();
     const state = new URL(start.body.authorizationUrl).searchParams.get('state')!;
-    const r = await call('POST', '/oauth/testop/callback', { body: { code: 'not-a-real-code', state } });
+    const r = await call('POST', '/oauth/testop/callback', { body: { code: 'not-a-real-code', state, binding: start.body.binding } });
     expectError(r, 400, 'oauth_login_failed');
   });
 
@@ -95,7 +106,7 @@ describe('OAuth login', () => {
     const sub = await providerAccount({ email: uniqueEmail('race'), email_verified: true });
     const start = await oauthStart();
     const { code, state } = await providerAuthorize(start.body.authorizationUrl, sub);
-    const answers = await Promise.all([1, 2].map(() => call('POST', '/oauth/testop/callback', { body: { code, state } })));
+    const answers = await Promise.all([1, 2].map(() => call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } })));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
   });
 });

@@ -80,16 +80,17 @@ describe('three instances on one sqld (workerd, workerd, Node)', () => {
     const sub = await providerAccount({ email: uniqueEmail('oauth-multi'), email_verified: true });
     const start = await call('POST', '/oauth/testop/start', { body: {} }, workerB!.base);
     const { code, state } = await providerAuthorize(start.body.authorizationUrl, sub);
-    expectOk(await call('POST', '/oauth/testop/callback', { body: { code, state } }, ctx.base));
-    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state } }, workerB!.base), 400, 'oauth_invalid_state');
-    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state } }, nodeC!.base), 400, 'oauth_invalid_state');
+    const binding = start.body.binding as string;
+    expectOk(await call('POST', '/oauth/testop/callback', { body: { code, state, binding } }, ctx.base));
+    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state, binding } }, workerB!.base), 400, 'oauth_invalid_state');
+    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state, binding } }, nodeC!.base), 400, 'oauth_invalid_state');
   });
 
   it('an OAuth state raced to the three instances at once is consumed once', async () => {
     const sub = await providerAccount({ email: uniqueEmail('oauth-race'), email_verified: true });
     const start = await call('POST', '/oauth/testop/start', { body: {} }, nodeC!.base);
     const { code, state } = await providerAuthorize(start.body.authorizationUrl, sub);
-    const answers = await Promise.all(bases.map((at) => call('POST', '/oauth/testop/callback', { body: { code, state } }, at)));
+    const answers = await Promise.all(bases.map((at) => call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } }, at)));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of answers.filter((x) => x.status !== 200)) expect(r.status).toBe(400);
   });
