@@ -48,6 +48,9 @@ export async function listOrganizationInvitations(db: Db, organizationId: string
   return { rows, total: total?.n ?? 0 };
 }
 
+/** At most this many pending invitations are listed for one address (newest first): invitations are sent by others. */
+export const RECEIVED_INVITATIONS_LIMIT = 100;
+
 /** Pending, unexpired invitations addressed to `email`, with their organization and inviter's email. */
 export async function listPendingForEmail(db: Db, email: string, nowMs: number) {
   return db
@@ -60,7 +63,8 @@ export async function listPendingForEmail(db: Db, email: string, nowMs: number) 
     .innerJoin(organizations, eq(organizations.id, inv.organizationId))
     .leftJoin(users, eq(users.id, inv.invitedByUserId))
     .where(and(eq(inv.email, email), pendingAt(nowMs)))
-    .orderBy(desc(inv.createdAt), desc(inv.id));
+    .orderBy(desc(inv.createdAt), desc(inv.id))
+    .limit(RECEIVED_INVITATIONS_LIMIT);
 }
 
 export async function findInvitation(db: Db, id: string): Promise<InvitationRow | null> {

@@ -133,6 +133,15 @@ describe('route table', () => {
     }
   });
 
+  it('does not mount the removed user direct add (POST /auth/organizations/:id/members): nothing reaches the API', async () => {
+    const h = await makeHarness();
+    const app = new Hono();
+    app.route('/auth', svcAdapter(h.opts));
+    const res = await app.request('/auth/organizations/o1/members', { method: 'POST', headers: { cookie: 'svc-access=x', 'content-type': 'application/json' }, body: '{"email":"a@b.co"}' });
+    expect([404, 405]).toContain(res.status);
+    expect(h.upstream).toEqual([]);
+  });
+
   it('does not mount GET /auth/logout, /auth/totp/* (bridge only) or GET forms of POST routes other than the three compatibility forms', async () => {
     const h = await makeHarness();
     const app = new Hono();

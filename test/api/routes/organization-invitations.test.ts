@@ -6,7 +6,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { authEvents, organizationInvitations, organizationMemberships } from '../../../src/db/schema.js';
+import { authEvents, organizationInvitations, organizationMemberships, organizations } from '../../../src/db/schema.js';
 import { signedIn, type SignedIn } from '../../helpers/admin.js';
 import { captureSender, settle } from '../../helpers/capture-sender.js';
 import { signIn } from '../../helpers/factories.js';
@@ -102,6 +102,17 @@ describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('limits how many invitations (and emails) one inviter sends: 30 per 15 minutes', async () => {
+    const t = await makeApi();
+    const alice = await signedIn(t);
+    const org = await createOrg(t, alice);
+    for (let i = 0; i < 30; i++) expect((await invite(t, alice, org.id, { email: `n${i}@example.com` })).status).toBe(201);
+    const refused = await invite(t, alice, org.id, { email: 'n30@example.com' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('rate_limited');
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+  });
+
   it('validates roles like membership roles, and only an owner may invite an owner', async () => {
     const t = await makeApi();
     const alice = await signedIn(t);
@@ -181,6 +192,22 @@ describe('accepting and declining', () => {
     expect(await membershipsOf(t, org.id, unverified.user.id)).toEqual([]);
   });
 
+  it('lists at most the 100 newest pending invitations for one address (others choose to send them)', async () => {
+    const t = await makeApi();
+    const bob = await signedIn(t);
+    const db = t.api.deps.db;
+    const now = t.clock.now();
+    for (let i = 0; i < 101; i++) {
+      const at = new Date(now + i);
+      await db.insert(organizations).values({ id: `org-${i}`, name: `Org ${i}`, slug: `org-${i}`, createdByUserId: null, metadata: null, createdAt: at, updatedAt: at });
+      await db.insert(organizationInvitations).values({ id: `inv-${i}`, organizationId: `org-${i}`, email: bob.user.email, roles: ['member'], scopes: [], invitedByUserId: null, createdAt: at, expiresAt: new Date(now + DAY_MS) });
+    }
+    const res = await mine(t, bob);
+    expect(res.body.invitations).toHaveLength(100);
+    expect(res.body.invitations[0]).toMatchObject({ id: 'inv-100', invitedBy: null });
+    expect(res.body.invitations.map((i: { id: string }) => i.id)).not.toContain('inv-0');
+  });
+
   it("answers 404 to anyone accepting or declining someone else's invitation", async () => {
     const t = await makeApi();
     const alice = await signedIn(t);
@@ -250,6 +277,7 @@ describe('accepting and declining', () => {
     [alice, bob] = [await fresh(t, alice), await fresh(t, bob)];
     expect((await mine(t, bob)).body.invitations).toEqual([]);
     expect((await accept(t, bob, inv.id)).status).toBe(404);
+    expect(await membershipsOf(t, org.id, bob.user.id)).toEqual([]);
     expect((await decline(t, bob, inv.id)).status).toBe(404);
     const list = await t.call('GET', `/organizations/${org.id}/invitations`, { token: alice.token });
     expect(list.body.invitations[0]).toMatchObject({ id: inv.id, status: 'expired' });
@@ -328,6 +356,7 @@ describe('managing invitations', () => {
     expect(res.body).toEqual({ message: 'Success' });
     expect((await t.call('DELETE', `/organizations/${org.id}/invitations/${inv.id}`, { token: alice.token })).body).toEqual({ error: 'not_found', message: 'Invitation not found' });
     expect((await accept(t, bob, inv.id)).status).toBe(404);
+    expect(await membershipsOf(t, org.id, bob.user.id)).toEqual([]);
     expect((await mine(t, bob)).body.invitations).toEqual([]);
     const [ev] = await eventsOf(t, 'organization_invitation_revoked');
     expect(ev).toMatchObject({ userId: alice.user.id, metadata: { organizationId: org.id, invitationId: inv.id } });
