@@ -4,50 +4,13 @@
  * organization without accepting, and inviting tells the inviter nothing
  * about whether an account exists.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { authEvents, organizationInvitations, organizationMemberships, organizations } from '../../../src/db/schema.js';
-import { signedIn, type SignedIn } from '../../helpers/admin.js';
-import { captureSender, settle } from '../../helpers/capture-sender.js';
+import { organizationInvitations, organizations } from '../../../src/db/schema.js';
+import { signedIn } from '../../helpers/admin.js';
+import { makeApi } from '../../helpers/make-app.js';
+import { accept, createOrg, DAY_MS, decline, eventsOf, fresh, invite, membershipsOf, mine, shapeOf } from '../../helpers/organizations.js';
 import { signIn } from '../../helpers/factories.js';
-import { makeApi, type TestApi } from '../../helpers/make-app.js';
-import { externalDelivery } from '../../helpers/service-token.js';
-
-const DAY_MS = 86_400_000;
-
-async function createOrg(t: TestApi, who: SignedIn, name = 'Acme') {
-  const res = await t.call('POST', '/organizations', { token: who.token, body: { name } });
-  expect(res.status).toBe(201);
-  return res.body.organization as { id: string; slug: string; name: string };
-}
-
-const invite = (t: TestApi, who: SignedIn, orgId: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
-  t.call('POST', `/organizations/${orgId}/invitations`, { token: who.token, body, headers });
-const accept = (t: TestApi, who: SignedIn, id: string) => t.call('POST', `/organizations/invitations/${id}/accept`, { token: who.token });
-const decline = (t: TestApi, who: SignedIn, id: string) => t.call('POST', `/organizations/invitations/${id}/decline`, { token: who.token });
-const mine = (t: TestApi, who: SignedIn) => t.call('GET', '/organizations/invitations', { token: who.token });
-
-async function membershipsOf(t: TestApi, orgId: string, userId: string) {
-  return t.api.deps.db
-    .select()
-    .from(organizationMemberships)
-    .where(and(eq(organizationMemberships.organizationId, orgId), eq(organizationMemberships.userId, userId)));
-}
-
-/** After the clock moved past the access token's lifetime: a new sign-in for the same user. */
-async function fresh(t: TestApi, who: SignedIn): Promise<SignedIn> {
-  const env = await signIn(t, who.user);
-  return { ...who, token: env.token, refreshToken: env.refreshToken, sessionId: env.sessionId };
-}
-
-const eventsOf = (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
-
-/** The shape of a JSON value: keys and value types, not values. */
-function shapeOf(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(shapeOf);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, shapeOf(x)]));
-  return v === null ? 'null' : typeof v;
-}
 
 describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
   it('answers the same 201 and body shape for an existing account and for an unknown email', async () => {
@@ -360,72 +323,5 @@ describe('managing invitations', () => {
     expect((await mine(t, bob)).body.invitations).toEqual([]);
     const [ev] = await eventsOf(t, 'organization_invitation_revoked');
     expect(ev).toMatchObject({ userId: alice.user.id, metadata: { organizationId: org.id, invitationId: inv.id } });
-  });
-});
-
-describe('member lists', () => {
-  it("show a member's id and email, not their phone or global roles", async () => {
-    const t = await makeApi();
-    const alice = await signedIn(t);
-    const bob = await signedIn(t, ['user', 'admin:read'], { phone: '+15555550123', phoneVerified: true });
-    const org = await createOrg(t, alice);
-    await accept(t, bob, (await invite(t, alice, org.id, { email: bob.user.email })).body.invitation.id);
-    const res = await t.call('GET', `/organizations/${org.id}/members`, { token: alice.token });
-    expect(res.body.total).toBe(2);
-    for (const m of res.body.members) expect(Object.keys(m.user).sort()).toEqual(['email', 'id']);
-    expect(JSON.stringify(res.body)).not.toContain('+15555550123');
-    expect(JSON.stringify(res.body)).not.toContain('admin:read');
-  });
-});
-
-describe('admin direct add', () => {
-  it('still lets a global admin:write add a member directly on the admin route', async () => {
-    const t = await makeApi();
-    const alice = await signedIn(t);
-    const bob = await signedIn(t);
-    const admin = await signedIn(t, ['admin']);
-    const org = await createOrg(t, alice);
-    const res = await t.call('POST', `/admin/organizations/${org.id}/members`, { token: admin.token, body: { userId: bob.user.id } });
-    expect(res.status).toBe(201);
-    expect(await membershipsOf(t, org.id, bob.user.id)).toHaveLength(1);
-    // An organization owner without admin:write cannot use it.
-    expect((await t.call('POST', `/admin/organizations/${org.id}/members`, { token: alice.token, body: { email: 'x@example.com' } })).status).toBe(403);
-  });
-});
-
-describe('invitation delivery', () => {
-  it('emails the invitee a link to the invitations page, for known and unknown addresses alike', async () => {
-    const sender = captureSender();
-    const t = await makeApi({ sender });
-    const alice = await signedIn(t);
-    const bob = await signedIn(t);
-    const org = await createOrg(t, alice, 'Acme <b>');
-    const inv = (await invite(t, alice, org.id, { email: bob.user.email })).body.invitation;
-    await invite(t, alice, org.id, { email: 'nobody@example.com' });
-    await settle();
-    expect(sender.sent.map((m) => m.to)).toEqual([bob.user.email, 'nobody@example.com']);
-    const [msg] = sender.sent;
-    expect(msg).toMatchObject({ kind: 'organization_invitation_email', channel: 'email', organizationName: 'Acme <b>', invitedBy: alice.user.email });
-    expect(msg!.invitationUrl).toBe(`http://localhost:3000/invitations?invitation=${inv.id}`);
-    expect(msg!.text).toContain(msg!.invitationUrl);
-    expect(msg!.html).toContain('Acme &lt;b&gt;');
-  });
-
-  it('returns the payload in external delivery mode, and still invites when no transport is configured', async () => {
-    const t = await makeApi({ sender: null });
-    const alice = await signedIn(t);
-    const org = await createOrg(t, alice);
-    const ext = await invite(t, alice, org.id, { email: 'ext@example.com' }, await externalDelivery(t.clock.now()));
-    expect(ext.status).toBe(201);
-    expect(ext.body.delivery).toEqual({
-      kind: 'organization_invitation_email',
-      to: 'ext@example.com',
-      organizationName: 'Acme',
-      invitationUrl: `http://localhost:3000/invitations?invitation=${ext.body.invitation.id}`,
-      invitedBy: alice.user.email,
-    });
-    const plain = await invite(t, alice, org.id, { email: 'plain@example.com' });
-    expect(plain.status).toBe(201);
-    expect(plain.body.delivery).toBeUndefined();
   });
 });
