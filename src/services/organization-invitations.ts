@@ -26,7 +26,7 @@ import type { OrganizationInvitationPayload } from './delivery/types.js';
 import { loadAccess, requireAccessRight } from './organization-access.js';
 import { assertMemberRoles, assertOwnerChange, DEFAULT_MEMBER_ROLES } from './organization-members.js';
 
-/** How long an invitation can be accepted; a re-invite starts a new period. */
+/** How long an invitation can be accepted; a re-invite starts a new period. The email renderings say "7 days" (delivery/render.ts, adapter/core/messaging.ts). */
 export const INVITATION_TTL_SECONDS = 7 * 86_400;
 
 type InvitationDeps = Pick<Deps, 'db' | 'clock' | 'events' | 'config'>;
