@@ -54,7 +54,14 @@ export interface RouteSignatures {
   getOrganization: [P<'organizationId'>, { organization: W.Organization }];
   updateOrganization: [P<'organizationId'> & W.OrganizationUpdateRequest, { organization: W.Organization }];
   listMembers: [P<'organizationId'> & Pg, { members: W.Membership[]; total: number }];
-  addMember: [P<'organizationId'> & W.MemberAddRequest, { membership: W.Membership }];
+  /** Invite an email address (manager): the same answer whether or not an account exists for it. */
+  inviteMember: [P<'organizationId'> & W.InvitationCreateRequest, { invitation: W.Invitation }];
+  listInvitations: [P<'organizationId'> & Pg, { invitations: W.Invitation[]; total: number }];
+  revokeInvitation: [P<'organizationId' | 'invitationId'>, W.Message];
+  /** Pending invitations addressed to the signed-in user's verified email. */
+  listMyInvitations: [void, { invitations: W.ReceivedInvitation[] }];
+  acceptInvitation: [P<'invitationId'>, { membership: W.Membership }];
+  declineInvitation: [P<'invitationId'>, W.Message];
   updateMember: [P<'organizationId' | 'userId'> & W.MemberUpdateRequest, { membership: W.Membership }];
   removeMember: [P<'organizationId' | 'userId'>, W.Message];
   switchOrganization: [P<'organizationId'>, W.OrganizationSwitchResponse];
@@ -153,7 +160,12 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   getOrganization: 'GET /organizations/:organizationId',
   updateOrganization: 'PATCH /organizations/:organizationId',
   listMembers: 'GET /organizations/:organizationId/members',
-  addMember: 'POST /organizations/:organizationId/members',
+  inviteMember: 'POST /organizations/:organizationId/invitations',
+  listInvitations: 'GET /organizations/:organizationId/invitations',
+  revokeInvitation: 'DELETE /organizations/:organizationId/invitations/:invitationId',
+  listMyInvitations: 'GET /organizations/invitations',
+  acceptInvitation: 'POST /organizations/invitations/:invitationId/accept',
+  declineInvitation: 'POST /organizations/invitations/:invitationId/decline',
   updateMember: 'PATCH /organizations/:organizationId/members/:userId',
   removeMember: 'DELETE /organizations/:organizationId/members/:userId',
   switchOrganization: 'POST /organizations/:organizationId/switch',
@@ -230,7 +242,7 @@ export const FIELD_RULES: FieldRules = {
   stepUpPasskeyFinish: { assertionResponse: 'o' },
   createOrganization: { name: 's', slug: 's?', metadata: 'o?' },
   updateOrganization: { name: 's?', slug: 's?', metadata: 'o?' },
-  addMember: { userId: 's?', email: 's?', roles: 'a?', scopes: 'a?' },
+  inviteMember: { email: 's', roles: 'a?', scopes: 'a?' },
   updateMember: { roles: 'a?', scopes: 'a?' },
   totpEnrollVerify: { code: 's' },
   totpDisable: { code: 's' },

@@ -8,11 +8,13 @@
 import type * as z from 'zod/mini';
 import type { ErrorBody } from '../adapter/core/contract.js';
 import type { credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../src/http/serialize.js';
+import type { invitationJson, receivedInvitationJson } from '../src/http/serialize-invitations.js';
 import type { idSchema, renameSchema } from '../src/routes/credentials.js';
 import type { loginBody } from '../src/routes/login.js';
 import type { requestBody as magicLinkBody } from '../src/routes/magic-link.js';
 import type { callbackBody, idTokenBody, startBody } from '../src/routes/oauth.js';
 import type { organizationBodies } from '../src/routes/organization-handlers.js';
+import type { inviteBody } from '../src/routes/organization-invitations.js';
 import type { codeBody as otpCodeBody } from '../src/routes/otp.js';
 import type { registerBody } from '../src/routes/registration.js';
 import type { codeBody as totpCodeBody } from '../src/routes/totp.js';
@@ -44,7 +46,7 @@ export type RegisterStartRequest = z.input<typeof registerStartSchema>;
 export type RegisterFinishRequest = z.input<typeof registerFinishSchema>;
 export type OrganizationCreateRequest = z.input<OrgBodies['create']>;
 export type OrganizationUpdateRequest = z.input<OrgBodies['update']>;
-export type MemberAddRequest = z.input<OrgBodies['addMember']>;
+export type InvitationCreateRequest = z.input<typeof inviteBody>;
 export type MemberUpdateRequest = z.input<OrgBodies['updateMember']>;
 
 // ---- responses (tokens never reach the app: the client keeps them) ----
@@ -62,7 +64,12 @@ export type Session = ReturnType<typeof sessionJson>;
 export type Me = ReturnType<typeof meJson>;
 export type Credential = ReturnType<typeof credentialJson>;
 export type Organization = ReturnType<typeof organizationJson> & { membership?: Membership; memberCount?: number };
-export type Membership = ReturnType<typeof membershipJson> & { user?: { id: string; email: string; phone: string | null; roles: string[] } };
+/** A membership; member lists add the member's `user: {id, email}` (not their phone or global roles). */
+export type Membership = ReturnType<typeof membershipJson> & { user?: { id: string; email: string } };
+/** An invitation as its organization's managers see it. */
+export type Invitation = ReturnType<typeof invitationJson>;
+/** A pending invitation as its invitee sees it. */
+export type ReceivedInvitation = ReturnType<typeof receivedInvitationJson>;
 export type MeResponse = { user: Me; credentials: Credential[]; organizations: Organization[]; activeOrganization: Organization | null };
 export type Message = { message: string };
 export type RevokedCount = { message: string; revokedSessions: number };

@@ -54,6 +54,7 @@ export type DeliveryPayload =
   | { kind: 'otp_email'; to: string; code: string }
   | { kind: 'otp_sms'; to: string; code: string }
   | { kind: 'magic_link_email'; to: string; magicLinkUrl: string }
+  | { kind: 'organization_invitation_email'; to: string; organizationName: string; invitationUrl: string; invitedBy?: string }
   | null;
 
 /** `Me` of `GET /users/me` (contract §3.10). */

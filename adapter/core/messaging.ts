@@ -7,7 +7,7 @@
 import type { DeliveryPayload } from './contract.js';
 import { redact } from './redact.js';
 
-export type AuthMessageKind = 'otp_email' | 'otp_sms' | 'magic_link_email';
+export type AuthMessageKind = 'otp_email' | 'otp_sms' | 'magic_link_email' | 'organization_invitation_email';
 
 /** The message handed to handlers: the default rendering, ready to send or to re-render. */
 export interface AuthMessage {
@@ -16,6 +16,10 @@ export interface AuthMessage {
   to: string;
   code?: string;
   magicLinkUrl?: string;
+  /** `organization_invitation_email`: the organization, the link to the app's invitations page and the inviter's email. */
+  organizationName?: string;
+  invitationUrl?: string;
+  invitedBy?: string;
   appName: string;
   from?: string;
   subject?: string;
@@ -49,7 +53,7 @@ export type MessageHandler = (message: AuthMessage) => Promise<DeliveryResult | 
 export interface MessagingOptions {
   email?: { name: string; send(message: EmailMessage): Promise<DeliveryResult> };
   sms?: { name: string; send(message: SmsMessage): Promise<DeliveryResult> };
-  handlers?: { otpEmail?: MessageHandler; otpSms?: MessageHandler; magicLinkEmail?: MessageHandler };
+  handlers?: { otpEmail?: MessageHandler; otpSms?: MessageHandler; magicLinkEmail?: MessageHandler; organizationInvitationEmail?: MessageHandler };
   defaults?: { appName?: string; emailFrom?: string; smsFrom?: string };
 }
 
@@ -72,10 +76,33 @@ export function renderMessage(delivery: Exclude<DeliveryPayload, null>, defaults
     const html = `<p>Your ${escapeHtml(appName)} verification code is:</p><p style="font-size:24px;letter-spacing:4px"><strong>${escapeHtml(delivery.code)}</strong></p><p>The code expires in 5 minutes. If you did not ask for it, ignore this email.</p>`;
     return { kind: 'otp_email', channel: 'email', to: delivery.to, code: delivery.code, appName, from: defaults.emailFrom, subject: `${appName} - Verify your email`, text, html };
   }
+  if (delivery.kind === 'organization_invitation_email') return renderInvitation(delivery, defaults);
   const url = delivery.magicLinkUrl;
   const text = `Sign in to ${appName} with this link:\n\n${url}\n\nThe link expires in 15 minutes. If you did not ask for it, ignore this email.`;
   const html = `<p>Sign in to ${escapeHtml(appName)} with this link:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>The link expires in 15 minutes. If you did not ask for it, ignore this email.</p>`;
   return { kind: 'magic_link_email', channel: 'email', to: delivery.to, magicLinkUrl: url, appName, from: defaults.emailFrom, subject: `${appName} - Your sign-in link`, text, html };
+}
+
+/** An organization invitation: no secret in the link (accepting needs a session with the invited, verified email). */
+function renderInvitation(delivery: Extract<DeliveryPayload, { kind: 'organization_invitation_email' }>, defaults: { appName: string; emailFrom?: string }): AuthMessage {
+  const { appName } = defaults;
+  const { organizationName: org, invitationUrl: url, invitedBy } = delivery;
+  const by = invitedBy ? ` by ${invitedBy}` : '';
+  const text = `You were invited${by} to join ${org} on ${appName}.\n\nSign in with this email address to accept or decline:\n\n${url}\n\nThe invitation expires in 7 days. If you do not know the sender, ignore this email.`;
+  const html = `<p>You were invited${escapeHtml(by)} to join <strong>${escapeHtml(org)}</strong> on ${escapeHtml(appName)}.</p><p>Sign in with this email address to accept or decline:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>The invitation expires in 7 days. If you do not know the sender, ignore this email.</p>`;
+  return {
+    kind: 'organization_invitation_email',
+    channel: 'email',
+    to: delivery.to,
+    organizationName: org,
+    invitationUrl: url,
+    ...(invitedBy ? { invitedBy } : {}),
+    appName,
+    from: defaults.emailFrom,
+    subject: `${appName} - Invitation to join ${org}`,
+    text,
+    html,
+  };
 }
 
 /** Validates an API `delivery` value; anything malformed counts as absent. */
@@ -86,10 +113,14 @@ export function parseDelivery(value: unknown): DeliveryPayload | undefined {
   if (typeof d['to'] !== 'string') return undefined;
   if ((d['kind'] === 'otp_email' || d['kind'] === 'otp_sms') && typeof d['code'] === 'string') return { kind: d['kind'], to: d['to'], code: d['code'] };
   if (d['kind'] === 'magic_link_email' && typeof d['magicLinkUrl'] === 'string') return { kind: 'magic_link_email', to: d['to'], magicLinkUrl: d['magicLinkUrl'] };
+  if (d['kind'] === 'organization_invitation_email' && typeof d['organizationName'] === 'string' && typeof d['invitationUrl'] === 'string') {
+    const invitedBy = typeof d['invitedBy'] === 'string' ? { invitedBy: d['invitedBy'] } : {};
+    return { kind: 'organization_invitation_email', to: d['to'], organizationName: d['organizationName'], invitationUrl: d['invitationUrl'], ...invitedBy };
+  }
   return undefined;
 }
 
-const HANDLER_KEY = { otp_email: 'otpEmail', otp_sms: 'otpSms', magic_link_email: 'magicLinkEmail' } as const;
+const HANDLER_KEY = { otp_email: 'otpEmail', otp_sms: 'otpSms', magic_link_email: 'magicLinkEmail', organization_invitation_email: 'organizationInvitationEmail' } as const;
 
 type Log = (level: 'info' | 'warn' | 'error', line: string) => void;
 

@@ -23,7 +23,7 @@ interface Env {
 
 async function deliver(message: AuthMessage) {
   // DEV ONLY: a real app sends this through its mail or SMS provider.
-  console.log(`[example app] ${message.kind} for ${message.to}: ${message.code ?? message.magicLinkUrl}`);
+  console.log(`[example app] ${message.kind} for ${message.to}: ${message.code ?? message.magicLinkUrl ?? message.invitationUrl}`);
   return { accepted: true, provider: 'console', channel: message.channel };
 }
 
@@ -36,7 +36,7 @@ function build(env: Env) {
     cookieSecret: env.COOKIE_SECRET,
     serviceSecret: env.API_SERVICE_TOKEN,
     fetch: viaBinding,
-    messaging: { handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver } },
+    messaging: { handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver, organizationInvitationEmail: deliver } },
   };
   const app = new Hono<{ Variables: SvcVariables }>();
   app.route('/auth', svcAdapter(auth));

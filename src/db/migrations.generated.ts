@@ -72,5 +72,16 @@ export const MIGRATIONS: Migration[] = [
       "ALTER TABLE `sessions` ADD `auth_time` integer;",
       "ALTER TABLE `sessions` ADD `auth_method` text;"
     ]
+  },
+  {
+    "tag": "0003_organization_invitations",
+    "folderMillis": 1795776415815,
+    "hash": "dee9eb8eaa5bf594dae7d35f5b730faaed5e9ea48ed6200a644f7d97c13950c0",
+    "statements": [
+      "CREATE TABLE `organization_invitations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`organization_id` text NOT NULL,\n\t`email` text NOT NULL,\n\t`roles` text DEFAULT '[\"member\"]' NOT NULL,\n\t`scopes` text DEFAULT '[]' NOT NULL,\n\t`invited_by_user_id` text,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`accepted_at` integer,\n\t`declined_at` integer,\n\t`revoked_at` integer,\n\t`accepted_by_user_id` text,\n\tFOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`invited_by_user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null,\n\tFOREIGN KEY (`accepted_by_user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);",
+      "CREATE INDEX `organization_invitations_organization_id_idx` ON `organization_invitations` (`organization_id`);",
+      "CREATE INDEX `organization_invitations_email_idx` ON `organization_invitations` (`email`);",
+      "CREATE UNIQUE INDEX `organization_invitations_pending_unique` ON `organization_invitations` (`organization_id`,`email`) WHERE accepted_at IS NULL AND declined_at IS NULL AND revoked_at IS NULL;"
+    ]
   }
 ];

@@ -9,6 +9,7 @@
  */
 export * from './schema/users.js';
 export * from './schema/organizations.js';
+export * from './schema/organization-invitations.js';
 export * from './schema/sessions.js';
 export * from './schema/events.js';
 export * from './schema/config.js';

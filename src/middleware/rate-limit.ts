@@ -55,7 +55,7 @@ export const globalRateLimit = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 export interface FlowLimit {
-  name: 'otp' | 'magic' | 'oauth' | 'totp';
+  name: 'otp' | 'magic' | 'oauth' | 'totp' | 'invite';
   ipLimit: number;
   /** Limit of the second key (identity, or provider+IP for OAuth). */
   idLimit: number;
@@ -66,6 +66,8 @@ export const FLOW_LIMITS = {
   magic: { name: 'magic', ipLimit: 20, idLimit: 5 },
   oauth: { name: 'oauth', ipLimit: 30, idLimit: 10 },
   totp: { name: 'totp', ipLimit: 10, idLimit: 5 },
+  // Organization invitations send email to addresses the inviter picks (docs/contract-changes.md).
+  invite: { name: 'invite', ipLimit: 60, idLimit: 30 },
 } as const satisfies Record<string, FlowLimit>;
 
 /**

@@ -14,6 +14,7 @@ import type { AdapterErrorCode } from '../../adapter/core/contract.js';
 import { ROUTES, TOTP_BRIDGE_ROUTES, type CredentialKind, type ResponseKind } from '../../adapter/core/route-table.js';
 import * as A from '../http/responses/adapter.js';
 import { OAuthStartResponse, OrganizationSwitchResponse } from '../http/responses/account.js';
+import { InvitationResponse } from '../http/responses/invitations.js';
 import { LoginStartResponse, SessionEnvelope, SessionOrMfaResponse } from '../http/responses/session.js';
 import { API_VERSION } from '../version.js';
 import { buildComponents, errorResponses, reachableSchemas, type Components, type JsonSchema } from './components.js';
@@ -62,8 +63,8 @@ function successResponses(c: Components, api: Operation, kind: ResponseKind, tok
       const [cookie, bearer] = pair.map((p) => c.toSchema(p, 'output'));
       out[String(s.status)] = json({ anyOf: [cookie, bearer] }, 'Cookie transport: the first schema (tokens are set as cookies, never in the body). Bearer transport: the second (tokens in the body).');
     } else {
-      // `delivery` is removed from every adapter answer (§5.10); only the magic-link request documents one.
-      const schema = api.path === '/magic-link' ? A.AdapterMagicLinkRequestResponse : s.schema;
+      // `delivery` is removed from every adapter answer (§5.10): the two API answers that document one get their adapter schema.
+      const schema = api.path === '/magic-link' ? A.AdapterMagicLinkRequestResponse : api.path === '/organizations/:organizationId/invitations' && api.method === 'POST' ? InvitationResponse : s.schema;
       out[String(s.status)] = json(c.toSchema(schema, 'output'), s.description ?? 'Success (the API answer, forwarded)');
     }
   }

@@ -15,7 +15,9 @@ import {
   TotpStatus,
   WebAuthnOptions,
 } from '../http/responses/account.js';
+import { InvitationCreateResponse, InvitationListResponse, ReceivedInvitationListResponse } from '../http/responses/invitations.js';
 import { deleteSchema, renameSchema } from '../routes/credentials.js';
+import { invitationsQuery, inviteBody } from '../routes/organization-invitations.js';
 import { membersQuery, organizationBodies } from '../routes/organization-handlers.js';
 import { codeBody as totpCodeBody } from '../routes/totp.js';
 import { assertionFinishSchema, assertionStartSchema, registerFinishSchema, registerStartQuerySchema, registerStartSchema } from '../routes/webauthn-schemas.js';
@@ -72,10 +74,20 @@ export const accountOperations: Operation[] = [
     errors: [...notFound],
   }),
   op('GET', '/organizations/:organizationId/members', 'Members of an organization', A, MemberListResponse, { query: membersQuery, errors: [...notFound] }),
-  op('POST', '/organizations/:organizationId/members', 'Add a member', A, [{ status: 201, schema: MembershipResponse }], {
-    body: user.addMember,
-    errors: [...notFound, 'already_exists', 'role_not_available'],
+  // Users join by invitation (docs/contract-changes.md); the direct add is the admin route.
+  op('GET', '/organizations/invitations', 'Pending invitations addressed to my verified email', A, ReceivedInvitationListResponse),
+  op('POST', '/organizations/invitations/:invitationId/accept', 'Accept an invitation addressed to my verified email: the membership is created', A, MembershipResponse, {
+    errors: [...notFound],
+    description: "Someone else's, an expired, revoked or already used invitation: 404 `not_found`.",
   }),
+  op('POST', '/organizations/invitations/:invitationId/decline', 'Decline an invitation addressed to my verified email', A, MessageResponse, { errors: [...notFound] }),
+  op('POST', '/organizations/:organizationId/invitations', 'Invite an email address (manager); the same answer whether or not an account exists', A, [{ status: 201, schema: InvitationCreateResponse }], {
+    body: inviteBody,
+    errors: [...notFound, 'role_not_available', 'forbidden', 'rate_limited'],
+    description: 'A pending invitation for the same address is refreshed (same id, new roles and expiry). The invitee gets an `organization_invitation_email`.',
+  }),
+  op('GET', '/organizations/:organizationId/invitations', "An organization's invitations, pending first (manager)", A, InvitationListResponse, { query: invitationsQuery, errors: [...notFound] }),
+  op('DELETE', '/organizations/:organizationId/invitations/:invitationId', 'Revoke a pending invitation (manager)', A, MessageResponse, { errors: [...notFound] }),
   op('PATCH', '/organizations/:organizationId/members/:userId', "Change a member's roles or scopes", A, MembershipResponse, {
     body: user.updateMember,
     errors: [...notFound, 'last_owner', 'role_not_available'],

@@ -53,7 +53,7 @@ export async function listMembers(db: Db, organizationId: string, page: { limit:
   const where = eq(organizationMemberships.organizationId, organizationId);
   const [rows, [total]] = await Promise.all([
     db
-      .select({ membership: organizationMemberships, user: { id: users.id, email: users.email, phone: users.phone, roles: users.roles } })
+      .select({ membership: organizationMemberships, user: { id: users.id, email: users.email } })
       .from(organizationMemberships)
       .innerJoin(users, eq(users.id, organizationMemberships.userId))
       .where(where)

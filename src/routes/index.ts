@@ -23,6 +23,7 @@ import { adminOrganizationRoutes } from './admin-organizations.js';
 import { adminSessionRoutes } from './admin-sessions.js';
 import { adminUserRoutes } from './admin-users.js';
 import { internalRoutes } from './internal.js';
+import { organizationInvitationRoutes } from './organization-invitations.js';
 import { organizationRoutes } from './organizations.js';
 import { systemConfigRoutes } from './system-config.js';
 import { userDeletionRoutes } from './user-deletion.js';
@@ -44,6 +45,8 @@ export const routeGroups: Hono<AppEnv>[] = [
   registrationRoutes,
   otpRoutes,
   magicLinkRoutes,
+  // Before organizationRoutes: `/organizations/invitations` must not match `/organizations/:organizationId`.
+  organizationInvitationRoutes,
   organizationRoutes,
   adminOrganizationRoutes,
   userDeletionRoutes,

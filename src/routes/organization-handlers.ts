@@ -72,6 +72,7 @@ export function organizationHandlers(strict: boolean) {
       const { rows, total } = await listMembers(db, access.organization.id, parseQuery(c, membersQuery));
       return c.json({ members: rows.map((r) => ({ ...membershipJson(r.membership), user: r.user })), total });
     },
+    /** Mounted on the admin route only: users join by invitation (organization-invitations.ts). */
     async addMember(c: C) {
       const body = parseBody(c, bodies.addMember);
       const membership = await addMember(c.get('deps'), c.get('access').user, orgId(c), body, actorFields(c));

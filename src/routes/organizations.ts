@@ -1,4 +1,8 @@
-/** Organizations for signed-in users (contract §3.14; every route `A`). */
+/**
+ * Organizations for signed-in users (contract §3.14; every route `A`). Users
+ * join by invitation (organization-invitations.ts); the direct add is an
+ * admin route only.
+ */
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
@@ -41,6 +45,5 @@ export const organizationRoutes = new Hono<AppEnv>()
     });
   })
   .get('/organizations/:organizationId/members', requireAccess, h.members)
-  .post('/organizations/:organizationId/members', requireAccess, h.addMember)
   .patch('/organizations/:organizationId/members/:userId', requireAccess, h.updateMember)
   .delete('/organizations/:organizationId/members/:userId', requireAccess, h.removeMember);

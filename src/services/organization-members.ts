@@ -1,6 +1,7 @@
 /**
- * Organization membership management (contract §3.14): add by user id or
- * email, update roles/scopes, remove, with the last-owner rule enforced in
+ * Organization membership management (contract §3.14): direct add by user id
+ * or email (admin route only: users invite, see organization-invitations.ts),
+ * update roles/scopes, remove, with the last-owner rule enforced in
  * one conditional statement. Only an owner (or global `admin:write`) may
  * grant or remove `owner` or change an owner's membership.
  */
@@ -18,15 +19,16 @@ import { unavailableRoles } from './role-lists.js';
 export const ORGANIZATION_ROLES = ['owner', 'admin', 'member'];
 export const DEFAULT_MEMBER_ROLES = ['member'];
 
-type MemberDeps = Pick<Deps, 'db' | 'clock' | 'events' | 'config'>;
+export type MemberDeps = Pick<Deps, 'db' | 'clock' | 'events' | 'config'>;
 
-async function assertMemberRoles(deps: MemberDeps, roles: string[]) {
+/** Membership roles must be organization roles or in `available_roles` (invitations use the same rule). */
+export async function assertMemberRoles(deps: MemberDeps, roles: string[]) {
   const cfg = await deps.config.get();
   if (unavailableRoles(roles, [...ORGANIZATION_ROLES, ...cfg.available_roles]).length) throw fail('role_not_available');
 }
 
 /** Granting `owner`, or changing or removing an owner's membership, needs an owner (or global admin:write). */
-function assertOwnerChange(access: OrganizationAccess, before: string[], after: string[]) {
+export function assertOwnerChange(access: OrganizationAccess, before: string[], after: string[]) {
   const touchesOwner = before.includes('owner') || after.includes('owner');
   if (touchesOwner && !access.canManageOwners) throw fail('forbidden', 'Only an owner can change owners', { required: ['owner'] });
 }

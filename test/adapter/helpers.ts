@@ -177,7 +177,7 @@ export function recordingMessaging(opts: { fail?: boolean } = {}) {
     if (opts.fail) throw new Error(`provider refused ${m.to}`);
     return { accepted: true, provider: 'test', channel: m.channel };
   };
-  return { messages, messaging: { handlers: { otpEmail: handler, otpSms: handler, magicLinkEmail: handler } } };
+  return { messages, messaging: { handlers: { otpEmail: handler, otpSms: handler, magicLinkEmail: handler, organizationInvitationEmail: handler } } };
 }
 
 /** Lets deliveries (started after the response, not awaited) settle. */

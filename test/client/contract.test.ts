@@ -40,7 +40,8 @@ describe('client: arguments are checked before any network call', () => {
     ['passkeyAvailable not a boolean', () => client.login({ identifier: 'a@b.co', passkeyAvailable: 'yes' } as never)],
     ['revokeSession with a dot segment', () => client.revokeSession({ id: '..' })],
     ['getOrganization without id', () => client.getOrganization({} as never)],
-    ['addMember roles not strings', () => client.addMember({ organizationId: 'o', roles: [1] } as never)],
+    ['inviteMember roles not strings', () => client.inviteMember({ organizationId: 'o', email: 'a@b.co', roles: [1] } as never)],
+    ['inviteMember without email', () => client.inviteMember({ organizationId: 'o' } as never)],
   ];
   for (const [name, run] of bad) {
     it(`${name} → TypeError, no fetch`, async () => {
@@ -94,6 +95,29 @@ describe('client: answers', () => {
     expect(calls[0]!.url).toBe('http://app.test/auth/organizations/a%2Fb/members?limit=10');
     expect(calls[0]!.init?.credentials).toBe('include');
     expect(new Headers(calls[0]!.init?.headers).get('x-svc-auth-transport')).toBeNull();
+  });
+});
+
+describe('client: organization invitations', () => {
+  it('calls the invitation routes (users join by invitation; there is no user addMember)', async () => {
+    const { calls, fetch } = fetchAnswering(() => json(200, {}));
+    const client = createSvcClient({ baseUrl: 'http://app.test/auth', fetch });
+    await client.inviteMember({ organizationId: 'o1', email: 'a@b.co', roles: ['member'] });
+    await client.listInvitations({ organizationId: 'o1', limit: 5 });
+    await client.revokeInvitation({ organizationId: 'o1', invitationId: 'i1' });
+    await client.listMyInvitations();
+    await client.acceptInvitation({ invitationId: 'i1' });
+    await client.declineInvitation({ invitationId: 'i2' });
+    expect(calls.map((c) => `${c.init?.method} ${c.url}`)).toEqual([
+      'POST http://app.test/auth/organizations/o1/invitations',
+      'GET http://app.test/auth/organizations/o1/invitations?limit=5',
+      'DELETE http://app.test/auth/organizations/o1/invitations/i1',
+      'GET http://app.test/auth/organizations/invitations',
+      'POST http://app.test/auth/organizations/invitations/i1/accept',
+      'POST http://app.test/auth/organizations/invitations/i2/decline',
+    ]);
+    expect(JSON.parse(String(calls[0]!.init?.body))).toEqual({ email: 'a@b.co', roles: ['member'] });
+    expect('addMember' in client).toBe(false);
   });
 });
 

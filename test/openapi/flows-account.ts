@@ -62,7 +62,7 @@ export async function totpFlow(t: TestApi, user: SignedInUser, email: string) {
   expect((await t.call('POST', '/totp/disable', { token: user.token, body: { code: codeAt(secret, t.clock.now()) } })).status).toBe(200);
 }
 
-export async function organizationFlow(t: TestApi, owner: SignedInUser, memberEmail: string) {
+export async function organizationFlow(t: TestApi, owner: SignedInUser, member: { token: string; user: { email: string } }) {
   const created = await t.call('POST', '/organizations', { token: owner.token, body: { name: 'Acme Inc' } });
   expect(created.status).toBe(201);
   const id: string = created.body.organization.id;
@@ -71,9 +71,20 @@ export async function organizationFlow(t: TestApi, owner: SignedInUser, memberEm
   expect((await t.call('GET', '/organizations/missing', { token: owner.token })).status).toBe(404);
   expect((await t.call('PATCH', `/organizations/${id}`, { token: owner.token, body: { name: 'Acme' } })).status).toBe(200);
   expect((await t.call('PATCH', `/organizations/${id}`, { token: owner.token, body: { unknown: 1 } })).status).toBe(400);
-  const added = await t.call('POST', `/organizations/${id}/members`, { token: owner.token, body: { email: memberEmail } });
-  expect(added.status).toBe(201);
-  const memberId: string = added.body.membership.userId;
+  // Users join by invitation (the direct add is the admin route).
+  const invited = await t.call('POST', `/organizations/${id}/invitations`, { token: owner.token, body: { email: member.user.email }, headers: await externalDelivery(t.clock.now()) });
+  expect(invited.status).toBe(201);
+  expect(invited.body.delivery.kind).toBe('organization_invitation_email');
+  expect((await t.call('GET', `/organizations/${id}/invitations`, { token: owner.token })).status).toBe(200);
+  expect((await t.call('GET', '/organizations/invitations', { token: member.token })).body.invitations).toHaveLength(1);
+  expect((await t.call('POST', '/organizations/invitations/missing/accept', { token: member.token })).status).toBe(404);
+  const accepted = await t.call('POST', `/organizations/invitations/${invited.body.invitation.id}/accept`, { token: member.token });
+  expect(accepted.status).toBe(200);
+  const memberId: string = accepted.body.membership.userId;
+  const other = await t.call('POST', `/organizations/${id}/invitations`, { token: owner.token, body: { email: 'someone@example.com' } });
+  expect((await t.call('DELETE', `/organizations/${id}/invitations/${other.body.invitation.id}`, { token: owner.token })).status).toBe(200);
+  const again = await t.call('POST', `/organizations/${id}/invitations`, { token: owner.token, body: { email: member.user.email } });
+  expect((await t.call('POST', `/organizations/invitations/${again.body.invitation.id}/decline`, { token: member.token })).status).toBe(200);
   expect((await t.call('GET', `/organizations/${id}/members`, { token: owner.token })).status).toBe(200);
   expect((await t.call('PATCH', `/organizations/${id}/members/${memberId}`, { token: owner.token, body: { scopes: ['members:read'] } })).status).toBe(200);
   expect((await t.call('DELETE', `/organizations/${id}/members/${owner.sub}`, { token: owner.token })).status).toBe(400);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
+import type { invitationJson, receivedInvitationJson } from '../../src/http/serialize-invitations.js';
 import type { apiUserJson, authEventJson, credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../../src/http/serialize.js';
 import type { adminSessionJson } from '../../src/http/serialize-admin.js';
 import * as R from '../../src/http/responses/index.js';
@@ -33,6 +34,8 @@ export const checks = [
   ok<Same<ReturnType<typeof meJson>, Out<typeof R.Me>>>(),
   ok<Same<ReturnType<typeof credentialJson>, Out<typeof R.Credential>>>(),
   ok<Same<ReturnType<typeof membershipJson>, Out<typeof R.Membership>>>(),
+  ok<Same<ReturnType<typeof invitationJson>, Out<typeof R.Invitation>>>(),
+  ok<Same<ReturnType<typeof receivedInvitationJson>, Out<typeof R.ReceivedInvitation>>>(),
   ok<Fits<ReturnType<typeof organizationJson>, Out<typeof R.Organization>>>(),
   ok<Same<ReturnType<typeof apiUserJson>, Out<typeof R.AdminUser>>>(),
   ok<Fits<ReturnType<typeof authEventJson>, Out<typeof R.AuthEvent>>>(),

@@ -64,7 +64,7 @@ describe('responses match docs/openapi.json', () => {
     await passkeyFlow(t, user);
     await totpFlow(t, user, alice.email);
     const member = await signedIn(t, ['user']);
-    await organizationFlow(t, user, member.user.email);
+    await organizationFlow(t, user, member);
   });
 
   it('admin, metrics, system config and OAuth provider administration', async () => {

@@ -46,9 +46,9 @@ export const Membership = z.object({
   updatedAt: z.nullable(IsoTimestamp),
 });
 
-/** A member row of a member list: the membership plus the member's identity. */
+/** A member row of a member list: the membership plus the member's id and email (not their phone or global roles). */
 export const Member = z.extend(Membership, {
-  user: z.object({ id: z.string(), email: z.string(), phone: z.nullable(z.string()), roles: z.array(z.string()) }),
+  user: z.object({ id: z.string(), email: z.string() }),
 });
 
 /** `organizationJson` plus, where the route adds them, the caller's membership and the member count. */

@@ -39,6 +39,7 @@ export const DeliveryPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('otp_email'), to: z.string(), code: z.string() }),
   z.object({ kind: z.literal('otp_sms'), to: z.string(), code: z.string() }),
   z.object({ kind: z.literal('magic_link_email'), to: z.string(), magicLinkUrl: z.string() }),
+  z.object({ kind: z.literal('organization_invitation_email'), to: z.string(), organizationName: z.string(), invitationUrl: z.string(), invitedBy: z.optional(z.string()) }),
 ]);
 
 /** Present only when a valid service token asked for external delivery. */

@@ -3,4 +3,5 @@ export * from './account.js';
 export * from './adapter.js';
 export * from './admin.js';
 export * from './common.js';
+export * from './invitations.js';
 export * from './session.js';

@@ -30,5 +30,21 @@ export function renderMessage(payload: DeliveryPayload, appName: string): Outbou
         text: `Sign in to ${appName}: ${payload.magicLinkUrl}\n\nThe link expires in 15 minutes. If you did not request it, ignore this email.`,
         html: `<p><a href="${escapeHtml(payload.magicLinkUrl)}">Sign in to ${escapeHtml(appName)}</a></p><p>The link expires in 15 minutes. If you did not request it, ignore this email.</p>`,
       };
+    case 'organization_invitation_email': {
+      const { organizationName: org, invitationUrl: url, invitedBy } = payload;
+      const by = invitedBy ? ` by ${invitedBy}` : '';
+      return {
+        kind: payload.kind,
+        channel: 'email',
+        to: payload.to,
+        organizationName: org,
+        invitationUrl: url,
+        ...(invitedBy ? { invitedBy } : {}),
+        appName,
+        subject: `${appName} - Invitation to join ${org}`,
+        text: `You were invited${by} to join ${org} on ${appName}.\n\nSign in with this email address to accept or decline: ${url}\n\nThe invitation expires in 7 days. If you do not know the sender, ignore this email.`,
+        html: `<p>You were invited${escapeHtml(by)} to join <strong>${escapeHtml(org)}</strong> on ${escapeHtml(appName)}.</p><p><a href="${escapeHtml(url)}">Sign in with this email address to accept or decline</a></p><p>The invitation expires in 7 days. If you do not know the sender, ignore this email.</p>`,
+      };
+    }
   }
 }

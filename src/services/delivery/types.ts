@@ -6,7 +6,21 @@
 export type DeliveryPayload =
   | { kind: 'otp_email'; to: string; code: string }
   | { kind: 'otp_sms'; to: string; code: string }
-  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string };
+  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string }
+  | OrganizationInvitationPayload;
+
+/**
+ * An organization invitation. The link carries no secret: accepting needs a
+ * session whose verified email is the invited one (docs/organizations-admin.md).
+ */
+export interface OrganizationInvitationPayload {
+  kind: 'organization_invitation_email';
+  to: string;
+  organizationName: string;
+  invitationUrl: string;
+  /** The inviter's email; absent when the inviter's account is gone. */
+  invitedBy?: string;
+}
 
 export type DeliveryKind = DeliveryPayload['kind'];
 
@@ -16,6 +30,10 @@ export interface OutboundMessage {
   to: string;
   code?: string;
   magicLinkUrl?: string;
+  /** `organization_invitation_email` only. */
+  organizationName?: string;
+  invitationUrl?: string;
+  invitedBy?: string;
   appName: string;
   /** Email kinds only. */
   subject?: string;

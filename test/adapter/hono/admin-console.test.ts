@@ -111,6 +111,17 @@ describe('svcAdminConsole pages', () => {
     expect(page.text).not.toContain('<img src=x');
   });
 
+  it("keeps the admin's direct add of a member (users join by invitation; the console form uses the admin route)", async () => {
+    const { h, admin } = await setup();
+    const org = (await h.send('POST', '/admin/api/admin/organizations', { cookies: admin.cookies, headers: SAME_ORIGIN, body: { name: 'Direct' } })).body as { organization: { id: string } };
+    const member = await createUser(h.t);
+    const added = await h.send('POST', `/admin/api/admin/organizations/${org.organization.id}/members`, { cookies: admin.cookies, headers: SAME_ORIGIN, body: { email: member.email, roles: ['member'] } });
+    expect(added.status).toBe(201);
+    const page = await h.send('GET', `/admin/organizations/${org.organization.id}`, { cookies: admin.cookies });
+    expect(page.text).toContain('Add a member');
+    expect(page.text).toContain(member.email);
+  });
+
   it('never renders a secret: no tokens, no client secret, only the name of its env variable', async () => {
     const { h, admin } = await setup({}, { GITHUB_CLIENT_SECRET: 'very-secret-client-value-42' });
     const provider = { id: 'github', name: 'GitHub', clientId: 'gh-client', clientSecretEnv: 'GITHUB_CLIENT_SECRET', authorizationUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', userInfoUrl: 'https://api.github.com/user' };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryResult, EmailMessage, SmsMessage } from '../../../adapter/core/messaging.js';
 import { createUser } from '../../helpers/factories.js';
-import { makeHarness, settle } from '../helpers.js';
+import { makeHarness, recordingMessaging, settle, signedInBrowser } from '../helpers.js';
 
 function transports(opts: { fail?: boolean } = {}) {
   const emails: EmailMessage[] = [];
@@ -132,5 +132,34 @@ describe('decoys and missing payloads', () => {
     expect(h.logs.filter((l) => l.level === 'warn').map((l) => l.line)).toEqual([
       'svc adapter: auth API returned no delivery payload; check that serviceSecret matches API_SERVICE_TOKEN',
     ]);
+  });
+});
+
+describe('organization invitation email', () => {
+  it('delivers an invitation through the email transport and through its own handler; the browser never sees `delivery`', async () => {
+    const tr = transports();
+    const h = await makeHarness({ messaging: { email: tr.email, defaults: { appName: 'Acme' } } });
+    const { user, cookies } = await signedInBrowser(h);
+    const org = await h.send('POST', '/auth/organizations', { cookies, body: { name: 'Team <One>' } });
+    expect(org.status).toBe(201);
+    const orgId = (org.body as { organization: { id: string } }).organization.id;
+    const res = await h.send('POST', `/auth/organizations/${orgId}/invitations`, { cookies, body: { email: 'invitee@example.com' } });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body as object)).toEqual(['invitation']);
+    await settle();
+    const mail = tr.emails.at(-1)!;
+    const id = (res.body as { invitation: { id: string } }).invitation.id;
+    expect(mail).toMatchObject({ to: 'invitee@example.com', subject: 'Acme - Invitation to join Team <One>' });
+    expect(mail.text).toContain(`http://localhost:3000/invitations?invitation=${id}`);
+    expect(mail.text).toContain(user.email);
+    expect(mail.html).toContain('Team &#60;One&#62;');
+
+    const rec = recordingMessaging();
+    const h2 = await makeHarness({ messaging: rec.messaging });
+    const b = await signedInBrowser(h2);
+    const org2 = (await h2.send('POST', '/auth/organizations', { cookies: b.cookies, body: { name: 'Two' } })).body as { organization: { id: string } };
+    await h2.send('POST', `/auth/organizations/${org2.organization.id}/invitations`, { cookies: b.cookies, body: { email: 'x@example.com' } });
+    await settle();
+    expect(rec.messages.at(-1)).toMatchObject({ kind: 'organization_invitation_email', channel: 'email', to: 'x@example.com', organizationName: 'Two', invitedBy: b.user.email });
   });
 });

@@ -50,10 +50,15 @@ const CONTRACT: string[] = [
   'POST /step-up/webauthn/finish /step-up/webauthn/finish access P',
   'GET /organizations /organizations access P',
   'POST /organizations /organizations access P',
+  'GET /organizations/invitations /organizations/invitations access P',
+  'POST /organizations/invitations/:invitationId/accept /organizations/invitations/:invitationId/accept access P',
+  'POST /organizations/invitations/:invitationId/decline /organizations/invitations/:invitationId/decline access P',
   'GET /organizations/:organizationId /organizations/:organizationId access P',
   'PATCH /organizations/:organizationId /organizations/:organizationId access P',
   'GET /organizations/:organizationId/members /organizations/:organizationId/members access P',
-  'POST /organizations/:organizationId/members /organizations/:organizationId/members access P',
+  'POST /organizations/:organizationId/invitations /organizations/:organizationId/invitations access D',
+  'GET /organizations/:organizationId/invitations /organizations/:organizationId/invitations access P',
+  'DELETE /organizations/:organizationId/invitations/:invitationId /organizations/:organizationId/invitations/:invitationId access P',
   'PATCH /organizations/:organizationId/members/:userId /organizations/:organizationId/members/:userId access P',
   'DELETE /organizations/:organizationId/members/:userId /organizations/:organizationId/members/:userId access P',
   'POST /organizations/:organizationId/switch /organizations/:organizationId/switch access P',
@@ -128,6 +133,15 @@ describe('route table', () => {
       // The adapter answered (it did not fall through to the application's 404).
       expect(res.text, label).not.toBe('404 Not Found');
     }
+  });
+
+  it('does not mount the removed user direct add (POST /auth/organizations/:id/members): nothing reaches the API', async () => {
+    const h = await makeHarness();
+    const app = new Hono();
+    app.route('/auth', svcAdapter(h.opts));
+    const res = await app.request('/auth/organizations/o1/members', { method: 'POST', headers: { cookie: 'svc-access=x', 'content-type': 'application/json' }, body: '{"email":"a@b.co"}' });
+    expect([404, 405]).toContain(res.status);
+    expect(h.upstream).toEqual([]);
   });
 
   it('does not mount GET /auth/logout, /auth/totp/* (bridge only) or GET forms of POST routes other than the three compatibility forms', async () => {

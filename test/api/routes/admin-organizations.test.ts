@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { authEvents, organizationMemberships, sessions } from '../../../src/db/schema.js';
 import { signedIn } from '../../helpers/admin.js';
+import { joinByInvitation } from '../../helpers/organizations.js';
 import { makeApi } from '../../helpers/make-app.js';
 
 describe('admin organization routes', () => {
@@ -13,7 +14,7 @@ describe('admin organization routes', () => {
     const a = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Alpha Team' } })).body.organization;
     t.clock.advance(1000);
     await t.call('POST', '/organizations', { token: bob.token, body: { name: 'Beta' } });
-    await t.call('POST', `/organizations/${a.id}/members`, { token: alice.token, body: { userId: bob.user.id } });
+    expect((await joinByInvitation(t, alice, a.id, bob)).status).toBe(200);
     const res = await t.call('GET', '/admin/organizations', { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(2);

@@ -7,6 +7,7 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signedIn } from '../../helpers/admin.js';
+import { joinByInvitation } from '../../helpers/organizations.js';
 import { makeApi } from '../../helpers/make-app.js';
 
 describe('organization membership is read from the database on every request', () => {
@@ -16,8 +17,8 @@ describe('organization membership is read from the database on every request', (
     const bob = await signedIn(t);
     const carol = await signedIn(t);
     const org = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Live Roles' } })).body.organization as { id: string };
-    const added = await t.call('POST', `/organizations/${org.id}/members`, { token: alice.token, body: { userId: bob.user.id, roles: ['admin'] } });
-    expect(added.status).toBe(201);
+    const added = await joinByInvitation(t, alice, org.id, bob, { roles: ['admin'] });
+    expect(added.status).toBe(200);
 
     const switched = await t.call('POST', `/organizations/${org.id}/switch`, { token: bob.token });
     expect(switched.status).toBe(200);
@@ -28,7 +29,7 @@ describe('organization membership is read from the database on every request', (
     expect(Object.keys(claims).sort()).toEqual(['acr', 'amr', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'org_id', 'roles', 'sid', 'sub', 'typ']);
 
     // As an organization admin bob manages members...
-    expect((await t.call('POST', `/organizations/${org.id}/members`, { token, body: { userId: carol.user.id } })).status).toBe(201);
+    expect((await joinByInvitation(t, { ...bob, token }, org.id, carol)).status).toBe(200);
     expect((await t.call('PATCH', `/organizations/${org.id}`, { token, body: { name: 'Renamed by Bob' } })).status).toBe(200);
 
     // ...until alice demotes him: the very next request with the same token is refused.

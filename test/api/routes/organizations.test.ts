@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { authEvents, organizationMemberships, sessions } from '../../../src/db/schema.js';
 import { deleteMembershipGuarded, updateMembershipGuarded } from '../../../src/repositories/organizations.js';
 import { signedIn, type SignedIn } from '../../helpers/admin.js';
+import { joinByInvitation as join } from '../../helpers/organizations.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
 async function createOrg(t: TestApi, who: SignedIn, body: Record<string, unknown>) {
@@ -12,8 +13,9 @@ async function createOrg(t: TestApi, who: SignedIn, body: Record<string, unknown
   return res.body.organization as { id: string; slug: string; name: string };
 }
 
-async function addMember(t: TestApi, who: SignedIn, orgId: string, body: Record<string, unknown>) {
-  return t.call('POST', `/organizations/${orgId}/members`, { token: who.token, body });
+/** The direct add is an admin route (users invite: organization-invitations.test.ts). */
+async function adminAddMember(t: TestApi, admin: SignedIn, orgId: string, body: Record<string, unknown>) {
+  return t.call('POST', `/admin/organizations/${orgId}/members`, { token: admin.token, body });
 }
 
 describe('POST /organizations', () => {
@@ -64,7 +66,7 @@ describe('organization access', () => {
       ['GET', `/organizations/${org.id}/members`],
       ['POST', `/organizations/${org.id}/switch`],
       ['PATCH', `/organizations/${org.id}`, { name: 'pwned' }],
-      ['POST', `/organizations/${org.id}/members`, { userId: mallory.user.id }],
+      ['POST', `/organizations/${org.id}/invitations`, { email: mallory.user.email }],
       ['DELETE', `/organizations/${org.id}/members/${alice.user.id}`],
     ] as [string, string, unknown?][]) {
       const res = await t.call(method, path, { token: mallory.token, body });
@@ -82,8 +84,8 @@ describe('organization access', () => {
     const carol = await signedIn(t);
     const auditor = await signedIn(t, ['admin:read']);
     const org = await createOrg(t, alice, { name: 'Scoped' });
-    expect((await addMember(t, alice, org.id, { userId: bob.user.id })).body.membership).toMatchObject({ roles: ['member'], scopes: [] });
-    expect((await addMember(t, alice, org.id, { email: carol.user.email.toUpperCase(), scopes: ['organization:write', 'members:read'] })).status).toBe(201);
+    expect((await join(t, alice, org.id, bob)).body.membership).toMatchObject({ roles: ['member'], scopes: [] });
+    expect((await join(t, alice, org.id, carol, { scopes: ['organization:write', 'members:read'] })).status).toBe(200);
 
     expect((await t.call('GET', `/organizations/${org.id}`, { token: bob.token })).status).toBe(404);
     expect((await t.call('GET', `/organizations/${org.id}/members`, { token: bob.token })).status).toBe(404);
@@ -91,7 +93,7 @@ describe('organization access', () => {
     expect((await t.call('GET', `/organizations/${org.id}`, { token: carol.token })).status).toBe(200);
     const members = await t.call('GET', `/organizations/${org.id}/members`, { token: carol.token });
     expect(members.body.total).toBe(3);
-    expect(members.body.members.find((m: { userId: string }) => m.userId === alice.user.id)).toMatchObject({ userId: alice.user.id, user: { id: alice.user.id, email: alice.user.email, phone: null, roles: ['user'] } });
+    expect(members.body.members.find((m: { userId: string }) => m.userId === alice.user.id)).toMatchObject({ userId: alice.user.id, user: { id: alice.user.id, email: alice.user.email } });
     // Scopes do not make a manager.
     expect((await t.call('PATCH', `/organizations/${org.id}`, { token: carol.token, body: { name: 'x' } })).status).toBe(404);
     expect((await t.call('GET', `/organizations/${org.id}`, { token: auditor.token })).status).toBe(200);
@@ -134,23 +136,25 @@ describe('PATCH /organizations/:id', () => {
 });
 
 describe('organization members', () => {
-  it('adds by user id or email (exactly one), refuses duplicates, unknown users and unavailable roles', async () => {
+  it('adds directly on the admin route by user id or email (exactly one), refuses duplicates, unknown users and unavailable roles', async () => {
     const t = await makeApi();
     const alice = await signedIn(t);
     const bob = await signedIn(t);
+    const admin = await signedIn(t, ['admin:write']);
+    const addMember = (_who: SignedIn, orgId: string, body: Record<string, unknown>) => adminAddMember(t, admin, orgId, body);
     const org = await createOrg(t, alice, { name: 'Team' });
-    expect((await addMember(t, alice, org.id, { userId: bob.user.id, email: bob.user.email })).body.error).toBe('invalid_request');
-    expect((await addMember(t, alice, org.id, {})).body.error).toBe('invalid_request');
-    expect((await addMember(t, alice, org.id, { email: 'nobody@example.com' })).body).toEqual({ error: 'not_found', message: 'User not found' });
-    expect((await addMember(t, alice, org.id, { userId: bob.user.id, roles: ['wizard'] })).body.error).toBe('role_not_available');
-    const ok = await addMember(t, alice, org.id, { userId: bob.user.id, roles: [' admin', 'admin', 'member'], scopes: ['members:read', 'members:read '] });
+    expect((await addMember(alice, org.id, { userId: bob.user.id, email: bob.user.email })).body.error).toBe('invalid_request');
+    expect((await addMember(alice, org.id, {})).body.error).toBe('invalid_request');
+    expect((await addMember(alice, org.id, { email: 'nobody@example.com' })).body).toEqual({ error: 'not_found', message: 'User not found' });
+    expect((await addMember(alice, org.id, { userId: bob.user.id, roles: ['wizard'] })).body.error).toBe('role_not_available');
+    const ok = await addMember(alice, org.id, { userId: bob.user.id, roles: [' admin', 'admin', 'member'], scopes: ['members:read', 'members:read '] });
     expect(ok.status).toBe(201);
     expect(ok.body.membership).toMatchObject({ roles: ['admin', 'member'], scopes: ['members:read'] });
-    const dup = await addMember(t, alice, org.id, { email: bob.user.email });
+    const dup = await addMember(alice, org.id, { email: bob.user.email });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: 'already_exists', message: 'User is already an organization member' });
     const tooMany = Array.from({ length: 51 }, (_, i) => `s${i}`);
-    expect((await addMember(t, alice, org.id, { userId: alice.user.id, scopes: tooMany })).body.error).toBe('invalid_request');
+    expect((await addMember(alice, org.id, { userId: alice.user.id, scopes: tooMany })).body.error).toBe('invalid_request');
   });
 
   it('keeps the last owner: cannot be demoted or removed, until another owner exists', async () => {
@@ -158,7 +162,7 @@ describe('organization members', () => {
     const alice = await signedIn(t);
     const bob = await signedIn(t);
     const org = await createOrg(t, alice, { name: 'Owned' });
-    await addMember(t, alice, org.id, { userId: bob.user.id });
+    await join(t, alice, org.id, bob);
 
     const demote = await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: alice.token, body: { roles: ['admin'] } });
     expect(demote.status).toBe(400);
@@ -191,7 +195,7 @@ describe('organization members', () => {
     const alice = await signedIn(t);
     const bob = await signedIn(t);
     const org = await createOrg(t, alice, { name: 'Race' });
-    await addMember(t, alice, org.id, { userId: bob.user.id, roles: ['owner'] });
+    await join(t, alice, org.id, bob, { roles: ['owner'] });
     const [a, b] = await Promise.all([
       t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, { token: alice.token, body: { roles: ['member'] } }),
       t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token, body: { roles: ['member'] } }),
@@ -210,7 +214,7 @@ describe('organization members', () => {
     const alice = await signedIn(t);
     const bob = await signedIn(t);
     const org = await createOrg(t, alice, { name: 'Guard' });
-    await addMember(t, alice, org.id, { userId: bob.user.id, roles: ['owner'] });
+    await join(t, alice, org.id, bob, { roles: ['owner'] });
     const db = t.api.deps.db;
     // Both writers decided with the same stale view (two owners); the statements settle it.
     const outcomes = await Promise.all([
@@ -227,14 +231,14 @@ describe('organization members', () => {
     const alice = await signedIn(t);
     const bob = await signedIn(t);
     const org = await createOrg(t, alice, { name: 'Guarded' });
-    await addMember(t, alice, org.id, { userId: bob.user.id, roles: ['admin'] });
+    await join(t, alice, org.id, bob, { roles: ['admin'] });
     const self = await t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, { token: bob.token, body: { roles: ['owner'] } });
     expect(self.status).toBe(403);
     expect(self.body).toMatchObject({ error: 'forbidden', required: ['owner'] });
     expect((await t.call('DELETE', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token })).status).toBe(403);
     // An organization admin still manages ordinary members.
     const carol = await signedIn(t);
-    expect((await addMember(t, bob, org.id, { userId: carol.user.id })).status).toBe(201);
+    expect((await join(t, bob, org.id, carol)).status).toBe(200);
     expect((await t.call('DELETE', `/organizations/${org.id}/members/${carol.user.id}`, { token: bob.token })).status).toBe(200);
   });
 });
@@ -288,7 +292,7 @@ describe('POST /organizations/:id/switch', () => {
     const alice = await signedIn(t);
     const bob = await signedIn(t);
     const org = await createOrg(t, alice, { name: 'Leaving' });
-    await addMember(t, alice, org.id, { userId: bob.user.id });
+    await join(t, alice, org.id, bob);
     await t.call('POST', `/organizations/${org.id}/switch`, { token: bob.token });
     await t.call('DELETE', `/organizations/${org.id}/members/${bob.user.id}`, { token: alice.token });
     const [row] = await t.api.deps.db.select().from(sessions).where(eq(sessions.id, bob.sessionId));

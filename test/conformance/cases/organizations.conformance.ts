@@ -1,11 +1,20 @@
-/** Organizations and memberships (contract §3.14). */
+/** Organizations, invitations and memberships (contract §3.14; invitations: docs/contract-changes.md). */
 import { describe, expect, it } from 'vitest';
-import { call, expectError, expectOk, signUp, type Session } from '../client.js';
+import { call, expectError, expectOk, signUp, uniqueEmail, type Session } from '../client.js';
 
 async function createOrg(who: Session, body: Record<string, unknown>) {
   const r = await call('POST', '/organizations', { token: who.token, body });
   expectOk(r, 201);
   return r.body.organization as { id: string; slug: string };
+}
+
+/** Users join by invitation: the manager invites the email, the member accepts (direct add is an admin route). */
+async function join(manager: Session, orgId: string, member: Session, grant: { roles?: string[]; scopes?: string[] } = {}) {
+  const inv = await call('POST', `/organizations/${orgId}/invitations`, { token: manager.token, body: { email: member.email, ...grant } });
+  expectOk(inv, 201);
+  const accepted = await call('POST', `/organizations/invitations/${inv.body.invitation.id}/accept`, { token: member.token });
+  expectOk(accepted);
+  return accepted;
 }
 
 describe('organizations', () => {
@@ -50,30 +59,46 @@ describe('organizations', () => {
     expectError(await call('GET', `/organizations/${org.id}`, { token: mallory.token }), 404, 'not_found');
     expectError(await call('GET', `/organizations/${org.id}/members`, { token: mallory.token }), 404, 'not_found');
     expectError(await call('PATCH', `/organizations/${org.id}`, { token: mallory.token, body: { name: 'pwned' } }), 404, 'not_found');
-    expectError(await call('POST', `/organizations/${org.id}/members`, { token: mallory.token, body: { userId: mallory.sub } }), 404, 'not_found');
+    expectError(await call('POST', `/organizations/${org.id}/invitations`, { token: mallory.token, body: { email: mallory.email } }), 404, 'not_found');
   });
 
-  it('adds members by id and by email; a plain member can read but not write', async () => {
+  it('adds members by invitation only; a plain member can read but not write', async () => {
     const alice = await signUp();
     const bob = await signUp();
     const carol = await signUp();
     const org = await createOrg(alice, { name: 'Team' });
-    const byId = await call('POST', `/organizations/${org.id}/members`, { token: alice.token, body: { userId: bob.sub } });
-    expectOk(byId, 201);
-    expect(byId.body.membership).toMatchObject({ roles: ['member'], scopes: [] });
-    expectOk(await call('POST', `/organizations/${org.id}/members`, { token: alice.token, body: { email: carol.email.toUpperCase(), scopes: ['organization:read'] } }), 201);
+    // The user direct add is gone: the path answers 405 and nobody joins.
+    expectError(await call('POST', `/organizations/${org.id}/members`, { token: alice.token, body: { userId: bob.sub } }), 405, 'method_not_allowed');
+    expectError(await call('GET', `/organizations/${org.id}`, { token: bob.token }), 404, 'not_found');
+    const byInvitation = await join(alice, org.id, bob);
+    expect(byInvitation.body.membership).toMatchObject({ roles: ['member'], scopes: [] });
+    await join(alice, org.id, carol, { scopes: ['organization:read'] });
     expectOk(await call('GET', `/organizations/${org.id}`, { token: carol.token }));
     expect((await call('PATCH', `/organizations/${org.id}`, { token: carol.token, body: { name: 'x' } })).status).toBe(404);
     const members = await call('GET', `/organizations/${org.id}/members`, { token: alice.token });
-    expect(members.body.members ?? members.body).toHaveLength(3);
+    expect(members.body.members).toHaveLength(3);
+    for (const m of members.body.members) expect(Object.keys(m.user).sort()).toEqual(['email', 'id']);
   });
 
-  it('refuses a duplicate member with 409 already_exists', async () => {
+  it('answers an invitation the same way for an existing account and an unknown email; re-inviting refreshes it', async () => {
     const alice = await signUp();
     const bob = await signUp();
-    const org = await createOrg(alice, { name: 'Dup' });
-    await call('POST', `/organizations/${org.id}/members`, { token: alice.token, body: { userId: bob.sub } });
-    expectError(await call('POST', `/organizations/${org.id}/members`, { token: alice.token, body: { userId: bob.sub } }), 409, 'already_exists');
+    const org = await createOrg(alice, { name: 'Oracle' });
+    const known = await call('POST', `/organizations/${org.id}/invitations`, { token: alice.token, body: { email: bob.email } });
+    const unknown = await call('POST', `/organizations/${org.id}/invitations`, { token: alice.token, body: { email: uniqueEmail('nobody') } });
+    expectOk(known, 201);
+    expectOk(unknown, 201);
+    expect(Object.keys(known.body.invitation).sort()).toEqual(Object.keys(unknown.body.invitation).sort());
+    expect(known.body.invitation.status).toBe('pending');
+    const again = await call('POST', `/organizations/${org.id}/invitations`, { token: alice.token, body: { email: bob.email, roles: ['admin'] } });
+    expect(again.body.invitation).toMatchObject({ id: known.body.invitation.id, roles: ['admin'] });
+    // Someone else's invitation looks like none at all.
+    const mallory = await signUp();
+    expectError(await call('POST', `/organizations/invitations/${known.body.invitation.id}/accept`, { token: mallory.token }), 404, 'not_found');
+    const mine = await call('GET', '/organizations/invitations', { token: bob.token });
+    expect(mine.body.invitations.map((i: { id: string }) => i.id)).toEqual([known.body.invitation.id]);
+    expectOk(await call('POST', `/organizations/invitations/${known.body.invitation.id}/decline`, { token: bob.token }));
+    expectError(await call('POST', `/organizations/invitations/${known.body.invitation.id}/accept`, { token: bob.token }), 404, 'not_found');
   });
 
   it('keeps the last owner: 400 last_owner on demotion or removal', async () => {
@@ -95,7 +120,7 @@ describe('organizations', () => {
     const alice = await signUp();
     const bob = await signUp();
     const org = await createOrg(alice, { name: 'Leavers' });
-    await call('POST', `/organizations/${org.id}/members`, { token: alice.token, body: { userId: bob.sub, scopes: ['organization:read'] } });
+    await join(alice, org.id, bob, { scopes: ['organization:read'] });
     expectOk(await call('DELETE', `/organizations/${org.id}/members/${bob.sub}`, { token: alice.token }));
     expectError(await call('GET', `/organizations/${org.id}`, { token: bob.token }), 404, 'not_found');
   });
