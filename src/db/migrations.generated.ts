@@ -72,5 +72,13 @@ export const MIGRATIONS: Migration[] = [
       "ALTER TABLE `sessions` ADD `auth_time` integer;",
       "ALTER TABLE `sessions` ADD `auth_method` text;"
     ]
+  },
+  {
+    "tag": "0004_refresh_idempotency",
+    "folderMillis": 1795776340133,
+    "hash": "4193714c22f52e94805b4b1c1dacba0d7963b2995360a73386eaf3839fd3002c",
+    "statements": [
+      "ALTER TABLE `sessions` ADD `refresh_idempotency_key_hash` text;"
+    ]
   }
 ];
