@@ -12,12 +12,13 @@ import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionByLookup, revokeChain } from '../repositories/sessions.js';
 import { rotateRetry, rotateSession, type Rotation } from '../repositories/session-rotation.js';
-import { successorAuth, withinRetryGrace } from './refresh-retry.js';
+import { idempotencyKeyHash, isKeyedRetry, successorAuth } from './refresh-retry.js';
 import { buildEnvelope, type SessionEnvelope } from './session-issuance.js';
 
 type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events' | 'refreshTokenHasher'>;
 
-export async function rotateRefreshToken(deps: RefreshDeps, token: string, client: RequestContext): Promise<SessionEnvelope> {
+/** `idempotencyKey`: the request's well-formed `Idempotency-Key`, or null (then a replay can never be a retry). */
+export async function rotateRefreshToken(deps: RefreshDeps, token: string, client: RequestContext, idempotencyKey: string | null = null): Promise<SessionEnvelope> {
   const { db, clock, env, events } = deps;
   const now = clock.now();
   const ev = { ipAddress: client.ip, userAgent: client.userAgent };
@@ -31,7 +32,8 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
   const sessionEv = { ...ev, userId: session.userId, sessionId: session.id };
 
   const cfg = await deps.config.get();
-  const retry = session.replacedBySessionId !== null && withinRetryGrace(session, now, cfg.refresh_reuse_grace_seconds);
+  const keyHash = idempotencyKeyHash(idempotencyKey);
+  const retry = session.replacedBySessionId !== null && isKeyedRetry(session, keyHash, now, cfg.refresh_reuse_grace_seconds);
   if (session.replacedBySessionId && !retry) {
     const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
     await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
@@ -58,7 +60,7 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
   const newLookup = refreshTokenLookup(env.secrets.refreshLookup, newToken);
   const idleCandidate = now + durationToSeconds(cfg.session_idle_ttl) * 1000;
 
-  const rotation: Rotation = { presentedId: session.id, newId, newHash, newLookup, userAgent: client.userAgent, ip: client.ip, idleCandidateMs: idleCandidate, nowMs: now };
+  const rotation: Rotation = { presentedId: session.id, newId, newHash, newLookup, userAgent: client.userAgent, ip: client.ip, idleCandidateMs: idleCandidate, nowMs: now, keyHash };
   if (retry) {
     const again = await rotateRetry(db, { ...rotation, successorId: session.replacedBySessionId! });
     if (!again) {
@@ -67,7 +69,7 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
       await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
       throw fail('refresh_token_reused');
     }
-    const metadata = { previousSessionId: session.id, retry: true, supersededSessionId: session.replacedBySessionId };
+    const metadata = { reason: 'idempotent_retry', previousSessionId: session.id, retry: true, supersededSessionId: session.replacedBySessionId };
     await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata });
     return buildEnvelope(deps, {
       user,
