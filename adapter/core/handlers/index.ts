@@ -26,6 +26,8 @@ export interface RouteCall {
   query: Record<string, unknown>;
   body: unknown;
   client: ClientInfo;
+  /** The client's `Idempotency-Key` (read only by `POST /auth/refresh`). */
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
   if (route.response === 'refresh') {
     const token = call.transport === 'bearer' ? bearerFrom(call.authorization ?? undefined) : call.token;
     if (!token) return { status: 401, body: { error: 'unauthorized', message: 'Refresh token required' } };
-    return refreshRoute(core, token, call.transport, call.credentialSub, call.client);
+    return refreshRoute(core, token, call.transport, call.credentialSub, call.client, call.idempotencyKey);
   }
   const res = await core.call({
     method: route.compat?.upstreamMethod ?? route.method,
