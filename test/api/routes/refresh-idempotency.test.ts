@@ -196,4 +196,33 @@ describe('keyed retries across two instances on one database file', () => {
     }
     expect(retriesOk).toBeGreaterThan(0);
   }, 120_000);
+
+  it('one attempt sent twice at once (the caller gave up on the first): the same key never revokes, one live head (30 rounds)', async () => {
+    const a = await makeApi({ env: defaults, client: await prepareClient(db.url) });
+    const b = await makeApi({ env: defaults, client: await prepareClient(db.url) });
+    const user = await createUser(a);
+    for (let i = 0; i < 30; i++) {
+      const first = await signIn(a, user);
+      const key = `twice-${i}-0123456789abcdef`;
+      const [x, y] = await Promise.all([refresh(a, first.refreshToken, key), refresh(b, first.refreshToken, key)]);
+      // Whoever lost the claim (or came second) is answered as a retry of the other: both 200, the later one live.
+      expect([x.status, y.status], JSON.stringify([x.body?.error, y.body?.error])).toEqual([200, 200]);
+      const heads = await liveHeads(a, first.sessionId);
+      expect(heads).toHaveLength(1);
+      expect([x.body.sessionId, y.body.sessionId]).toContain(heads[0]!.id);
+    }
+  }, 120_000);
+
+  it('two attempts with different keys at once: at most one 200, never two live heads (30 rounds)', async () => {
+    const a = await makeApi({ env: defaults, client: await prepareClient(db.url) });
+    const b = await makeApi({ env: defaults, client: await prepareClient(db.url) });
+    const user = await createUser(a);
+    for (let i = 0; i < 30; i++) {
+      const first = await signIn(a, user);
+      const [x, y] = await Promise.all([refresh(a, first.refreshToken, `one-${i}-0123456789abcdef`), refresh(b, first.refreshToken, `two-${i}-0123456789abcdef`)]);
+      expect([x, y].filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
+      for (const r of [x, y]) if (r.status !== 200) expect(r.body.error).toBe('refresh_token_reused');
+      expect((await liveHeads(a, first.sessionId)).length).toBeLessThanOrEqual(1);
+    }
+  }, 120_000);
 });
