@@ -27,7 +27,7 @@ try {
   for (const [k, v] of Object.entries(r.byStatus).sort((a, b) => b[1] - a[1])) console.log(`  ${String(v).padStart(6)}  ${k}`);
   console.log(`  live heads of the chain afterwards: ${r.liveHeads}`);
   console.log(`  sqld write afterwards: ${r.writeAfterMs === null ? 'FAILED (no write within 30 s)' : `${r.writeAfterMs.toFixed(0)} ms`}`);
-  // With the retry grace (default) the chain keeps one live head; strict reuse detection (grace 0) revokes it: 0.
+  // The flood sends no Idempotency-Key, so every loser is reuse and the chain is revoked (0 live heads); at most 1.
   const ok = r.unanswered === 0 && r.bad5xx === 0 && r.liveHeads >= 0 && r.liveHeads <= 1 && r.writeAfterMs !== null;
   console.log(ok ? 'flood: passed' : 'flood: FAILED');
   process.exitCode = ok ? 0 : 1;

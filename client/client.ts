@@ -3,6 +3,7 @@ import { ROUTES, TOTP_BRIDGE_ROUTES } from '../adapter/core/route-table.js';
 import { invalidResponse, isObject, SvcError } from './errors.js';
 import { exchange, fillPath, queryString, type FetchLike } from './http.js';
 import { FIELD_RULES, ROUTE_KEYS, type RouteMethods, type RouteName } from './routes.js';
+import { createRefreshAttempts } from './refresh-attempt.js';
 import { createSessionStore, type SessionState, type SessionStore } from './session.js';
 import { checkInput } from './validate.js';
 import { createBearerAuth, memoryStorage, tokensFrom, userFrom, type StoredTokens, type SvcStorage } from './tokens.js';
@@ -79,14 +80,21 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
   /** Bearer transport: flow bindings of OAuth flows started and not yet finished, by state (issue 29). */
   const oauthBindings = new Map<string, string>();
 
-  const send = (method: string, path: string, authorization: string | null, body: unknown) =>
+  const send = (method: string, path: string, authorization: string | null, body: unknown, idempotencyKey?: string) =>
     exchange(fetchFn, {
       method,
       url: base + path,
-      headers: bearer ? { 'x-svc-auth-transport': 'bearer', ...(authorization ? { authorization: `Bearer ${authorization}` } : {}) } : {},
+      headers: {
+        ...(bearer ? { 'x-svc-auth-transport': 'bearer', ...(authorization ? { authorization: `Bearer ${authorization}` } : {}) } : {}),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
       body,
       ...(bearer ? {} : { credentials: 'include' as const }),
     });
+  // One `Idempotency-Key` per refresh attempt, reused for its retries after a lost answer (issue 29).
+  const refreshAttempts = createRefreshAttempts();
+  const sendRefresh = (refreshToken: string | null) =>
+    refreshAttempts(refreshToken ?? 'cookie', (key) => send('POST', '/refresh', refreshToken, undefined, key));
 
   const auth = createBearerAuth({
     storage: opts.storage ?? memoryStorage(),
@@ -95,7 +103,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
     leewayMs: (opts.refreshLeewaySeconds ?? 30) * 1000,
     session,
     callRefresh: async (refreshToken) => {
-      const answer = await send('POST', '/refresh', refreshToken, undefined);
+      const answer = await sendRefresh(refreshToken);
       if (!answer.body) throw invalidResponse(answer.status, 'empty refresh answer');
       return answer.body;
     },
@@ -156,7 +164,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
         return publicSession(await auth.refresh(), now());
       }
       try {
-        return await sessionResult((await send(method, url, null, undefined)).body);
+        return await sessionResult((await sendRefresh(null)).body);
       } catch (e) {
         if (e instanceof SvcError && e.status === 401) session.signedOut('invalid_refresh_token');
         throw e;

@@ -19,7 +19,7 @@ export interface AdapterCore {
   dedup: RefreshDedup;
   now(): number;
   /** One upstream call with the right service token and delivery header (contract §5.2). */
-  call(req: { method: string; path: string; query?: Record<string, unknown>; authorization?: string | null; body?: unknown; client: ClientInfo; delivery?: boolean }): Promise<UpstreamResponse>;
+  call(req: { method: string; path: string; query?: Record<string, unknown>; authorization?: string | null; body?: unknown; client: ClientInfo; delivery?: boolean; idempotencyKey?: string }): Promise<UpstreamResponse>;
 }
 
 const cores = new WeakMap<object, Map<AdapterSubject, AdapterCore>>();
@@ -55,6 +55,7 @@ export function createAdapterCore(input: SvcAdapterOptions, subject: AdapterSubj
         delivery,
         body: req.body,
         client: req.client,
+        ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : {}),
       });
     },
   };

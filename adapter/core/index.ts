@@ -35,6 +35,7 @@ export { createServiceTokens, type AdapterSubject, type ServiceTokens } from './
 export { buildQuery, callUpstream, ipLiteral, type ClientInfo, type UpstreamRequest, type UpstreamResponse } from './upstream.js';
 export { createJwksVerifier, type JwksVerifier } from './jwks.js';
 export { createRefreshDedup, processRefreshDedup, refreshKey, type RefreshDedup } from './refresh.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey, newIdempotencyKey } from './idempotency-key.js';
 export { grants, satisfiesAny, ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from './roles.js';
 export { redact } from './redact.js';
 export {

@@ -28,6 +28,8 @@ export interface AdapterRequest {
   /** Parsed JSON body (`undefined` when empty). */
   body: unknown;
   client: ClientInfo;
+  /** Value of `Idempotency-Key`: forwarded (when well-formed) only by `POST /auth/refresh` (issue 29). */
+  idempotencyKey?: string | undefined;
 }
 
 /** `bearer` only when the header's first value, trimmed, equals `bearer` case-insensitively (contract §0.2). */
@@ -94,7 +96,7 @@ export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry,
   if (transport === 'bearer') {
     if (route.cred !== 'none' && !req.authorization) return failure(401, 'unauthorized', route.cred === 'refresh' ? 'Refresh token required' : 'Missing bearer token');
     // Bearer clients get the API's RFC 9470 challenge as it is: no forTransport here.
-    return mergeCookies([], await runRoute(core, route, { transport, token: null, authorization: req.authorization ?? null, credentialSub: null, params: req.params, query: req.query, body: req.body, client: req.client }));
+    return mergeCookies([], await runRoute(core, route, { transport, token: null, authorization: req.authorization ?? null, credentialSub: null, params: req.params, query: req.query, body: req.body, client: req.client, idempotencyKey: req.idempotencyKey }));
   }
 
   const ensured = await ensureCookies(core, route.cred, req.cookies, req.client);
@@ -113,6 +115,7 @@ export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry,
     body: req.body,
     client: req.client,
     cookies: req.cookies,
+    idempotencyKey: req.idempotencyKey,
   });
   return forTransport(mergeCookies(ensured.setCookies, result), transport);
 }

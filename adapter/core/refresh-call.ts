@@ -1,13 +1,18 @@
 /**
  * The upstream refresh (`POST /refresh` with the raw refresh token as bearer),
  * always through the process-wide dedup (contract §5.7), with the returned
- * envelope verified before anyone may use it.
+ * envelope verified before anyone may use it. Every upstream refresh carries
+ * an `Idempotency-Key` (issue 29): the client's on `POST /auth/refresh`, else
+ * a fresh one. An answer lost on the way back (network failure, 502, 503) may
+ * follow a rotation the API committed, so it is retried once with the same
+ * key, which the API answers with a fresh rotation instead of reuse.
  */
 import type { AdapterCore } from './core.js';
 import { forwardFailure, isObject, unreachable } from './handlers/forward.js';
+import { newIdempotencyKey } from './idempotency-key.js';
 import { failure, type HandlerResult, type SetCookieCommand } from './result.js';
 import { accessPayload } from './session-result.js';
-import type { ClientInfo } from './upstream.js';
+import type { ClientInfo, UpstreamResponse } from './upstream.js';
 import { positiveSeconds, verifyUpstreamToken } from './upstream-token.js';
 
 export type RefreshValue =
@@ -15,8 +20,22 @@ export type RefreshValue =
   /** `upstreamStatus` is the API's status (401 clears cookies), or 0 when the adapter decided. */
   | { kind: 'failed'; upstreamStatus: number; result: HandlerResult };
 
-async function callRefresh(core: AdapterCore, refreshToken: string, client: ClientInfo) {
-  const res = await core.call({ method: 'POST', path: '/refresh', authorization: `Bearer ${refreshToken}`, client });
+/** The pause before the one retry of a lost refresh answer: a restarting instance or a busy database gets a moment. */
+export const REFRESH_RETRY_DELAY_MS = 200;
+
+/** Worth one retry with the same key: no answer, or a gateway/busy answer that may follow a committed rotation. Never a 401. */
+const lostAnswer = (res: UpstreamResponse) => !res.ok || res.status === 502 || res.status === 503;
+
+async function upstreamRefresh(core: AdapterCore, refreshToken: string, client: ClientInfo, idempotencyKey: string): Promise<UpstreamResponse> {
+  const send = () => core.call({ method: 'POST', path: '/refresh', authorization: `Bearer ${refreshToken}`, client, idempotencyKey });
+  const first = await send();
+  if (!lostAnswer(first)) return first;
+  await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_DELAY_MS));
+  return send();
+}
+
+async function callRefresh(core: AdapterCore, refreshToken: string, client: ClientInfo, idempotencyKey: string) {
+  const res = await upstreamRefresh(core, refreshToken, client, idempotencyKey);
   if (!res.ok) return { success: false, value: { kind: 'failed', upstreamStatus: 0, result: unreachable() } as RefreshValue };
   if (res.status < 200 || res.status >= 300) return { success: false, value: { kind: 'failed', upstreamStatus: res.status, result: forwardFailure(res) } as RefreshValue };
   const body = res.body;
@@ -31,9 +50,12 @@ async function callRefresh(core: AdapterCore, refreshToken: string, client: Clie
   return { success: true, value: { kind: 'ok', envelope, ttl, refreshTtl } as RefreshValue };
 }
 
-/** Refreshes once per raw token: shared while in flight, replayed for 5 s after a success. */
-export async function refreshSession(core: AdapterCore, refreshToken: string, client: ClientInfo): Promise<RefreshValue> {
-  const outcome = await core.dedup.run(refreshToken, core.now(), () => callRefresh(core, refreshToken, client));
+/**
+ * Refreshes once per raw token: shared while in flight, replayed for 5 s after a success.
+ * `idempotencyKey`: the client's well-formed key (`POST /auth/refresh`), else a fresh one for this attempt.
+ */
+export async function refreshSession(core: AdapterCore, refreshToken: string, client: ClientInfo, idempotencyKey?: string): Promise<RefreshValue> {
+  const outcome = await core.dedup.run(refreshToken, core.now(), () => callRefresh(core, refreshToken, client, idempotencyKey ?? newIdempotencyKey()));
   return outcome.value;
 }
 

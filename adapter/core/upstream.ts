@@ -2,7 +2,8 @@
  * Upstream calls to the auth API (contract §5.2): URL building, query
  * forwarding, service-token and client headers, a 10 s timeout, JSON parsing.
  * Only the headers listed here are sent: browser cookies, the transport header
- * and every other browser header never reach the API. Only the JSON body,
+ * and every other browser header never reach the API (a refresh's
+ * `Idempotency-Key` is set by refresh-call.ts, checked, not copied blindly). Only the JSON body,
  * `Retry-After` and `WWW-Authenticate` (RFC 9470 step-up challenge) of the
  * answer are relayed, so hop-by-hop headers never leak back.
  */
@@ -27,6 +28,8 @@ export interface UpstreamRequest {
   serviceToken: string;
   /** Adds `x-svc-auth-delivery-mode: external`. */
   delivery?: boolean;
+  /** `Idempotency-Key` (refresh only; already checked against its pattern). */
+  idempotencyKey?: string;
   /** Parsed JSON body; `undefined` sends none. */
   body?: unknown;
   client: ClientInfo;
@@ -88,6 +91,7 @@ export async function callUpstream(fetchFn: FetchLike, baseUrl: string, req: Ups
   const ua = req.client.userAgent?.trim().slice(0, MAX_UA_LENGTH);
   if (ua) headers['x-svc-client-user-agent'] = ua;
   if (req.delivery) headers['x-svc-auth-delivery-mode'] = 'external';
+  if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
   let body: string | undefined;
   if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
     body = JSON.stringify(req.body);

@@ -60,5 +60,6 @@ export function toAdapterRequest(req: Request, opts: ResolvedOptions, body: unkn
     query: queriesOf(req.originalUrl ?? req.url),
     body,
     client: { ip: clientIpOf(opts, req, defaultClientIp), userAgent: header(req, 'user-agent') },
+    idempotencyKey: header(req, 'idempotency-key'),
   };
 }

@@ -80,6 +80,7 @@ export async function toAdapterRequest(c: Context, opts: ResolvedOptions): Promi
       query: c.req.queries() as Record<string, unknown>,
       body: parsed.body,
       client: { ip, userAgent: requestHeader(c, 'user-agent') },
+      idempotencyKey: requestHeader(c, 'idempotency-key'),
     },
   };
 }

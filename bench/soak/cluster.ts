@@ -49,7 +49,6 @@ export async function startCluster(dir: string, size: number, env: Record<string
     ...smokeEnv(issuer, sqldUrl),
     API_SERVICE_TOKEN: SOAK_SERVICE_TOKEN,
     RATE_LIMIT: '1000000',
-    REFRESH_REUSE_GRACE_SECONDS: '30', // the shipped default: what a user runs
     ...env,
   };
   const apis: ApiProcess[] = [];

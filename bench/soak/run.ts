@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { svcAdapter } from '../../adapter/hono/index.js';
+import { newIdempotencyKey } from '../../adapter/core/idempotency-key.js';
 import type { AuthMessage } from '../../adapter/core/messaging.js';
 import { removeDir, tempDir } from '../../test/runtime/processes.js';
 import { SOAK_SERVICE_TOKEN, startCluster, type Cluster } from './cluster.js';
@@ -21,7 +22,7 @@ export interface SoakOptions {
   /** Mean interval between two kills (ms); 0 = no kills. */
   killEveryMs: number;
   seed: number;
-  /** Extra API environment (e.g. REFRESH_REUSE_GRACE_SECONDS=0 to see strict reuse detection sign users out). */
+  /** Extra API environment (none by default: the soak runs the shipped defaults). */
   apiEnv?: Record<string, string>;
   /** After the workload: this many concurrent refreshes of one token (the flood of issue #23); 0 = none. */
   floodRequests?: number;
@@ -130,7 +131,8 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
   }
   // The clients' view: every user still holding a session can use it.
   for (const u of users.filter((x) => x.refresh)) {
-    const res = await apps[0]!.request('/auth/refresh', { method: 'POST', headers: { 'x-svc-auth-transport': 'bearer', 'x-soak-device-ip': u.ip, authorization: `Bearer ${u.refresh}` } });
+    const headers = { 'x-svc-auth-transport': 'bearer', 'x-soak-device-ip': u.ip, authorization: `Bearer ${u.refresh}`, 'idempotency-key': newIdempotencyKey() };
+    const res = await apps[0]!.request('/auth/refresh', { method: 'POST', headers });
     if (res.status !== 200) u.wronglySignedOut++;
     else {
       const body = (await res.json()) as { token: string; refreshToken: string };

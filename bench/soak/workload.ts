@@ -2,12 +2,15 @@
  * The soak's virtual users: native apps on the bearer transport, through the
  * real Hono adapter. Each signs up with an emailed code, then loops over
  * `/users/me`, refreshes (sometimes two at once, on purpose), and now and then
- * logs out and signs in again with a code. A refresh whose answer is lost
- * (connection reset because the API process died, or the adapter's 502) is
- * retried with the SAME token, as a real app does: with retry-safe rotation
- * that must never sign the user out.
+ * logs out and signs in again with a code. Every refresh attempt carries its
+ * own `Idempotency-Key` (issue 29). A refresh whose answer is lost (connection
+ * reset because the API process died, or the adapter's 502) is retried with
+ * the SAME token and the SAME key, as a real app does (svc-auth/client): with
+ * keyed retry-safe rotation, on the shipped defaults, that must never sign the
+ * user out — while a replay without the key would.
  */
 import type { Hono } from 'hono';
+import { newIdempotencyKey } from '../../adapter/core/idempotency-key.js';
 
 export interface Op {
   name: string;
@@ -47,13 +50,18 @@ export function createWorkload(): Workload {
   return { next: 0, ops: [], users: [], codes: new Map() };
 }
 
-async function call(w: Workload, app: Hono[], u: UserState, name: string, method: string, path: string, token?: string, body?: unknown) {
+async function call(w: Workload, app: Hono[], u: UserState, name: string, method: string, path: string, token?: string, body?: unknown, idempotencyKey?: string) {
   const t0 = performance.now();
   try {
     // Round-robin over the app instances, as a load balancer in front of them would.
     const res = await app[w.next++ % app.length]!.request(`/auth${path}`, {
       method,
-      headers: { ...BEARER, 'x-soak-device-ip': u.ip, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...BEARER,
+        'x-soak-device-ip': u.ip,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -126,13 +134,14 @@ function adopt(u: UserState, res: { status: number; body: any }): boolean {
   return true;
 }
 
-/** One refresh as an app does it: on a lost answer, present the same token again. */
+/** One refresh attempt as an app does it: one key; on a lost answer, present the same token with the same key again. */
 async function refresh(w: Workload, app: Hono[], u: UserState): Promise<void> {
   const token = u.refresh!;
-  let res = await call(w, app, u, 'refresh', 'POST', '/refresh', token);
+  const key = newIdempotencyKey();
+  let res = await call(w, app, u, 'refresh', 'POST', '/refresh', token, undefined, key);
   for (let i = 1; i < 20 && lost(res.status); i++) {
     await sleep(100 + i * 50);
-    res = await call(w, app, u, 'refresh-retry', 'POST', '/refresh', token);
+    res = await call(w, app, u, 'refresh-retry', 'POST', '/refresh', token, undefined, key);
   }
   if (adopt(u, res)) return;
   if (res.status === 401) {
@@ -141,12 +150,16 @@ async function refresh(w: Workload, app: Hono[], u: UserState): Promise<void> {
   }
 }
 
-/** Two refreshes with one token at once through two app instances (two tabs, or a double tap behind a load balancer): both answers are kept in arrival order. */
+/**
+ * One refresh attempt sent twice at once through two app instances (a retry timer firing while the first
+ * request is still in flight, behind a load balancer): one token, one key; both answers are kept in arrival order.
+ */
 async function racingRefresh(w: Workload, app: Hono[], u: UserState): Promise<void> {
   const token = u.refresh!;
+  const key = newIdempotencyKey();
   const answers: { status: number; body: any }[] = [];
   // One request to each app instance: each adapter's in-process dedup (contract §5.7) sees only its own.
-  await Promise.all([0, 1].map(async (i) => answers.push(await retryLost(() => call(w, [app[i % app.length]!], u, 'refresh-race', 'POST', '/refresh', token)))));
+  await Promise.all([0, 1].map(async (i) => answers.push(await retryLost(() => call(w, [app[i % app.length]!], u, 'refresh-race', 'POST', '/refresh', token, undefined, key)))));
   const ok = answers.filter((a) => a.status === 200);
   // Two different successors: the second request was served as a retry (the first successor is retired).
   if (ok.length === 2 && ok[0]!.body.refreshToken !== ok[1]!.body.refreshToken) u.doubleSuccesses++;
@@ -160,7 +173,8 @@ async function racingRefresh(w: Workload, app: Hono[], u: UserState): Promise<vo
     return;
   }
   adopt(u, last);
-  const check = await retryLost(() => call(w, app, u, 'refresh-after-race', 'POST', '/refresh', u.refresh));
+  const checkKey = newIdempotencyKey();
+  const check = await retryLost(() => call(w, app, u, 'refresh-after-race', 'POST', '/refresh', u.refresh, undefined, checkKey));
   if (!adopt(u, check)) {
     u.raceSignOuts++;
     u.access = u.refresh = undefined;

@@ -136,7 +136,8 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   refresh_token_ttl: '1d',
   session_absolute_ttl: '1d',
   session_idle_ttl: '1d',
-  // Okta's rotation grace period defaults to 30 s: long enough for a client's retry after a lost answer, short enough that a stolen, already-rotated token is rarely inside it.
+  // How long a keyed retry of a lost refresh answer is honoured (issue 29: only a replay carrying the rotation's own
+  // Idempotency-Key; any other replay is reuse). 30 s, like Okta's rotation grace period, covers a client's retries.
   refresh_reuse_grace_seconds: 30,
   rate_limit: 100,
   delay_after: 50,

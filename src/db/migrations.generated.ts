@@ -83,5 +83,13 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX `organization_invitations_email_idx` ON `organization_invitations` (`email`);",
       "CREATE UNIQUE INDEX `organization_invitations_pending_unique` ON `organization_invitations` (`organization_id`,`email`) WHERE accepted_at IS NULL AND declined_at IS NULL AND revoked_at IS NULL;"
     ]
+  },
+  {
+    "tag": "0004_refresh_idempotency",
+    "folderMillis": 1795778912192,
+    "hash": "4193714c22f52e94805b4b1c1dacba0d7963b2995360a73386eaf3839fd3002c",
+    "statements": [
+      "ALTER TABLE `sessions` ADD `refresh_idempotency_key_hash` text;"
+    ]
   }
 ];

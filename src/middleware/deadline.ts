@@ -4,8 +4,9 @@
  * whatever it waits on (a wedged database, a slow sender). The work goes on in
  * the background and its late result is dropped; every multi-statement write
  * is one batch, so it lands whole or not at all, and the client's retry with
- * the same input is safe (refresh included: a retry inside the grace window is
- * a fresh rotation, docs/configuration.md).
+ * the same input is safe (refresh included: a retry with the same
+ * `Idempotency-Key` inside `refresh_reuse_grace_seconds` is a fresh rotation,
+ * docs/configuration.md).
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';

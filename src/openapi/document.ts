@@ -77,7 +77,7 @@ export function operationObject(c: Components, o: Operation, tag: string, respon
     summary: o.summary,
     tags: [tag],
     security: scheme ? [{ [scheme]: [] }] : [],
-    parameters: [...params, ...queryParameters(c, o)],
+    parameters: [...params, ...queryParameters(c, o), ...(o.headers ?? []).map((h) => ({ ...h, in: 'header', required: false }))],
     responses: { ...(responses ?? ok), ...errors },
   };
   const description = describe(o);

@@ -25,6 +25,8 @@ export interface Operation {
   body?: z.ZodMiniType;
   /** The query-string schema the handler validates. */
   query?: z.ZodMiniType;
+  /** Optional request headers the handler reads (OpenAPI header parameters). */
+  headers?: { name: string; description: string; schema: Record<string, unknown> }[];
   /** Success statuses; `null` means no body (204). */
   ok: { status: 200 | 201 | 204; schema: z.ZodMiniType | null; description?: string }[];
   /** Codes this route raises beyond the ones every route can answer (§0.4). */

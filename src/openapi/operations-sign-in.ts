@@ -1,5 +1,6 @@
 /** Health, keys and every pre-auth and session route (contract §3.1–§3.8, §3.13). */
 import * as z from 'zod/mini';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../adapter/core/idempotency-key.js';
 import { MessageResponse, RevokedCountResponse } from '../http/responses/common.js';
 import { OAuthProviderListResponse, OAuthStartResponse, WebAuthnOptions } from '../http/responses/account.js';
 import {
@@ -99,6 +100,14 @@ export const signInOperations: Operation[] = [
   }),
   op('POST', '/refresh', 'Rotate a refresh token: a new session envelope', 'refresh', SessionEnvelope, {
     errors: ['invalid_refresh_token', 'refresh_token_reused'],
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        description:
+          'One per refresh attempt; send it again only to retry the same attempt after a lost answer. A replay of an already-rotated token gets a fresh rotation only with the key of the refresh that rotated it, within `refresh_reuse_grace_seconds`, while the successor is unused; any other replay is 401 `refresh_token_reused`. Malformed: 400 `invalid_request`.',
+        schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source, minLength: 16, maxLength: 128 },
+      },
+    ],
   }),
   op('DELETE', '/logout', 'End the current sign-in chain', 'access', MessageResponse),
   op('DELETE', '/logout/all', 'End every session of the user', 'access', RevokedCountResponse),

@@ -22,11 +22,14 @@ export interface SuccessorRow {
   auth_method: string | null;
 }
 
-/** The claim: the presented row points at its successor, only if nobody claimed or revoked it first. */
+/**
+ * The claim: the presented row points at its successor, only if nobody claimed or revoked it first.
+ * It records the hash of the request's `Idempotency-Key` (or null): only a replay with that key may retry.
+ */
 const claim = prepared((db) =>
   preparedStatement(
     db,
-    sql`UPDATE sessions SET replaced_by_session_id = ${p('newId')}, last_used_at = ${p('nowMs')}, updated_at = ${p('nowMs')}
+    sql`UPDATE sessions SET replaced_by_session_id = ${p('newId')}, refresh_idempotency_key_hash = ${p('keyHash')}, last_used_at = ${p('nowMs')}, updated_at = ${p('nowMs')}
       WHERE id = ${p('presentedId')} AND replaced_by_session_id IS NULL AND revoked_at IS NULL`,
   ),
 );
@@ -83,6 +86,8 @@ export type Rotation = {
   ip: string | null;
   idleCandidateMs: number;
   nowMs: number;
+  /** Hex SHA-256 of the request's `Idempotency-Key`, or null. */
+  keyHash: string | null;
 };
 
 /** `claimed` is false when a concurrent rotation won (nothing was written); else the inserted successor's row. */

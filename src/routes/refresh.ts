@@ -6,12 +6,16 @@ import { fail } from '../errors.js';
 import { revokeChain, revokeUserSessions } from '../repositories/sessions.js';
 import { rotateRefreshToken } from '../services/refresh-rotation.js';
 import { requestHeader } from '../../adapter/hono/headers.js';
+import { IDEMPOTENCY_KEY_HEADER, INVALID_IDEMPOTENCY_KEY_MESSAGE, isIdempotencyKey } from '../../adapter/core/idempotency-key.js';
 
 export const refreshRoutes = new Hono<AppEnv>()
   .post('/refresh', async (c) => {
     const token = bearerToken(requestHeader(c, 'authorization'));
     if (!token) throw fail('unauthorized', 'Missing bearer token');
-    return c.json(await rotateRefreshToken(c.get('deps'), token, c.get('client')));
+    // Absent → no retry is possible; present but malformed → 400 before the token is even looked up.
+    const idempotencyKey = requestHeader(c, IDEMPOTENCY_KEY_HEADER);
+    if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) throw fail('invalid_request', INVALID_IDEMPOTENCY_KEY_MESSAGE);
+    return c.json(await rotateRefreshToken(c.get('deps'), token, c.get('client'), idempotencyKey ?? null));
   })
   .delete('/logout', requireAccessForLogout((c) => c.json({ message: 'Success' })), async (c) => {
     const { db, clock, events } = c.get('deps');

@@ -11,13 +11,14 @@ import { newRefreshToken, refreshTokenLookup, REFRESH_TOKEN_PATTERN } from '../c
 import type { Deps, RequestContext } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionByLookup, revokeChain } from '../repositories/sessions.js';
-import { rotateRetry, rotateSession, type Rotation } from '../repositories/session-rotation.js';
-import { successorAuth, withinRetryGrace } from './refresh-retry.js';
+import { rotateRetry, rotateSession, type Rotation, type SuccessorRow } from '../repositories/session-rotation.js';
+import { idempotencyKeyHash, isKeyedRetry, successorAuth } from './refresh-retry.js';
 import { buildEnvelope, type SessionEnvelope } from './session-issuance.js';
 
 type RefreshDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events' | 'refreshTokenHasher'>;
 
-export async function rotateRefreshToken(deps: RefreshDeps, token: string, client: RequestContext): Promise<SessionEnvelope> {
+/** `idempotencyKey`: the request's well-formed `Idempotency-Key`, or null (then a replay can never be a retry). */
+export async function rotateRefreshToken(deps: RefreshDeps, token: string, client: RequestContext, idempotencyKey: string | null = null): Promise<SessionEnvelope> {
   const { db, clock, env, events } = deps;
   const now = clock.now();
   const ev = { ipAddress: client.ip, userAgent: client.userAgent };
@@ -31,7 +32,8 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
   const sessionEv = { ...ev, userId: session.userId, sessionId: session.id };
 
   const cfg = await deps.config.get();
-  const retry = session.replacedBySessionId !== null && withinRetryGrace(session, now, cfg.refresh_reuse_grace_seconds);
+  const keyHash = idempotencyKeyHash(idempotencyKey);
+  const retry = session.replacedBySessionId !== null && isKeyedRetry(session, keyHash, now, cfg.refresh_reuse_grace_seconds);
   if (session.replacedBySessionId && !retry) {
     const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
     await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
@@ -58,44 +60,45 @@ export async function rotateRefreshToken(deps: RefreshDeps, token: string, clien
   const newLookup = refreshTokenLookup(env.secrets.refreshLookup, newToken);
   const idleCandidate = now + durationToSeconds(cfg.session_idle_ttl) * 1000;
 
-  const rotation: Rotation = { presentedId: session.id, newId, newHash, newLookup, userAgent: client.userAgent, ip: client.ip, idleCandidateMs: idleCandidate, nowMs: now };
-  if (retry) {
-    const again = await rotateRetry(db, { ...rotation, successorId: session.replacedBySessionId! });
-    if (!again) {
-      // The successor was used (or another retry won) between the lookup and the write: strict reuse handling.
-      const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
-      await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
-      throw fail('refresh_token_reused');
-    }
-    const metadata = { previousSessionId: session.id, retry: true, supersededSessionId: session.replacedBySessionId };
-    await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata });
-    return buildEnvelope(deps, {
+  const rotation: Rotation = { presentedId: session.id, newId, newHash, newLookup, userAgent: client.userAgent, ip: client.ip, idleCandidateMs: idleCandidate, nowMs: now, keyHash };
+  const issued = (successor: SuccessorRow | undefined) =>
+    buildEnvelope(deps, {
       user,
       sessionId: newId,
-      organizationId: again.successor?.organization_id ?? null,
+      organizationId: successor?.organization_id ?? null,
       expiresAtMs: session.expiresAt.getTime(),
       refreshToken: newToken,
       nowMs: now,
-      auth: successorAuth(again.successor),
+      auth: successorAuth(successor),
     });
+
+  let successorId = retry ? session.replacedBySessionId! : null;
+  if (successorId === null) {
+    const { claimed, successor } = await rotateSession(db, rotation);
+    if (claimed) {
+      await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata: { previousSessionId: session.id } });
+      return issued(successor);
+    }
+    // A concurrent refresh won the claim. With this request's own key it was the same attempt sent
+    // earlier (an answer its caller gave up on, say after a timeout): answered as a retry. Else strict
+    // reuse handling (contract §3.8 step 6).
+    const winner = keyHash === null ? null : await findSessionByLookup(db, session.refreshTokenLookup);
+    if (!winner?.session.replacedBySessionId || !isKeyedRetry(winner.session, keyHash, now, cfg.refresh_reuse_grace_seconds)) {
+      const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
+      await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'rotation_race', revokedSessions: revoked } });
+      throw fail('refresh_token_reused');
+    }
+    successorId = winner.session.replacedBySessionId;
   }
 
-  const { claimed, successor } = await rotateSession(db, rotation);
-  if (!claimed) {
-    // A concurrent refresh won the claim: strict reuse handling (contract §3.8 step 6).
+  const again = await rotateRetry(db, { ...rotation, successorId });
+  if (!again) {
+    // The successor was used (or another retry won) between the lookup and the write: strict reuse handling.
     const revoked = await revokeChain(db, session.chainId, 'refresh_token_reuse', now);
-    await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'rotation_race', revokedSessions: revoked } });
+    await events.record({ ...sessionEv, type: 'refresh_token_suspicious', metadata: { reason: 'reuse', revokedSessions: revoked } });
     throw fail('refresh_token_reused');
   }
-
-  await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata: { previousSessionId: session.id } });
-  return buildEnvelope(deps, {
-    user,
-    sessionId: newId,
-    organizationId: successor?.organization_id ?? null,
-    expiresAtMs: session.expiresAt.getTime(),
-    refreshToken: newToken,
-    nowMs: now,
-    auth: successorAuth(successor),
-  });
+  const metadata = { reason: 'idempotent_retry', previousSessionId: session.id, retry: true, supersededSessionId: successorId };
+  await events.record({ ...ev, type: 'refresh_token_success', userId: user.id, sessionId: newId, metadata });
+  return issued(again.successor);
 }

@@ -32,8 +32,6 @@ export function conformanceEnv(issuer: string, databaseUrl: string, oidcIssuer: 
     RPID: 'localhost',
     ORIGINS: APP_ORIGIN,
     LOGIN_RESPONSE_FLOOR_MS: '0',
-    // Strict reuse detection (contract §3.8); the grace window has its in-process tests.
-    REFRESH_REUSE_GRACE_SECONDS: '0',
     LOCKOUT_POLICY: JSON.stringify({ maxFailures: LOCKOUT_MAX_FAILURES }),
     // The API's own sender prints to stdout; the cases read codes from `delivery` (external mode).
     DELIVERY_MODE: 'console',

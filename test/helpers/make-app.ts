@@ -30,9 +30,6 @@ export const baseEnv: Record<string, string> = {
   RPID: 'localhost',
   ORIGINS: 'http://localhost:3000',
   LOGIN_RESPONSE_FLOOR_MS: '0',
-  // Strict reuse detection (contract §3.8) is what these suites assert; the retry grace window
-  // (default 30 s) has its own tests in test/api/routes/refresh-retry.test.ts.
-  REFRESH_REUSE_GRACE_SECONDS: '0',
 };
 
 export interface TestApi {

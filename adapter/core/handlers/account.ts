@@ -4,6 +4,7 @@
  * organization switch re-sets the access cookie, `/refresh` per §5.7.
  */
 import type { AdapterCore } from '../core.js';
+import { INVALID_IDEMPOTENCY_KEY_MESSAGE, isIdempotencyKey } from '../idempotency-key.js';
 import { allCookieNames, refreshCookies, refreshSession } from '../refresh-call.js';
 import { failure, type HandlerResult } from '../result.js';
 import { accessPayload, type Transport } from '../session-result.js';
@@ -44,9 +45,20 @@ export async function organizationSwitch(core: AdapterCore, res: UpstreamRespons
 
 const REFRESH_BODY_KEYS = ['message', 'sub', 'sessionId', 'organizationId', 'roles', 'email', 'phone', 'ttl', 'refreshTtl'];
 
-/** `POST /auth/refresh` (contract §5.7); `cookieSub` is the refresh cookie's `sub` in cookie transport. */
-export async function refreshRoute(core: AdapterCore, refreshToken: string, transport: Transport, cookieSub: string | null, client: ClientInfo): Promise<HandlerResult> {
-  const value = await refreshSession(core, refreshToken, client);
+/**
+ * `POST /auth/refresh` (contract §5.7); `cookieSub` is the refresh cookie's `sub` in cookie transport;
+ * `idempotencyKey` the client's `Idempotency-Key`, forwarded when well-formed (a malformed one is 400, as the API answers it).
+ */
+export async function refreshRoute(
+  core: AdapterCore,
+  refreshToken: string,
+  transport: Transport,
+  cookieSub: string | null,
+  client: ClientInfo,
+  idempotencyKey?: string | null,
+): Promise<HandlerResult> {
+  if (idempotencyKey !== undefined && idempotencyKey !== null && !isIdempotencyKey(idempotencyKey)) return failure(400, 'invalid_request', INVALID_IDEMPOTENCY_KEY_MESSAGE);
+  const value = await refreshSession(core, refreshToken, client, idempotencyKey ?? undefined);
   if (value.kind === 'failed') {
     if (transport === 'cookie' && value.upstreamStatus === 401) return { ...value.result, clearCookies: allCookieNames(core) };
     return value.result;

@@ -29,6 +29,8 @@ export interface RouteCall {
   client: ClientInfo;
   /** Cookie transport: the request's cookies (the OAuth callback reads its binding cookie). */
   cookies?: Record<string, string>;
+  /** The client's `Idempotency-Key` (read only by `POST /auth/refresh`). */
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
   if (route.response === 'refresh') {
     const token = call.transport === 'bearer' ? bearerFrom(call.authorization ?? undefined) : call.token;
     if (!token) return { status: 401, body: { error: 'unauthorized', message: 'Refresh token required' } };
-    return refreshRoute(core, token, call.transport, call.credentialSub, call.client);
+    return refreshRoute(core, token, call.transport, call.credentialSub, call.client, call.idempotencyKey);
   }
   let body = call.body;
   if (route.response === 'oauth-callback' && call.transport === 'cookie') {

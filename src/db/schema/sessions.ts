@@ -34,6 +34,11 @@ export const sessions = sqliteTable(
     /** The sign-in method (`IssueMethod`), the source of the token's `amr`; copied along the chain. */
     authMethod: text(),
     replacedBySessionId: text(),
+    /**
+     * Hex SHA-256 of the `Idempotency-Key` the refresh that rotated this row carried
+     * (null without one): only a replay with the same key may get the retry answer.
+     */
+    refreshIdempotencyKeyHash: text(),
     revokedAt: ts(),
     revokedReason: text(),
     createdAt: createdAt(),

@@ -101,16 +101,17 @@ describe.each(FILE_CLIENTS)('prepared writes on the %s client', (kind) => {
     await db.insert(users).values({ id: 'u1', email: 'u1@example.com', roles: [], createdAt: new Date(T), updatedAt: new Date(T) } as never);
     const insert = sessionInsert(db);
     await batchWrites(insert.client, [insert.bind(values)]);
-    const rotation = { presentedId: 's1', newHash: '$2b$04$next', userAgent: 'agent/2.0', ip: '203.0.113.9', idleCandidateMs: T + 9000, nowMs: T + 10 };
+    const rotation = { presentedId: 's1', newHash: '$2b$04$next', userAgent: 'agent/2.0', ip: '203.0.113.9', idleCandidateMs: T + 9000, nowMs: T + 10, keyHash: 'k'.repeat(64) };
 
     const won = await rotateSession(db, { ...rotation, newId: 's2', newLookup: 'a'.repeat(64) });
     expect(won.claimed).toBe(true);
     expect(won.successor).toMatchObject({ organization_id: null, auth_method: 'email_otp', auth_time: T });
-    const lost = await rotateSession(db, { ...rotation, newId: 's3', newLookup: 'b'.repeat(64) });
+    // The losing claim writes nothing: not even its own key hash over the winner's.
+    const lost = await rotateSession(db, { ...rotation, newId: 's3', newLookup: 'b'.repeat(64), keyHash: 'x'.repeat(64) });
     expect(lost).toEqual({ claimed: false, successor: undefined });
 
     const rows = await db.select().from(sessions).orderBy(sessions.id);
-    expect(rows.map((r) => [r.id, r.replacedBySessionId])).toEqual([['s1', 's2'], ['s2', null]]);
+    expect(rows.map((r) => [r.id, r.replacedBySessionId, r.refreshIdempotencyKeyHash])).toEqual([['s1', 's2', 'k'.repeat(64)], ['s2', null, null]]);
     // The successor keeps the chain and the absolute expiry; its idle expiry is capped by it.
     expect(rows[1]).toMatchObject({ chainId: 's1', expiresAt: new Date(T + 1000), idleExpiresAt: new Date(T + 1000), userAgent: 'agent/2.0', ipAddress: '203.0.113.9', refreshTokenHash: '$2b$04$next' });
     expect(rows[0]?.lastUsedAt).toEqual(new Date(T + 10));
@@ -124,7 +125,7 @@ describe.each(FILE_CLIENTS)('prepared writes on the %s client', (kind) => {
     await db.insert(organizationMemberships).values({ id: 'm1', organizationId: 'o1', userId: 'u1', createdAt: at, updatedAt: at });
     const insert = sessionInsert(db);
     await batchWrites(insert.client, [insert.bind(values)]);
-    const rotation = { presentedId: 's1', newHash: '$2b$04$next', userAgent: null, ip: null, idleCandidateMs: T + 900, nowMs: T + 10 };
+    const rotation = { presentedId: 's1', newHash: '$2b$04$next', userAgent: null, ip: null, idleCandidateMs: T + 900, nowMs: T + 10, keyHash: 'k'.repeat(64) };
     expect((await rotateSession(db, { ...rotation, newId: 's2', newLookup: 'a'.repeat(64) })).claimed).toBe(true);
     // The lost successor had switched organization and stepped up before the retry.
     await db.update(sessions).set({ organizationId: 'o1', stepUpVerifiedAt: new Date(T + 5), stepUpMethod: 'totp' }).where(eq(sessions.id, 's2'));
@@ -133,6 +134,8 @@ describe.each(FILE_CLIENTS)('prepared writes on the %s client', (kind) => {
     expect(again?.successor).toMatchObject({ organization_id: 'o1', step_up_method: 'totp', step_up_verified_at: T + 5 });
     const rows = await db.select().from(sessions).orderBy(sessions.id);
     expect(rows.map((r) => [r.id, r.replacedBySessionId, r.revokedReason])).toEqual([['s1', 's3', null], ['s2', 's3', 'refresh_retry_superseded'], ['s3', null, null]]);
+    // The retry keeps the key of the rotation it repeats: only that key may retry again.
+    expect(rows[0]?.refreshIdempotencyKeyHash).toBe('k'.repeat(64));
     // A second retry of the same lost answer finds the successor already retired: nothing is written.
     expect(await rotateRetry(db, { ...rotation, newId: 's4', newLookup: 'c'.repeat(64), successorId: 's2', nowMs: T + 30 })).toBeUndefined();
     expect(await db.select().from(sessions)).toHaveLength(3);

@@ -1,9 +1,11 @@
 /**
- * Retry-safe rotation (issue #16): a refresh token presented again within
- * `refresh_reuse_grace_seconds` of its own rotation, while its successor was
- * never presented, is a lost answer: it gets a fresh rotation and the unused
- * successor is retired. Outside the window, or once the successor was used,
- * reuse still revokes the whole chain; 0 is strict.
+ * Retry-safe rotation (issue #16; keyed since issue 29): a refresh token
+ * presented again with the same `Idempotency-Key` as the refresh that rotated
+ * it, within `refresh_reuse_grace_seconds` of that rotation, while its
+ * successor was never presented, is a lost answer: it gets a fresh rotation
+ * and the unused successor is retired. Without the key, outside the window, or
+ * once the successor was used, reuse still revokes the whole chain; 0 turns
+ * retries off. The key rules themselves: refresh-idempotency.test.ts.
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +14,12 @@ import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, prepareClient, type TestApi } from '../../helpers/make-app.js';
 import { tempDbFile, type TempDb } from '../../helpers/temp-db.js';
 
-// The default window (30 s): the suites' strict `REFRESH_REUSE_GRACE_SECONDS=0` is unset here.
+// The default window (30 s).
 const graceEnv = { REFRESH_REUSE_GRACE_SECONDS: undefined, DISABLE_AUTH_RATE_LIMITS: 'true' };
-const refresh = (t: TestApi, token: string) => t.call('POST', '/refresh', { token });
+let keys = 0;
+/** One refresh attempt: a fresh key unless `key` repeats an earlier attempt's. */
+const refresh = (t: TestApi, token: string, key = `attempt-${++keys}-0123456789`) => t.call('POST', '/refresh', { token, headers: { 'idempotency-key': key } });
+const KEY = 'lost-answer-0123456789';
 const row = async (t: TestApi, id: string) => (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
 const liveHeads = (t: TestApi, chainId: string) =>
   t.api.deps.db
@@ -37,9 +42,9 @@ describe('retry-safe refresh rotation', () => {
 
   it('answers a retry of a just-rotated token with a fresh rotation and retires the unused successor', async () => {
     const { t, user, first } = await setup();
-    const lost = (await refresh(t, first.refreshToken)).body; // the answer the client never saw
+    const lost = (await refresh(t, first.refreshToken, KEY)).body; // the answer the client never saw
     t.clock.advance(20_000);
-    const retry = await refresh(t, first.refreshToken);
+    const retry = await refresh(t, first.refreshToken, KEY);
     expect(retry.status).toBe(200);
     expect(retry.body.sessionId).not.toBe(lost.sessionId);
     expect(retry.body.refreshToken).not.toBe(lost.refreshToken);
@@ -54,13 +59,14 @@ describe('retry-safe refresh rotation', () => {
     const [event] = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.sessionId, retry.body.sessionId))).filter(
       (e) => e.type === 'refresh_token_success',
     );
-    expect(event).toMatchObject({ userId: user.id, metadata: { previousSessionId: first.sessionId, retry: true, supersededSessionId: lost.sessionId } });
+    expect(event).toMatchObject({ userId: user.id, metadata: { reason: 'idempotent_retry', previousSessionId: first.sessionId, retry: true, supersededSessionId: lost.sessionId } });
   });
 
   it('revokes the whole chain when the lost successor turns up after the retry', async () => {
     const { t, first } = await setup();
-    const lost = (await refresh(t, first.refreshToken)).body;
-    const retry = (await refresh(t, first.refreshToken)).body;
+    const lost = (await refresh(t, first.refreshToken, KEY)).body;
+    const retry = (await refresh(t, first.refreshToken, KEY)).body;
+    expect(retry.sessionId).toBeDefined();
     const replay = await refresh(t, lost.refreshToken);
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe('refresh_token_reused');
@@ -68,31 +74,40 @@ describe('retry-safe refresh rotation', () => {
     expect(await liveHeads(t, first.sessionId)).toEqual([]);
   });
 
-  it('treats the old token as theft once its successor was used for a refresh', async () => {
+  it('treats the old token as theft once its successor was used for a refresh, even with the same key', async () => {
     const { t, first } = await setup();
-    const second = (await refresh(t, first.refreshToken)).body;
+    const second = (await refresh(t, first.refreshToken, KEY)).body;
     const third = (await refresh(t, second.refreshToken)).body;
-    const replay = await refresh(t, first.refreshToken);
+    const replay = await refresh(t, first.refreshToken, KEY);
     expect(replay.status).toBe(401);
     expect(replay.body).toEqual({ error: 'refresh_token_reused', message: 'Refresh token reuse detected' });
     expect((await t.call('GET', '/users/me', { token: third.token })).status).toBe(401);
     expect(await liveHeads(t, first.sessionId)).toEqual([]);
   });
 
-  it('treats the old token as theft outside the window', async () => {
+  it('treats the old token as theft outside the window, even with the same key', async () => {
     const { t, first } = await setup();
-    const second = (await refresh(t, first.refreshToken)).body;
+    const second = (await refresh(t, first.refreshToken, KEY)).body;
     t.clock.advance(30_001);
-    const replay = await refresh(t, first.refreshToken);
+    const replay = await refresh(t, first.refreshToken, KEY);
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe('refresh_token_reused');
     expect((await t.call('GET', '/users/me', { token: second.token })).status).toBe(401);
   });
 
-  it('is strict with a window of 0 (contract §3.8 as written)', async () => {
-    const { t, first } = await setup({ ...graceEnv, REFRESH_REUSE_GRACE_SECONDS: '0' });
-    await refresh(t, first.refreshToken);
+  it('is strict without the key (contract §3.8 as written)', async () => {
+    const { t, first } = await setup();
+    await refresh(t, first.refreshToken, KEY);
     const replay = await refresh(t, first.refreshToken);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error).toBe('refresh_token_reused');
+    expect(await liveHeads(t, first.sessionId)).toEqual([]);
+  });
+
+  it('is strict with a window of 0, even with the same key', async () => {
+    const { t, first } = await setup({ ...graceEnv, REFRESH_REUSE_GRACE_SECONDS: '0' });
+    await refresh(t, first.refreshToken, KEY);
+    const replay = await refresh(t, first.refreshToken, KEY);
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe('refresh_token_reused');
     expect(await liveHeads(t, first.sessionId)).toEqual([]);
@@ -100,9 +115,9 @@ describe('retry-safe refresh rotation', () => {
 
   it('refuses a retry with a revoked presented session (logout) even inside the window', async () => {
     const { t, first } = await setup();
-    const second = (await refresh(t, first.refreshToken)).body;
+    const second = (await refresh(t, first.refreshToken, KEY)).body;
     expect((await t.call('DELETE', '/logout', { token: second.token })).status).toBe(200);
-    const replay = await refresh(t, first.refreshToken);
+    const replay = await refresh(t, first.refreshToken, KEY);
     expect(replay.status).toBe(401);
     expect(await liveHeads(t, first.sessionId)).toEqual([]);
   });
@@ -122,8 +137,9 @@ describe('retry-safe rotation across two instances on one database file', () => 
     let retriesOk = 0;
     for (let i = 0; i < 40; i++) {
       const first = await signIn(a, user);
-      await refresh(a, first.refreshToken); // the lost answer
-      const [x, y] = await Promise.all([refresh(a, first.refreshToken), refresh(b, first.refreshToken)]);
+      const key = `lost-${i}-0123456789abcdef`;
+      await refresh(a, first.refreshToken, key); // the lost answer
+      const [x, y] = await Promise.all([refresh(a, first.refreshToken, key), refresh(b, first.refreshToken, key)]);
       const ok = [x, y].filter((r) => r.status === 200).length;
       expect(ok).toBeLessThanOrEqual(1);
       for (const r of [x, y]) if (r.status !== 200) expect(r.body.error).toBe('refresh_token_reused');

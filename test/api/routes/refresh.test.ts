@@ -12,7 +12,7 @@ const refresh = (t: TestApi, token: string) => t.call('POST', '/refresh', { toke
 const eventsOf = (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
 const sessionRow = async (t: TestApi, id: string) => (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
 
-async function setup(env: Record<string, string> = {}) {
+async function setup(env: Record<string, string | undefined> = {}) {
   const t = await makeApi({ env });
   const user = await createUser(t);
   const first = await signIn(t, user);
@@ -64,6 +64,18 @@ describe('POST /refresh', () => {
     }
     const [suspicious] = await eventsOf(t, 'refresh_token_suspicious');
     expect(suspicious?.metadata).toEqual({ reason: 'reuse', revokedSessions: 3 });
+  });
+
+  it('answers refresh_token_reused to a replay of the just-rotated token with the shipped defaults (no key)', async () => {
+    // Issue 29: the 30 s `refresh_reuse_grace_seconds` used to re-issue any replay within it; now only a keyed retry gets one.
+    const { t, first } = await setup({ REFRESH_REUSE_GRACE_SECONDS: undefined });
+    const second = (await refresh(t, first.refreshToken)).body;
+    t.clock.advance(1_000);
+    const replay = await refresh(t, first.refreshToken);
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ error: 'refresh_token_reused', message: 'Refresh token reuse detected' });
+    expect((await t.call('GET', '/users/me', { token: second.token })).status).toBe(401);
+    expect((await refresh(t, second.refreshToken)).body.error).toBe('invalid_refresh_token');
   });
 
   it('does not touch other chains of the same user on reuse', async () => {

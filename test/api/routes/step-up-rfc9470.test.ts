@@ -17,8 +17,8 @@ const CHALLENGE =
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-async function refresh(t: TestApi, refreshToken: string) {
-  const res = await t.call('POST', '/refresh', { token: refreshToken });
+async function refresh(t: TestApi, refreshToken: string, idempotencyKey?: string) {
+  const res = await t.call('POST', '/refresh', { token: refreshToken, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
   expect(res.status).toBe(200);
   return res.body as { token: string; refreshToken: string };
 }
@@ -102,9 +102,9 @@ describe('access-token authentication claims', () => {
   it('keeps the claims on a retried rotation inside the grace window', async () => {
     const { t, session, authenticator, signInAtMs } = await withPasskey({ REFRESH_REUSE_GRACE_SECONDS: '30' });
     expect((await assertWith(t, '/step-up/webauthn', session.token, authenticator)).finish.status).toBe(200);
-    await refresh(t, session.refreshToken);
+    await refresh(t, session.refreshToken, 'lost-answer-0123456789');
     t.clock.advance(5_000);
-    const retried = await refresh(t, session.refreshToken);
+    const retried = await refresh(t, session.refreshToken, 'lost-answer-0123456789');
     expect(decodeJwt(retried.token)).toMatchObject({ acr: 'urn:svc:acr:step-up', auth_time: seconds(signInAtMs), amr: ['otp', 'email', 'pop', 'user', 'mfa'] });
   });
 

@@ -41,4 +41,20 @@ describe('refresh rotation round trips', () => {
     expect(seen).toHaveLength(3);
     expect(seen[1]).toBe('batch of 2');
   });
+
+  it('stores the Idempotency-Key hash inside the claim: no extra round trip, and a keyed retry is one batch too', async () => {
+    const t = await makeApi({ env: { DISABLE_AUTH_RATE_LIMITS: 'true' } });
+    const user = await createUser(t);
+    const first = await signIn(t, user);
+    const key = { 'idempotency-key': 'rotation-key-0123456789' };
+    const warm = await t.call('POST', '/refresh', { token: first.refreshToken, headers: { 'idempotency-key': 'warm-key-0123456789abc' } });
+    expect(warm.status).toBe(200);
+    const seen = countRoundTrips(t.client);
+    expect((await t.call('POST', '/refresh', { token: warm.body.refreshToken, headers: key })).status).toBe(200);
+    expect(seen).toEqual(['execute', 'batch of 2', 'execute']);
+    seen.length = 0;
+    // The same key again (a lost answer): lookup, one batch (retire, repoint, insert), the audit row.
+    expect((await t.call('POST', '/refresh', { token: warm.body.refreshToken, headers: key })).status).toBe(200);
+    expect(seen).toEqual(['execute', 'batch of 3', 'execute']);
+  });
 });

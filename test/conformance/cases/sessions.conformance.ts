@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { call, device, expectError, expectOk, signInWithEmailCode, signUp } from '../client.js';
 
-const refresh = (refreshToken: string) => call('POST', '/refresh', { token: refreshToken });
+const refresh = (refreshToken: string, idempotencyKey?: string) =>
+  call('POST', '/refresh', { token: refreshToken, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 
 describe('refresh rotation', () => {
   it('rotates: a new pair, and the new access token works', async () => {
@@ -18,6 +19,25 @@ describe('refresh rotation', () => {
     const s = await signUp();
     expectOk(await refresh(s.refreshToken));
     expectError(await refresh(s.refreshToken), 401, 'refresh_token_reused');
+  });
+
+  it('with the shipped defaults, retries a lost answer only with the same Idempotency-Key (issue 29)', async () => {
+    const s = await signUp();
+    const lost = await refresh(s.refreshToken, 'conformance-lost-answer-1');
+    expectOk(lost);
+    const retry = await refresh(s.refreshToken, 'conformance-lost-answer-1');
+    expectOk(retry);
+    expect(retry.body.refreshToken).not.toBe(lost.body.refreshToken);
+    expectError(await call('GET', '/users/me', { token: lost.body.token }), 401, 'unauthorized');
+    // Another key is reuse: the chain, the fresh pair included, is revoked.
+    expectError(await refresh(s.refreshToken, 'conformance-other-key-22'), 401, 'refresh_token_reused');
+    expectError(await call('GET', '/users/me', { token: retry.body.token }), 401, 'unauthorized');
+  });
+
+  it('answers 400 invalid_request to a malformed Idempotency-Key', async () => {
+    const s = await signUp();
+    expectError(await refresh(s.refreshToken, 'short'), 400, 'invalid_request');
+    expectOk(await refresh(s.refreshToken));
   });
 
   it('revokes the whole chain on reuse: the successor stops working too', async () => {

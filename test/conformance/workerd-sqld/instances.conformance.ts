@@ -4,8 +4,8 @@
  * refresh token raced 200 times across the three has exactly one winner and
  * the chain is revoked; a lockout counted on one holds on the others; an
  * OAuth state consumed on one cannot be replayed on another; limiter
- * counters and one-time codes are shared. Strict reuse detection:
- * REFRESH_REUSE_GRACE_SECONDS=0 in the conformance configuration. The race
+ * counters and one-time codes are shared. Strict reuse detection: the
+ * race sends no Idempotency-Key, so no replay is a retry (issue 29). The race
  * runs last: in most runs it leaves sqld refusing writes for minutes (open
  * defect, docs/reliability.md).
  */

@@ -18,7 +18,7 @@ const HINTS: Record<string, string> = {
   refresh_token_ttl: 'A duration such as 30d.',
   session_absolute_ttl: 'Longest a session may live, whatever its use.',
   session_idle_ttl: 'A session unused for this long ends.',
-  refresh_reuse_grace_seconds: 'Seconds (0–300) a just-rotated refresh token is still accepted.',
+  refresh_reuse_grace_seconds: 'Seconds (0–300) a lost refresh answer may be retried with the same Idempotency-Key; any other replay revokes the session. 0 = no retries.',
   rate_limit: 'Requests per window per client.',
   delay_after: 'Requests before responses are slowed.',
   rpid: 'The WebAuthn relying party id (a host name).',

@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `refresh_idempotency_key_hash` text;
