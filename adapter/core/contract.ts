@@ -17,6 +17,7 @@ export type AdapterErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'cross_site_request_blocked'
+  | 'method_not_allowed'
   | 'upstream_unavailable'
   | 'upstream_error'
   | 'invalid_upstream_response'

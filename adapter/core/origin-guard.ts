@@ -1,8 +1,10 @@
 /**
- * Origin guard (contract §5.11), active only when the effective SameSite is
- * `none` (cross-site requests then carry the cookies). It never gates GET,
- * HEAD, OPTIONS or bearer transport, and it runs before ensureCookies so a
- * blocked request never refreshes.
+ * Origin guard (contract §5.11), active in every SameSite mode (issue 29
+ * finding 6: `Lax`/`Strict` cookies still travel with a sibling subdomain's
+ * POST, which is same-site). It never gates GET, HEAD, OPTIONS or bearer
+ * transport, and it runs before ensureCookies so a blocked request never
+ * refreshes. The adapter routes, the TOTP bridge and the admin console's API
+ * all call `originAllowed`.
  *
  * Amended (docs/contract-changes.md, issue #23): an `Origin` that is present
  * and not allowed is refused whatever `Sec-Fetch-Site` says — `same-site`

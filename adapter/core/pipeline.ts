@@ -40,16 +40,18 @@ export function selectTransport(header: string | undefined | null): Transport {
 
 /**
  * Origin guard for cookie transport (contract §5.11); null when the request may
- * proceed. A compatibility GET form (issue #20) is guarded as its POST form and
- * in every SameSite mode: `Lax` cookies ride along on a cross-site top-level
- * GET, so without this a link on another site could complete the victim's
- * magic-link sign-in or start a passkey ceremony in their session.
+ * proceed. It runs in every SameSite mode (issue 29 finding 6): `Lax` and
+ * `Strict` cookies are sent with a POST from a sibling subdomain (same site),
+ * so with the guard off there `evil.example.com` could act for a user of
+ * `app.example.com`. A compatibility GET form (issue #20) is guarded as its
+ * POST form: `Lax` cookies ride along on a cross-site top-level GET, so without
+ * this a link on another site could complete the victim's magic-link sign-in
+ * or start a passkey ceremony in their session.
  */
 export function guardOrigin(core: AdapterCore, req: Pick<AdapterRequest, 'method' | 'origin' | 'secFetchSite'>, transport: Transport, route?: Pick<RouteEntry, 'compat'>): HandlerResult | null {
   if (transport === 'bearer') return null;
-  if (route?.compat) return originAllowed({ ...req, method: route.compat.upstreamMethod }, core.opts.allowedOrigins) ? null : failure(403, 'cross_site_request_blocked', null);
-  if (core.opts.cookie.sameSite !== 'none') return null;
-  return originAllowed(req, core.opts.allowedOrigins) ? null : failure(403, 'cross_site_request_blocked', null);
+  const method = route?.compat ? route.compat.upstreamMethod : req.method;
+  return originAllowed({ ...req, method }, core.opts.allowedOrigins) ? null : failure(403, 'cross_site_request_blocked', null);
 }
 
 /**

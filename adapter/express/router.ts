@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { AdapterCore } from '../core/core.js';
 import type { AdapterRequest } from '../core/pipeline.js';
 import { failure, type HandlerResult } from '../core/result.js';
+import { HOST_METHODS, methodFallbacks, methodNotAllowed } from '../core/method-not-allowed.js';
 import type { HttpMethod } from '../core/route-table.js';
 import { respond } from './respond.js';
 import { serve } from './serve.js';
@@ -11,8 +12,9 @@ const VERBS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as 
 
 /**
  * Exact paths as a default Hono app matches them: case-sensitive, and a
- * trailing slash is another path. A path or method outside the table
- * (OPTIONS included) falls through to the application.
+ * trailing slash is another path. A path outside the table, and OPTIONS, fall
+ * through to the application; another method on a table path answers 405
+ * with `Allow` (adapter/core/method-not-allowed.ts).
  */
 export function tableRouter<R extends { method: HttpMethod; path: string }>(core: AdapterCore, routes: readonly R[], handle: (route: R, req: AdapterRequest) => Promise<HandlerResult>): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
@@ -20,6 +22,7 @@ export function tableRouter<R extends { method: HttpMethod; path: string }>(core
   // `Allow` answer would shadow the application's CORS preflight (Hono falls through too).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));
   for (const route of routes) router.route(route.path)[VERBS[route.method]](serve(core, (req) => handle(route, req)));
+  for (const { path, allow } of methodFallbacks(routes)) router.all(path, (req, res, next) => (HOST_METHODS.has(req.method.toUpperCase()) ? next() : respond(res, core, methodNotAllowed(allow))));
   // A malformed escape in a path parameter (`/sessions/%E0%A4%A`) makes the router's decode throw a
   // URIError while matching one of these routes: answer JSON (contract §5.13), not Express's HTML page.
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

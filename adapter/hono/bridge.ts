@@ -4,6 +4,7 @@ import { handleBridgeRequest } from '../core/bridge.js';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { TOTP_BRIDGE_ROUTES } from '../core/route-table.js';
+import { addMethodFallbacks } from './method-fallback.js';
 import { serve } from './serve.js';
 import type { SvcVariables } from './middleware.js';
 
@@ -21,5 +22,6 @@ export function svcTotpBridge(opts: SvcAdapterOptions): Hono<{ Variables: SvcVar
   for (const route of TOTP_BRIDGE_ROUTES) {
     app.on(route.method, route.path, (c) => serve(c, core, (req) => handleBridgeRequest(core, route, req)));
   }
+  addMethodFallbacks(app, core, TOTP_BRIDGE_ROUTES);
   return app;
 }

@@ -8,6 +8,7 @@ import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { handleAdapterRequest } from '../core/pipeline.js';
 import { ROUTES } from '../core/route-table.js';
+import { addMethodFallbacks } from './method-fallback.js';
 import { serve } from './serve.js';
 import type { SvcVariables } from './middleware.js';
 
@@ -34,6 +35,7 @@ export function svcAdapter(opts: SvcAdapterOptions): Hono<{ Variables: SvcVariab
   for (const route of ROUTES) {
     app.on(route.method, route.path, (c) => serve(c, core, (req) => handleAdapterRequest(core, route, req)));
   }
+  addMethodFallbacks(app, core, ROUTES);
   return app;
 }
 

@@ -5,6 +5,7 @@
  * variable. Config seeds (contract §6) are read later by the system-config bootstrap.
  */
 import { ConfigError } from './config-error.js';
+import { parseClientSecretEnvAllowlist } from './oauth-secret-env.js';
 
 export type EnvRecord = Record<string, string | undefined>;
 
@@ -52,6 +53,8 @@ export interface ApiEnv {
   /** Serve `GET /openapi.json` (`OPENAPI_ENABLED`; default: on outside production, off in production). */
   openapiEnabled: boolean;
   delivery: DeliveryEnv;
+  /** `OAUTH_CLIENT_SECRET_ENVS`: names beyond `*_CLIENT_SECRET` a provider's `clientSecretEnv` may use (config/oauth-secret-env.ts). */
+  oauthClientSecretEnvs: string[];
   secrets: ApiSecrets;
   /** Present in production only (development uses the persisted `dev-main` key). */
   productionKeys: ProductionKeysEnv | null;
@@ -240,6 +243,13 @@ export function parseEnv(env: EnvRecord): ApiEnv {
   const trustProxy = check(() => parseTrustProxy(str(env, 'TRUST_PROXY')), { mode: 'connection' } as TrustProxy);
   const loginResponseFloorMs = check(() => parseFloorMs(env['LOGIN_RESPONSE_FLOOR_MS']), 0);
   const delivery = check(() => parseDelivery(env, production), { mode: 'none', webhookUrl: null, webhookSecret: null });
+  const oauthClientSecretEnvs = check(() => {
+    try {
+      return parseClientSecretEnvAllowlist(str(env, 'OAUTH_CLIENT_SECRET_ENVS'));
+    } catch (err) {
+      throw new ConfigError('OAUTH_CLIENT_SECRET_ENVS', (err as Error).message);
+    }
+  }, []);
   if (issues.length) throw ConfigError.combine(issues);
 
   return {
@@ -259,6 +269,7 @@ export function parseEnv(env: EnvRecord): ApiEnv {
     dbTimeoutMs,
     openapiEnabled,
     delivery,
+    oauthClientSecretEnvs,
     secrets,
     productionKeys,
     warnings,

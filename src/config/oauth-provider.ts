@@ -7,6 +7,7 @@
  * provider invalid rather than silently falling back to a default.
  */
 import * as z from 'zod/mini';
+import { CLIENT_SECRET_ENV_MESSAGE, ENV_NAME_MESSAGE, CLIENT_SECRET_ENV_PATTERN, isServiceEnvName, SERVICE_ENV_MESSAGE } from './oauth-secret-env.js';
 
 export const PROVIDER_ID_PATTERN = /^[a-z0-9-]{2,40}$/;
 export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]*$/;
@@ -50,13 +51,29 @@ const jsonPath = z.string().check(z.maxLength(200), z.regex(/^[^.\s]+(\.[^.\s]+)
 /** RFC 6749 §3.3 scope-token characters. */
 const scope = z.string().check(z.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, 'must be a scope token'));
 
-function buildSchema(production: boolean) {
+/**
+ * The NAME of the env variable holding the client secret, under the rule of
+ * `oauth-secret-env.ts` (issue 29 finding 1): `*_CLIENT_SECRET` or allowlisted,
+ * never a variable the service reads for itself. One issue per name: the later
+ * checks stand aside when an earlier one already failed (zod runs them all).
+ */
+function secretEnvName(allowlist: readonly string[]) {
+  const shaped = (v: string) => SECRET_ENV_PATTERN.test(v);
+  return z.string().check(
+    z.maxLength(200),
+    z.regex(SECRET_ENV_PATTERN, ENV_NAME_MESSAGE),
+    z.refine((v) => !shaped(v) || !isServiceEnvName(v), `${SERVICE_ENV_MESSAGE} (${CLIENT_SECRET_ENV_MESSAGE}, never one the service reads)`),
+    z.refine((v) => !shaped(v) || isServiceEnvName(v) || CLIENT_SECRET_ENV_PATTERN.test(v) || allowlist.includes(v), CLIENT_SECRET_ENV_MESSAGE),
+  );
+}
+
+function buildSchema(production: boolean, allowlist: readonly string[] = []) {
   return z.strictObject({
     id: z.string().check(z.regex(PROVIDER_ID_PATTERN, 'must match ^[a-z0-9-]{2,40}$')),
     name: z.string().check(z.trim(), z.minLength(1), z.maxLength(80)),
     enabled: z._default(z.boolean(), true),
     clientId: z.string().check(z.minLength(1), z.maxLength(500)),
-    clientSecretEnv: z.string().check(z.maxLength(200), z.regex(SECRET_ENV_PATTERN, 'must match ^[A-Z][A-Z0-9_]*$ (the NAME of an env variable)')),
+    clientSecretEnv: secretEnvName(allowlist),
     authorizationUrl: endpointUrl(production),
     tokenUrl: endpointUrl(production),
     userInfoUrl: endpointUrl(production),
@@ -81,8 +98,19 @@ function buildSchema(production: boolean) {
 }
 
 const schemas = { dev: buildSchema(false), production: buildSchema(true) };
+const withAllowlist = new Map<string, ReturnType<typeof buildSchema>>();
 
-export const oauthProviderSchema = (production: boolean) => (production ? schemas.production : schemas.dev);
+/**
+ * The provider schema. `allowlist` is `env.oauthClientSecretEnvs`
+ * (`OAUTH_CLIENT_SECRET_ENVS`); without it only `*_CLIENT_SECRET` names pass.
+ */
+export function oauthProviderSchema(production: boolean, allowlist: readonly string[] = []) {
+  if (allowlist.length === 0) return production ? schemas.production : schemas.dev;
+  const key = `${production}|${allowlist.join(',')}`;
+  let schema = withAllowlist.get(key);
+  if (!schema) withAllowlist.set(key, (schema = buildSchema(production, allowlist)));
+  return schema;
+}
 
 export type OAuthProviderConfig = z.output<ReturnType<typeof buildSchema>>;
 

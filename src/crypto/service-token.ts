@@ -10,7 +10,10 @@
  * the first two segments, an object payload, `iss` = `svc-adapter`, `aud` =
  * (or, as an array, containing) `svc-auth-api`, `sub`/`iat`/`exp` present,
  * numeric `iat`/`exp`/`nbf`, 30 s of skew on `exp` and `nbf` — plus a strict
- * subset: no `crit` or `b64` header at all (the adapter never sends them).
+ * subset: no `crit` or `b64` header at all (the adapter never sends them),
+ * and no `iat` beyond the skew in the future (jose checks that only with
+ * `maxTokenAge`; issue 29 finding 7b: a token minted for later is refused,
+ * reason `iat_future`).
  * `test/api/crypto/service-token.test.ts` runs a table of broken tokens
  * through this function and through the jose reference and expects the same answers.
  */
@@ -63,6 +66,9 @@ function claimsValid(claims: Record<string, unknown>, nowMs: number): boolean {
   return inTime(claims['exp'], claims['nbf'], nowMs);
 }
 
+/** `iat` no further ahead than the skew (checked again for a remembered token: a clock may step back). */
+const issuedByNow = (iat: number, nowMs: number) => iat <= Math.floor(nowMs / 1000) + SERVICE_TOKEN_SKEW_SECONDS;
+
 /** `exp` and `nbf` against the clock, with the skew (also what a remembered token is checked against). */
 function inTime(exp: unknown, nbf: unknown, nowMs: number): boolean {
   const now = Math.floor(nowMs / 1000);
@@ -75,6 +81,7 @@ export const SERVICE_TOKEN_MEMO_SIZE = 256;
 
 interface Remembered {
   sub: string;
+  iat: number;
   exp: number;
   nbf: number | undefined;
 }
@@ -99,7 +106,11 @@ export function createServiceTokenVerifier(secret: string) {
 
   return async function verifyServiceToken(headerValue: string, nowMs: number): Promise<ServiceTokenResult> {
     const known = memo.get(headerValue);
-    if (known !== undefined) return inTime(known.exp, known.nbf, nowMs) ? { ok: true, sub: known.sub } : { ok: false, reason: 'invalid' };
+    if (known !== undefined) {
+      // The order of the full check: exp/nbf, then iat.
+      if (!inTime(known.exp, known.nbf, nowMs)) return { ok: false, reason: 'invalid' };
+      return issuedByNow(known.iat, nowMs) ? { ok: true, sub: known.sub } : { ok: false, reason: 'iat_future' };
+    }
     const result = verifyUncached(headerValue, nowMs);
     if (result.ok) memo.set(headerValue, result.remember);
     return result.ok ? { ok: true, sub: result.sub } : result;
@@ -119,8 +130,9 @@ export function createServiceTokenVerifier(secret: string) {
     const claims = jsonObject(parts[1]!);
     if (!claims || !claimsValid(claims, nowMs)) return { ok: false, reason: 'invalid' };
     const { sub, iat, exp } = claims as { sub: unknown; iat: number; exp: number };
+    if (!issuedByNow(iat, nowMs)) return { ok: false, reason: 'iat_future' };
     if (typeof sub !== 'string' || sub === '') return { ok: false, reason: 'sub' };
     if (exp - iat > SERVICE_TOKEN_MAX_TTL_SECONDS) return { ok: false, reason: 'lifetime' };
-    return { ok: true, sub, remember: { sub, exp, nbf: claims['nbf'] as number | undefined } };
+    return { ok: true, sub, remember: { sub, iat, exp, nbf: claims['nbf'] as number | undefined } };
   }
 }

@@ -78,7 +78,7 @@ export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: Pa
   const patch = Object.fromEntries(Object.entries(parsed.data!).filter(([, v]) => v !== undefined)) as ConfigPatch;
   // Boot tolerates an invalid provider (it is hidden, §6.1); an admin write must not create one.
   const providerIssues = (patch.oauth_providers ?? []).flatMap((p, i) => {
-    const r = safeParse(oauthProviderSchema(deps.env.production), p);
+    const r = safeParse(oauthProviderSchema(deps.env.production, deps.env.oauthClientSecretEnvs), p);
     return r.success ? [] : r.error.issues.map((x) => ({ path: ['oauth_providers', i, ...x.path.map((k) => (typeof k === 'symbol' ? String(k) : k))], code: x.code, message: x.message }));
   });
   if (providerIssues.length) await refuse(fail('invalid_request', 'Request failed schema validation.', { details: { issues: providerIssues } }), submittedKeys);

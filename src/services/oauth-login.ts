@@ -5,6 +5,7 @@
  * and issues the session (or the MFA step).
  */
 import { isOidcProvider, parseUrl, publicProvider, type OAuthProviderConfig } from '../config/oauth-provider.js';
+import { clientSecretEnvProblem } from '../config/oauth-secret-env.js';
 import {
   flowBindingHash,
   flowBindingMatches,
@@ -121,6 +122,12 @@ export async function completeOAuthLogin(
   });
   if (!consumed) throw await failed('state_replayed', fail('oauth_invalid_state'));
 
+  // Checked again at use (issue 29 finding 1): whatever path handed us this provider, a
+  // variable the service reads for itself is never read here, so never posted to tokenUrl.
+  if (clientSecretEnvProblem(provider.clientSecretEnv, deps.env.oauthClientSecretEnvs) !== null) {
+    deps.log.log('error', 'OAuth provider names a client secret env variable it may not use', { providerId: provider.id });
+    throw await failed('client_secret_env_refused', fail('oauth_login_failed'));
+  }
   const clientSecret = deps.env.raw[provider.clientSecretEnv];
   if (!clientSecret) {
     deps.log.log('error', 'OAuth client secret env variable is not set', { providerId: provider.id, env: provider.clientSecretEnv });

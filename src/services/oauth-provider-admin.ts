@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { oauthProviderSchema, PROVIDER_FIELDS, type OAuthProviderConfig } from '../config/oauth-provider.js';
+import { clientSecretEnvProblem } from '../config/oauth-secret-env.js';
 import type { Deps } from '../deps.js';
 import { fail } from '../errors.js';
 import type { ActorFields } from '../http/audit.js';
@@ -26,8 +27,12 @@ const invalid = (error: z.core.$ZodError) => fail('invalid_request', 'Request fa
 /** PATCH body: known fields only (values are checked on the merged provider); `null` resets a field. */
 export const patchSchema = z.strictObject(Object.fromEntries(PROVIDER_FIELDS.map((f) => [f, z.optional(z.unknown())])) as Record<string, z.ZodMiniOptional<z.ZodMiniUnknown>>);
 
+/** Whether the named variable is set; never asked of a name a provider may not use (no oracle on the service's own env). */
 const secretConfigured = (deps: AdminDeps, envName: unknown) =>
-  typeof envName === 'string' && /^[A-Z][A-Z0-9_]*$/.test(envName) && typeof deps.env.raw[envName] === 'string' && deps.env.raw[envName] !== '';
+  typeof envName === 'string' &&
+  clientSecretEnvProblem(envName, deps.env.oauthClientSecretEnvs) === null &&
+  typeof deps.env.raw[envName] === 'string' &&
+  deps.env.raw[envName] !== '';
 
 /**
  * The admin view of one stored entry. A valid entry is shown parsed; an
@@ -66,12 +71,12 @@ async function save(
 }
 
 export async function listProvidersForAdmin(deps: AdminDeps) {
-  const entries = validateProviderEntries(await storedEntries(deps), deps.env.production);
+  const entries = validateProviderEntries(await storedEntries(deps), deps.env.production, deps.env.oauthClientSecretEnvs);
   return entries.map((e) => adminView(deps, e));
 }
 
 export async function createProvider(deps: AdminDeps, body: unknown, actor: ActorFields) {
-  const parsed = safeParse(oauthProviderSchema(deps.env.production), body ?? {});
+  const parsed = safeParse(oauthProviderSchema(deps.env.production, deps.env.oauthClientSecretEnvs), body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const provider = parsed.data;
   const current = await storedEntries(deps);
@@ -100,7 +105,7 @@ export async function patchProvider(deps: AdminDeps, id: string, body: unknown, 
     else if (v !== undefined) merged[k] = v;
   }
   merged.id = id;
-  const parsed = safeParse(oauthProviderSchema(deps.env.production), merged);
+  const parsed = safeParse(oauthProviderSchema(deps.env.production, deps.env.oauthClientSecretEnvs), merged);
   if (!parsed.success) throw invalid(parsed.error);
   const provider: OAuthProviderConfig = parsed.data;
   const next = current.map((p, i) => (i === index ? provider : p));

@@ -27,8 +27,8 @@ type ProviderDeps = Pick<Deps, 'config' | 'env' | 'events' | 'log'>;
 
 const memo = new WeakMap<object, { version: string; entries: ProviderEntry[] }>();
 
-export function validateProviderEntries(raw: readonly Record<string, unknown>[], production: boolean): ProviderEntry[] {
-  const schema = oauthProviderSchema(production);
+export function validateProviderEntries(raw: readonly Record<string, unknown>[], production: boolean, secretEnvAllowlist: readonly string[] = []): ProviderEntry[] {
+  const schema = oauthProviderSchema(production, secretEnvAllowlist);
   return raw.map((entry) => {
     const parsed = safeParse(schema, entry);
     return {
@@ -49,7 +49,7 @@ export async function loadProviderEntries(deps: ProviderDeps): Promise<ProviderE
   const version = JSON.stringify(raw);
   const cached = memo.get(deps.config);
   if (cached && cached.version === version) return cached.entries;
-  const entries = validateProviderEntries(raw, deps.env.production);
+  const entries = validateProviderEntries(raw, deps.env.production, deps.env.oauthClientSecretEnvs);
   memo.set(deps.config, { version, entries });
   for (const e of entries.filter((x) => !x.provider)) {
     const paths = e.issues.map((i) => i.path.join('.'));

@@ -206,7 +206,7 @@ describe('admin console in Chromium', () => {
     for (const [k, v] of Object.entries(fields)) await admin.fill(`#new-${k}`, v);
     await admin.click('#add-provider button[type="submit"]');
     await expectNotice(admin, 'error', /Not saved/);
-    await expect.poll(() => admin.textContent('#add-provider [data-error-for="clientSecretEnv"]')).toMatch(/NAME of an env variable/);
+    await expect.poll(() => admin.textContent('#add-provider [data-error-for="clientSecretEnv"]')).toMatch(/NAME of an env variable|_CLIENT_SECRET/);
     await admin.fill('#new-clientSecretEnv', 'GITHUB_CLIENT_SECRET');
     await admin.click('#add-provider button[type="submit"]');
     await expectNotice(admin, 'ok', 'Provider added');

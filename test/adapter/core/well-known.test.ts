@@ -141,7 +141,9 @@ describe.each([
 
   it('answers only GET on the three paths and nothing else at the root', async () => {
     const h = await makeHarness({}, API_ENV, { mount });
-    expect((await h.send('POST', '/.well-known/assetlinks.json', { body: {} })).status).toBe(404);
+    // Another method on one of its paths: 405 with Allow (issue 29 finding 7c), the same on both adapters.
+    const post = await h.send('POST', '/.well-known/assetlinks.json', { body: {} });
+    expect([post.status, post.headers.get('allow'), post.body]).toEqual([405, 'GET, HEAD', { error: 'method_not_allowed', message: 'Method not allowed' }]);
     expect((await h.send('GET', '/.well-known/jwks.json')).status).toBe(404);
   });
 });

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { requireAuth, type SvcVariables } from '../../../adapter/hono/index.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { TEST_ISSUER } from '../../helpers/make-app.js';
-import { APP_ORIGIN, COOKIE_SECRET, makeHarness, signedInBrowser, type Harness } from '../helpers.js';
+import { expressMount } from '../express/harness.js';
+import { APP_ORIGIN, COOKIE_SECRET, honoMount, makeHarness, signedInBrowser, type Harness, type Mount } from '../helpers.js';
 
 function app(h: Harness) {
   const a = new Hono<{ Variables: SvcVariables }>();
@@ -22,16 +23,17 @@ function app(h: Harness) {
 }
 
 /** Signs with the API's real private key and kid. */
-async function apiSigned(h: Harness, claims: Record<string, unknown>, opts: { iss?: string; aud?: string | string[]; expInSeconds?: number; iatInSeconds?: number } = {}) {
+async function apiSigned(h: Harness, claims: Record<string, unknown>, opts: { iss?: string; aud?: string | string[]; expInSeconds?: number; iatInSeconds?: number | null } = {}) {
   const now = Math.floor(h.t.clock.now() / 1000);
   const keys = h.t.api.deps.keys;
-  return new SignJWT(claims)
+  const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: keys.activeKid })
     .setIssuer(opts.iss ?? TEST_ISSUER)
     .setAudience(opts.aud ?? TEST_ISSUER)
-    .setIssuedAt(now + (opts.iatInSeconds ?? 0))
-    .setExpirationTime(now + (opts.expInSeconds ?? 600))
-    .sign(keys.privateKey);
+    .setExpirationTime(now + (opts.expInSeconds ?? 600));
+  // `iatInSeconds: null` leaves `iat` out (the API refuses such a token; so must the adapter, issue 29 finding 7a).
+  if (opts.iatInSeconds !== null) jwt.setIssuedAt(now + (opts.iatInSeconds ?? 0));
+  return jwt.sign(keys.privateKey);
 }
 
 describe('requireAuth bearer claims (API-signed tokens)', () => {
@@ -60,12 +62,30 @@ describe('requireAuth bearer claims (API-signed tokens)', () => {
       // issue #23: jose alone accepts both of these
       iatInTheFuture: await apiSigned(h, good, { iatInSeconds: 120 }),
       audArrayContainingOurs: await apiSigned(h, good, { aud: [TEST_ISSUER, 'http://other-app.test'] }),
+      // issue 29 finding 7a: the API requires iat; the adapter used to accept a token without one
+      noIat: await apiSigned(h, good, { iatInSeconds: null }),
+      nonNumericIat: await apiSigned(h, { ...good, iat: 'yesterday' }, { iatInSeconds: null }),
     };
     for (const [name, token] of Object.entries(bad)) {
       const res = await a.request('/app', { headers: { authorization: `Bearer ${token}` } });
       expect(res.status, name).toBe(401);
       expect(await res.json(), name).toEqual({ error: 'unauthorized', message: 'Invalid or expired session' });
     }
+  });
+
+  it.each([
+    ['hono', honoMount],
+    ['express', expressMount],
+  ] as [string, Mount][])('refuses a bearer without iat on the %s adapter (the API refuses it too)', async (_name, mount) => {
+    const h = await makeHarness({}, {}, { mount });
+    const user = await createUser(h.t);
+    const env = await signIn(h.t, user);
+    const token = await apiSigned(h, { sub: user.id, sid: env.sessionId, typ: 'access', roles: ['user'] }, { iatInSeconds: null });
+    const res = await h.send('GET', '/app', { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'Invalid or expired session' });
+    expect((await h.t.call('GET', '/users/me', { token })).status).toBe(401);
+    expect((await h.send('GET', '/app', { headers: { authorization: `Bearer ${env.token}` } })).status).toBe(200);
   });
 
   it('lets a valid cookie win over a valid bearer of another user', async () => {

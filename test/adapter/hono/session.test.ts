@@ -155,11 +155,12 @@ describe('logout', () => {
     expect(h.upstream).toHaveLength(0);
   });
 
-  it('does not mount GET /auth/logout', async () => {
+  it('does not mount GET /auth/logout (405 with Allow: DELETE, issue 29 finding 7c)', async () => {
     const h = await makeHarness();
     const { cookies } = await signedInBrowser(h);
     const res = await h.send('GET', '/auth/logout', { cookies });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('DELETE');
     expect(h.upstream).toHaveLength(0);
   });
 });

@@ -5,7 +5,7 @@ const base = {
   id: 'acme',
   name: 'Acme',
   clientId: 'c',
-  clientSecretEnv: 'ACME_SECRET',
+  clientSecretEnv: 'ACME_CLIENT_SECRET',
   authorizationUrl: 'https://idp.example/a',
   tokenUrl: 'https://idp.example/t',
   userInfoUrl: 'https://idp.example/u',
@@ -50,7 +50,9 @@ describe('OAuthProviderConfig (contract §6.1)', () => {
     expect(ok({ clientId: '' })).toBe(false);
     expect(ok({ clientSecretEnv: 'acme_secret' })).toBe(false);
     expect(ok({ clientSecretEnv: '1ACME' })).toBe(false);
-    expect(ok({ clientSecretEnv: 'A' })).toBe(true);
+    expect(ok({ clientSecretEnv: 'A' })).toBe(false); // issue 29: *_CLIENT_SECRET or allowlisted only
+    expect(ok({ clientSecretEnv: 'A_CLIENT_SECRET' })).toBe(true);
+    expect(ok({ clientSecretEnv: 'API_SERVICE_TOKEN' })).toBe(false);
   });
 
   it('validates URLs, redirect URIs, JSON paths and enums', () => {

@@ -35,6 +35,8 @@ async function joseReference(headerValue: string, nowMs: number): Promise<Servic
       clockTolerance: 30,
       requiredClaims: ['sub', 'iat', 'exp'],
     });
+    // jose checks a future iat only with maxTokenAge; svc refuses it always (issue 29 finding 7b).
+    if (payload.iat! > Math.floor(nowMs / 1000) + 30) return { ok: false, reason: 'iat_future' };
     if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'sub' };
     if (payload.exp! - payload.iat! > 60) return { ok: false, reason: 'lifetime' };
     return { ok: true, sub: payload.sub };
@@ -63,6 +65,9 @@ const TABLE: [string, string][] = [
   ['exp 29 s in the past (skew)', raw(head, { ...good, iat: iat - 89, exp: iat - 29 })],
   ['exp 30 s in the past', raw(head, { ...good, iat: iat - 90, exp: iat - 30 })],
   ['nbf 30 s ahead (skew)', raw(head, { ...good, nbf: iat + 30 })],
+  ['iat 30 s ahead (skew)', raw(head, { ...good, iat: iat + 30, exp: iat + 90 })],
+  ['iat 31 s ahead', raw(head, { ...good, iat: iat + 31, exp: iat + 91 })],
+  ['iat 1 h ahead, empty sub', raw(head, { ...good, sub: '', iat: iat + 3600, exp: iat + 3660 })],
   ['nbf 31 s ahead', raw(head, { ...good, nbf: iat + 31 })],
   ['a string nbf', raw(head, { ...good, nbf: String(iat) })],
   ['a null nbf', raw(head, { ...good, nbf: null })],
@@ -113,6 +118,7 @@ describe('service-token verification (contract §1.5)', () => {
     expect(await verify(valid, NOW)).toEqual({ ok: true, sub: 'svc-hono-adapter' });
     expect((await verify(raw(head, { ...good, exp: iat + 61 }), NOW)).ok).toBe(false);
     expect((await verify(raw(head, good, 'x'.repeat(40)), NOW)).ok).toBe(false);
+    expect(await verify(raw(head, { ...good, iat: iat + 31, exp: iat + 91 }), NOW)).toEqual({ ok: false, reason: 'iat_future' });
   });
 
   it('refuses crit and b64 headers, which the adapter never sends (stricter than jose)', async () => {
@@ -128,8 +134,9 @@ describe('the memo of verified service tokens', () => {
     // One verifier for the whole walk, so later answers come from its memo.
     const verify = createServiceTokenVerifier(SECRET);
     const notBefore = raw(head, { ...good, nbf: iat + 40 });
+    const issuedLater = raw(head, { ...good, iat: iat + 40, exp: iat + 100 });
     const offsetsSeconds = [0, 15, -40, 29, 31, 60, 89, 90, 91, 200, 0, 15];
-    for (const token of [valid, `Bearer ${valid}`, notBefore]) {
+    for (const token of [valid, `Bearer ${valid}`, notBefore, issuedLater]) {
       for (const offset of offsetsSeconds) {
         const at = NOW + offset * 1000;
         expect(await verify(token, at), `${token.slice(-8)} at +${offset}s`).toEqual(await joseReference(token, at));

@@ -60,6 +60,25 @@ describe('trusted client context (contract §3.0 step 2)', () => {
     expect(await eventsOf(t, 'service_token_failed')).toHaveLength(1);
   });
 
+  // Issue 29 finding 7b: a token minted for later (iat beyond the 30 s skew) is not a token of now.
+  it.each([
+    ['31 s ahead', 31_000],
+    ['1 h ahead', 3_600_000],
+  ])('refuses a service token whose iat is %s and writes service_token_failed', async (_name, aheadMs) => {
+    const t = await makeApi();
+    const token = await serviceToken({ nowMs: t.clock.now() + aheadMs });
+    expect(await refreshAs(t, { 'x-svc-service-token': `Bearer ${token}`, ...forwarded })).toEqual({ ipAddress: null, userAgent: 'Socket-UA/1' });
+    const [ev] = await eventsOf(t, 'service_token_failed');
+    expect(ev?.metadata).toEqual({ reason: 'iat_future' });
+  });
+
+  it('accepts a service token whose iat is within the 30 s skew', async () => {
+    const t = await makeApi();
+    const token = await serviceToken({ nowMs: t.clock.now() + 30_000 });
+    expect(await refreshAs(t, { 'x-svc-service-token': token, ...forwarded })).toEqual({ ipAddress: '198.51.100.9', userAgent: 'Browser/2.0' });
+    expect(await eventsOf(t, 'service_token_failed')).toHaveLength(0);
+  });
+
   it('refuses an RS256 token (our own access token) as a service token without verifying it', async () => {
     const t = await makeApi();
     const user = await createUser(t);

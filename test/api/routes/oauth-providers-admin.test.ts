@@ -9,7 +9,7 @@ const provider = (over: Record<string, unknown> = {}) => ({
   id: 'acme',
   name: 'Acme',
   clientId: 'client-1',
-  clientSecretEnv: 'ACME_SECRET',
+  clientSecretEnv: 'ACME_CLIENT_SECRET',
   authorizationUrl: 'https://idp.example/authorize',
   tokenUrl: 'https://idp.example/token',
   userInfoUrl: 'https://idp.example/userinfo',
@@ -19,7 +19,7 @@ const provider = (over: Record<string, unknown> = {}) => ({
 
 async function setup(providers: unknown[] = [provider()]) {
   const t = await makeApi({
-    env: { LOGIN_METHODS: 'passkey,oauth', OAUTH_PROVIDERS: JSON.stringify(providers), ACME_SECRET: SECRET_VALUE },
+    env: { LOGIN_METHODS: 'passkey,oauth', OAUTH_PROVIDERS: JSON.stringify(providers), ACME_CLIENT_SECRET: SECRET_VALUE },
   });
   const reader = await signedIn(t, ['admin:read']);
   const writer = await signedIn(t, ['admin:write']);
@@ -31,11 +31,11 @@ const BASE = '/system-config/oauth-providers';
 
 describe('/system-config/oauth-providers', () => {
   it('lists stored providers with secretConfigured and never the secret', async () => {
-    const { t, reader } = await setup([provider(), provider({ id: 'other', clientSecretEnv: 'UNSET_SECRET' })]);
+    const { t, reader } = await setup([provider(), provider({ id: 'other', clientSecretEnv: 'UNSET_CLIENT_SECRET' })]);
     const res = await t.call('GET', BASE, { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.body.providers).toHaveLength(2);
-    expect(res.body.providers[0]).toMatchObject({ id: 'acme', clientSecretEnv: 'ACME_SECRET', secretConfigured: true, enabled: true, accountLinking: 'email' });
+    expect(res.body.providers[0]).toMatchObject({ id: 'acme', clientSecretEnv: 'ACME_CLIENT_SECRET', secretConfigured: true, enabled: true, accountLinking: 'email' });
     expect(res.body.providers[1]).toMatchObject({ id: 'other', secretConfigured: false });
     expect(JSON.stringify(res.body)).not.toContain(SECRET_VALUE);
     // Nor does the full config view (the key stores the env variable's name only).

@@ -7,7 +7,7 @@ const provider = (over: Record<string, unknown> = {}) => ({
   id: 'acme',
   name: 'Acme',
   clientId: 'client-1',
-  clientSecretEnv: 'ACME_SECRET',
+  clientSecretEnv: 'ACME_CLIENT_SECRET',
   authorizationUrl: 'https://idp.example/authorize',
   tokenUrl: 'https://idp.example/token',
   userInfoUrl: 'https://idp.example/userinfo',
@@ -16,7 +16,7 @@ const provider = (over: Record<string, unknown> = {}) => ({
 });
 
 const apiWith = (providers: unknown[], loginMethods = 'passkey,oauth') =>
-  makeApi({ env: { LOGIN_METHODS: loginMethods, OAUTH_PROVIDERS: JSON.stringify(providers), ACME_SECRET: 'provider-secret-value-123' } });
+  makeApi({ env: { LOGIN_METHODS: loginMethods, OAUTH_PROVIDERS: JSON.stringify(providers), ACME_CLIENT_SECRET: 'provider-secret-value-123' } });
 
 describe('GET /oauth/providers', () => {
   it('lists enabled, valid providers with public fields only', async () => {

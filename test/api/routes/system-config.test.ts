@@ -161,7 +161,7 @@ describe('PATCH /system-config/admin', () => {
         id: 'acme',
         name: 'Acme',
         clientId: 'client',
-        clientSecretEnv: 'ACME_SECRET',
+        clientSecretEnv: 'ACME_CLIENT_SECRET',
         authorizationUrl: 'https://id.acme.test/authorize',
         tokenUrl: 'https://id.acme.test/token',
         userInfoUrl: 'https://id.acme.test/userinfo',

@@ -16,7 +16,7 @@ const provider = oauthProviderSchema(false).parse({
   id: 'acme',
   name: 'Acme',
   clientId: 'client',
-  clientSecretEnv: 'ACME_SECRET',
+  clientSecretEnv: 'ACME_CLIENT_SECRET',
   authorizationUrl: 'https://idp.test/authorize',
   tokenUrl: 'https://idp.test/token',
   userInfoUrl: 'https://idp.test/userinfo',

@@ -13,7 +13,7 @@ type Provider = Record<string, unknown> & { id: string; name?: string; enabled?:
 const TEXT_FIELDS: [key: string, label: string, kind?: 'list'][] = [
   ['name', 'Display name'],
   ['clientId', 'Client id'],
-  ['clientSecretEnv', 'Env variable holding the client secret (its name, not the secret)'],
+  ['clientSecretEnv', 'Env variable holding the client secret (its name, ending in _CLIENT_SECRET, e.g. GITHUB_CLIENT_SECRET)'],
   ['authorizationUrl', 'Authorization URL'],
   ['tokenUrl', 'Token URL'],
   ['userInfoUrl', 'User info URL'],
