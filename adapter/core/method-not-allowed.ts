@@ -18,24 +18,35 @@ export const HOST_METHODS: ReadonlySet<string> = new Set(['OPTIONS']);
 
 const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** Two patterns can match one URL: same length, and each segment pair equal or one of them a `:param`. */
-function overlap(a: string, b: string): boolean {
-  const x = a.split('/');
-  const y = b.split('/');
-  return x.length === y.length && x.every((s, i) => s === y[i] || s.startsWith(':') || y[i]!.startsWith(':'));
+const segmentsOf = (path: string): string[] => path.slice(1).split('/');
+
+/** A pattern matches a URL's trailing segments: same count, each literal equal (`:param` matches any). */
+function matches(pattern: readonly string[], url: readonly string[]): boolean {
+  return pattern.every((s, i) => s.startsWith(':') || s === url[i]);
 }
 
 /**
- * One fallback per distinct path of `routes`, with its `Allow` value: the
- * methods of every route whose pattern can match the same URLs (so a literal
- * path beside a `:param` sibling lists both), plus HEAD where GET is.
+ * One fallback per distinct path of `routes`. `allow(urlPath)` answers with
+ * the methods of every route whose pattern matches that URL (a literal path
+ * and a `:param` sibling can both match one URL; two patterns that merely
+ * overlap as patterns do not share methods), plus HEAD where GET is. It is
+ * computed from the request's own path because the fallback that catches a
+ * URL is the first registered one whose pattern matches, which need not be
+ * the route the URL was meant for. `urlPath` may carry the mount prefix: only
+ * its trailing segments are compared.
  */
-export function methodFallbacks(routes: readonly { method: HttpMethod; path: string }[]): { path: string; allow: string }[] {
+export function methodFallbacks(routes: readonly { method: HttpMethod; path: string }[]): { path: string; allow: (urlPath: string) => string }[] {
+  const compiled = routes.map((r) => ({ method: r.method, segments: segmentsOf(r.path) }));
   const paths = [...new Set(routes.map((r) => r.path))];
   return paths.map((path) => {
-    const methods = new Set<string>(routes.filter((r) => overlap(r.path, path)).map((r) => r.method));
-    if (methods.has('GET')) methods.add('HEAD');
-    return { path, allow: ORDER.filter((m) => methods.has(m)).join(', ') };
+    const count = segmentsOf(path).length;
+    const allow = (urlPath: string): string => {
+      const url = segmentsOf(urlPath.startsWith('/') ? urlPath : `/${urlPath}`).slice(-count);
+      const methods = new Set<string>(compiled.filter((r) => r.segments.length === count && matches(r.segments, url)).map((r) => r.method));
+      if (methods.has('GET')) methods.add('HEAD');
+      return ORDER.filter((m) => methods.has(m)).join(', ');
+    };
+    return { path, allow };
   });
 }
 

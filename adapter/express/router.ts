@@ -22,7 +22,7 @@ export function tableRouter<R extends { method: HttpMethod; path: string }>(core
   // `Allow` answer would shadow the application's CORS preflight (Hono falls through too).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));
   for (const route of routes) router.route(route.path)[VERBS[route.method]](serve(core, (req) => handle(route, req)));
-  for (const { path, allow } of methodFallbacks(routes)) router.all(path, (req, res, next) => (HOST_METHODS.has(req.method.toUpperCase()) ? next() : respond(res, core, methodNotAllowed(allow))));
+  for (const { path, allow } of methodFallbacks(routes)) router.all(path, (req, res, next) => (HOST_METHODS.has(req.method.toUpperCase()) ? next() : respond(res, core, methodNotAllowed(allow(req.path)))));
   // A malformed escape in a path parameter (`/sessions/%E0%A4%A`) makes the router's decode throw a
   // URIError while matching one of these routes: answer JSON (contract §5.13), not Express's HTML page.
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -10,7 +10,7 @@ export function addMethodFallbacks<E extends Env>(app: Hono<E>, core: AdapterCor
   for (const { path, allow } of methodFallbacks(routes)) {
     app.all(path, async (c, next) => {
       if (HOST_METHODS.has(c.req.method.toUpperCase())) return next();
-      return respond(c, core, methodNotAllowed(allow));
+      return respond(c, core, methodNotAllowed(allow(c.req.path)));
     });
   }
 }

@@ -165,7 +165,7 @@ describe('clientSecretEnv at boot and at use: nothing is ever sent', () => {
       // Bypass every validation: the stored row now names a service secret.
       await writeConfigKeys(t.api.deps.db, { oauth_providers: [provider({ clientSecretEnv: name })] }, null, t.api.deps.clock);
       t.api.deps.config.invalidate();
-      const callback = await t.call('POST', '/oauth/evil/callback', { body: { code: 'the-code', state } });
+      const callback = await t.call('POST', '/oauth/evil/callback', { body: { code: 'the-code', state, binding: start.body.binding } });
       expect([400, 404]).toContain(callback.status);
       expect(received).toEqual([]);
     },
@@ -179,7 +179,7 @@ describe('clientSecretEnv at boot and at use: nothing is ever sent', () => {
       // A provider object that never went through the schema (as a future code path might pass one).
       const forged = { ...oauthProviderSchema(false).parse(provider()), clientSecretEnv: name };
       const client = { ip: '127.0.0.1', userAgent: 'test', trusted: false, externalDelivery: false, startedAtMs: Date.now() };
-      await expect(completeOAuthLogin(t.api.deps, { provider: forged, code: 'the-code', state, client })).rejects.toMatchObject({ code: 'oauth_login_failed' });
+      await expect(completeOAuthLogin(t.api.deps, { provider: forged, code: 'the-code', state, binding: start.body.binding, client })).rejects.toMatchObject({ code: 'oauth_login_failed' });
     }
     expect(received).toEqual([]);
     const failed = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'oauth_login_failed'));
@@ -191,7 +191,7 @@ describe('clientSecretEnv at boot and at use: nothing is ever sent', () => {
     const { t } = await setup();
     const start = await t.call('POST', '/oauth/evil/start', { body: {} });
     const state = new URL(start.body.authorizationUrl).searchParams.get('state')!;
-    const callback = await t.call('POST', '/oauth/evil/callback', { body: { code: 'the-code', state } });
+    const callback = await t.call('POST', '/oauth/evil/callback', { body: { code: 'the-code', state, binding: start.body.binding } });
     expect(callback.body.error).toBe('oauth_login_failed');
     expect(received).toHaveLength(1);
     expect(received[0]).toContain(`client_secret=${PROVIDER_SECRET}`);
