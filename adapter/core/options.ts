@@ -34,6 +34,8 @@ export interface SvcAdapterOptions {
   registrationCookieName?: string;
   /** Default `svc-ephemeral`. */
   preAuthCookieName?: string;
+  /** The same_device magic-link binding (issue 29). Default `svc-magic-link`. */
+  magicLinkCookieName?: string;
   /** Default: `NODE_ENV === "production"` (read once, at construction). */
   cookieSecure?: boolean;
   /** Default: `"none"` in production, `"lax"` otherwise. `"none"` needs `cookieSecure`. */
@@ -60,6 +62,7 @@ export interface CookieNames {
   refresh: string;
   registration: string;
   preAuth: string;
+  magicLink: string;
 }
 
 export interface CookieAttributes {
@@ -150,6 +153,7 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
       refresh: opts.refreshCookieName ?? 'svc-refresh',
       registration: opts.registrationCookieName ?? 'svc-ephemeral',
       preAuth: opts.preAuthCookieName ?? 'svc-ephemeral',
+      magicLink: opts.magicLinkCookieName ?? 'svc-magic-link',
     },
     cookie: { secure, sameSite, domain: opts.cookieDomain },
     allowedOrigins: new Set([issuerUrl.origin.toLowerCase(), ...(opts.allowedOrigins ?? []).map((o) => o.trim().toLowerCase())]),

@@ -103,6 +103,16 @@ export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry,
     if (route.response === 'logout' && ensured.result.status === 401) return mergeCookies([], { status: 204, clearCookies: allCookieNames(core) });
     return mergeCookies([], ensured.result);
   }
-  const result = await runRoute(core, route, { transport, token: ensured.token, authorization: null, credentialSub: ensured.sub, params: req.params, query: req.query, body: req.body, client: req.client });
+  const result = await runRoute(core, route, {
+    transport,
+    token: ensured.token,
+    authorization: null,
+    credentialSub: ensured.sub,
+    params: req.params,
+    query: req.query,
+    body: req.body,
+    client: req.client,
+    cookies: req.cookies,
+  });
   return forTransport(mergeCookies(ensured.setCookies, result), transport);
 }

@@ -13,6 +13,7 @@ import { deleteUser, logout, me, organizationSwitch, refreshRoute } from './acco
 import { collectDeliveries } from './delivery.js';
 import { ephemeralRenew, ephemeralStart } from './ephemeral.js';
 import { is2xx, passthrough } from './forward.js';
+import { magicLinkRequest, magicLinkVerified, withMagicLinkBinding } from './magic-link.js';
 
 export interface RouteCall {
   transport: Transport;
@@ -26,6 +27,8 @@ export interface RouteCall {
   query: Record<string, unknown>;
   body: unknown;
   client: ClientInfo;
+  /** Cookie transport: the request's cookies (the magic-link binding is read from them). */
+  cookies?: Record<string, string>;
 }
 
 /**
@@ -48,7 +51,7 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
     path: fillPath(route.raw, call.params),
     query: call.query,
     authorization: route.cred === 'none' ? null : authorization,
-    body: call.body,
+    body: route.response === 'magic-verify' && call.transport === 'cookie' ? withMagicLinkBinding(core, call.body, call.cookies) : call.body,
     client: call.client,
     delivery: route.svc === 'D',
   });
@@ -62,6 +65,10 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
     case 'session':
     case 'magic-check':
       return is2xx(res) ? sessionResult(core, res.status, res.body, call.transport) : passthrough(res);
+    case 'magic-request':
+      return magicLinkRequest(core, res, call.transport);
+    case 'magic-verify':
+      return magicLinkVerified(core, res, call.transport, call.cookies);
     case 'me':
       return me(core, res, call.transport);
     case 'delete-user':
