@@ -5,6 +5,7 @@ import { exchange, fillPath, queryString, type FetchLike } from './http.js';
 import { FIELD_RULES, ROUTE_KEYS, type RouteMethods, type RouteName } from './routes.js';
 import { createSessionStore, type SessionState, type SessionStore } from './session.js';
 import { checkInput } from './validate.js';
+import type { MagicLinkVerified } from './wire.js';
 import { createBearerAuth, memoryStorage, tokensFrom, userFrom, type StoredTokens, type SvcStorage } from './tokens.js';
 
 export interface SvcClientOptions {
@@ -31,6 +32,11 @@ export type SvcClient = RouteMethods & {
   readonly session: SessionStore;
   /** Reads the stored session (bearer) or asks `me` (cookie) and returns the state. */
   restore(): Promise<SessionState>;
+  /**
+   * Completes a number_match magic link with the number the user picked
+   * (`verifyMagicLink({ token, number })`). One guess: a wrong number cancels the link.
+   */
+  confirmMagicLink(token: string, number: number): Promise<MagicLinkVerified>;
 };
 
 type Kind = { cred: string; response: string };
@@ -76,6 +82,8 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
   const index = routeIndex();
   const session = createSessionStore();
   let ephemeral: string | null = null;
+  /** same_device (bearer): the binding of this client's pending magic link. */
+  let magicLinkBinding: string | null = null;
 
   const send = (method: string, path: string, authorization: string | null, body: unknown) =>
     exchange(fetchFn, {
@@ -144,6 +152,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
     const kind = index.get(key);
     if (!kind) throw new TypeError(`${name}: route ${key} is not mounted by the adapter`);
     const { path, rest } = fillPath(template, checkArgs(name, template, input));
+    if (kind.response === 'magic-verify' && magicLinkBinding && rest['binding'] === undefined) rest['binding'] = magicLinkBinding;
     const body = method === 'GET' ? undefined : rest;
     const url = method === 'GET' ? path + queryString(rest) : path;
 
@@ -187,6 +196,10 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
       case 'session':
       case 'magic-check':
         return sessionResult(body);
+      case 'magic-request':
+        // same_device in bearer transport: this client asked, so this client's verify carries the binding.
+        magicLinkBinding = bearer && typeof body?.['binding'] === 'string' ? body['binding'] : null;
+        return body;
       case 'me': {
         const user = body?.['user'];
         if (!isObject(user) || typeof user['id'] !== 'string') throw invalidResponse(200, '`me` without a user');
@@ -217,6 +230,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
 
   const client = {
     transport,
+    confirmMagicLink: (token: string, number: number) => call('verifyMagicLink', { token, number }),
     session: { get: session.get, subscribe: session.subscribe } satisfies SessionStore,
     async restore(): Promise<SessionState> {
       if (bearer) await auth.load();
