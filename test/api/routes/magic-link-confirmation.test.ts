@@ -178,6 +178,24 @@ describe('magic_link_confirmation: same_device', () => {
   });
 });
 
+describe('magic_link_confirmation: no cross-mode shortcut', () => {
+  it('a binding does not stand in for the number, a number does not stand in for the binding, and a link keeps the mode it was requested under', async () => {
+    const nm = await setup();
+    const a = await request(nm.t, nm.token);
+    expect((await verify(nm.t, a.raw, { binding: 'A'.repeat(43) })).body.status).toBe('confirmation_required');
+    // The operator relaxes the mode: a link already sent still needs its number.
+    const admin = await signedIn(nm.t, ['admin']);
+    expect((await nm.t.call('PATCH', '/system-config/admin', { token: admin.token, body: { magic_link_confirmation: 'none' } })).status).toBe(200);
+    expect((await verify(nm.t, a.raw)).body.status).toBe('confirmation_required');
+    expect((await poll(nm.t, nm.token)).status).toBe(204);
+
+    const sd = await setup({ MAGIC_LINK_CONFIRMATION: 'same_device' });
+    const b = await request(sd.t, sd.token);
+    for (const number of [10, 55, 99]) expect((await verify(sd.t, b.raw, { number })).body.error).toBe('invalid_verification_token');
+    expect((await poll(sd.t, sd.token)).status).toBe(204);
+  });
+});
+
 describe('magic_link_confirmation: none', () => {
   it('keeps the original flow: a bare verify completes the poll', async () => {
     const { t, user, token } = await setup({ MAGIC_LINK_CONFIRMATION: 'none' });
