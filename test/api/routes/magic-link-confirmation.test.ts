@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { authEvents, magicLinkTokens, sessions } from '../../../src/db/schema.js';
 import { createUser } from '../../helpers/factories.js';
 import { signedIn } from '../../helpers/admin.js';
-import { makeApi, type TestApi } from '../../helpers/make-app.js';
+import { createManualClock } from '../../../src/clock.js';
+import { createAuthApi } from '../../../src/index.js';
+import { captureSender, settle } from '../../helpers/capture-sender.js';
+import { baseEnv, makeApi, prepareClient, type TestApi } from '../../helpers/make-app.js';
 import { externalDelivery, serviceToken } from '../../helpers/service-token.js';
 
 const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -237,7 +240,6 @@ describe('requestedBy', () => {
   });
 
   it('the emailed text names the browser, OS, place and time, never the raw UA', async () => {
-    const { captureSender, settle } = await import('../../helpers/capture-sender.js');
     const sender = captureSender();
     const t = await makeApi({ sender });
     const user = await createUser(t);
@@ -249,6 +251,29 @@ describe('requestedBy', () => {
     expect(msg.text).toContain("If this wasn't you, ignore this email.");
     expect(msg.html).toContain('Chrome on macOS');
     expect(msg.text).not.toContain('AppleWebKit');
+  });
+});
+
+describe('requestedBy place from Cloudflare', () => {
+  /** A direct (untrusted) call on Workers: `request.cf` locates the client; behind the adapter it would locate the adapter. */
+  it('uses request.cf on a direct call and ignores it on a service-token call', async () => {
+    const sender = captureSender();
+    const clock = createManualClock(Date.now());
+    const api = await createAuthApi({ env: { ...baseEnv }, clock, client: await prepareClient(), connectionIp: () => '203.0.113.7', sender });
+    const user = await createUser({ api, clock } as unknown as TestApi);
+    const cfRequest = (path: string, headers: Record<string, string>, body: unknown) => {
+      const req = new Request(`http://auth.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': CHROME_MAC, ...headers }, body: JSON.stringify(body) });
+      Object.defineProperty(req, 'cf', { value: { city: 'Lyon', country: 'FR' } });
+      return api.request(req);
+    };
+    const login = async () => ((await (await cfRequest('/login', {}, { identifier: user.email })).json()) as { token: string }).token;
+    expect((await cfRequest('/magic-link', { authorization: `Bearer ${await login()}` }, {})).status).toBe(200);
+    await settle();
+    expect(sender.sent.at(-1)!.text).toContain('Requested from Chrome on macOS, Lyon, FR, at');
+    const trusted = { authorization: `Bearer ${await login()}`, 'x-svc-service-token': await serviceToken(clock.now()), 'x-svc-client-ip': '203.0.113.8' };
+    expect((await cfRequest('/magic-link', trusted, {})).status).toBe(200);
+    await settle();
+    expect(sender.sent.at(-1)!.text).not.toContain('Lyon');
   });
 });
 
