@@ -6,6 +6,7 @@ import { FIELD_RULES, ROUTE_KEYS, type RouteMethods, type RouteName } from './ro
 import { createRefreshAttempts } from './refresh-attempt.js';
 import { createSessionStore, type SessionState, type SessionStore } from './session.js';
 import { checkInput } from './validate.js';
+import type { MagicLinkVerified } from './wire.js';
 import { createBearerAuth, memoryStorage, tokensFrom, userFrom, type StoredTokens, type SvcStorage } from './tokens.js';
 
 export interface SvcClientOptions {
@@ -32,6 +33,11 @@ export type SvcClient = RouteMethods & {
   readonly session: SessionStore;
   /** Reads the stored session (bearer) or asks `me` (cookie) and returns the state. */
   restore(): Promise<SessionState>;
+  /**
+   * Completes a number_match magic link with the number the user picked
+   * (`verifyMagicLink({ token, number })`). One guess: a wrong number cancels the link.
+   */
+  confirmMagicLink(token: string, number: number): Promise<MagicLinkVerified>;
 };
 
 type Kind = { cred: string; response: string };
@@ -79,6 +85,8 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
   let ephemeral: string | null = null;
   /** Bearer transport: flow bindings of OAuth flows started and not yet finished, by state (issue 29). */
   const oauthBindings = new Map<string, string>();
+  /** same_device (bearer): the binding of this client's pending magic link. */
+  let magicLinkBinding: string | null = null;
 
   const send = (method: string, path: string, authorization: string | null, body: unknown, idempotencyKey?: string) =>
     exchange(fetchFn, {
@@ -155,6 +163,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
     if (!kind) throw new TypeError(`${name}: route ${key} is not mounted by the adapter`);
     if (kind.response === 'oauth-callback') input = withOAuthBinding(input);
     const { path, rest } = fillPath(template, checkArgs(name, template, input));
+    if (kind.response === 'magic-verify' && magicLinkBinding && rest['binding'] === undefined) rest['binding'] = magicLinkBinding;
     const body = method === 'GET' ? undefined : rest;
     const url = method === 'GET' ? path + queryString(rest) : path;
 
@@ -218,6 +227,10 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
           oauthBindings.set(body['state'], body['binding']);
         }
         return body;
+      case 'magic-request':
+        // same_device in bearer transport: this client asked, so this client's verify carries the binding.
+        magicLinkBinding = bearer && typeof body?.['binding'] === 'string' ? body['binding'] : null;
+        return body;
       case 'me': {
         const user = body?.['user'];
         if (!isObject(user) || typeof user['id'] !== 'string') throw invalidResponse(200, '`me` without a user');
@@ -248,6 +261,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
 
   const client = {
     transport,
+    confirmMagicLink: (token: string, number: number) => call('verifyMagicLink', { token, number }),
     session: { get: session.get, subscribe: session.subscribe } satisfies SessionStore,
     async restore(): Promise<SessionState> {
       if (bearer) await auth.load();

@@ -22,10 +22,11 @@ export interface RouteSignatures {
   verifyPhoneOtp: [W.OtpVerifyRequest, W.Message];
   verifyLoginEmailOtp: [W.OtpVerifyRequest, W.SessionResponse];
   verifyLoginPhoneOtp: [W.OtpVerifyRequest, W.SessionResponse];
-  requestMagicLink: [W.MagicLinkRequest | void, W.Message];
+  requestMagicLink: [W.MagicLinkRequest | void, W.MagicLinkRequested];
   /** `null` while the link is not verified yet (204). */
   checkMagicLink: [void, W.SessionResponse | null];
-  verifyMagicLink: [P<'token'>, W.Message];
+  /** Without `number`, a number_match link answers its challenge and nothing is consumed. */
+  verifyMagicLink: [P<'token'> & W.MagicLinkVerifyRequest, W.MagicLinkVerified];
   passkeyLoginStart: [W.AssertionStartRequest | void, W.WebAuthnOptions];
   passkeyLoginFinish: [W.AssertionFinishRequest, W.SessionResponse];
   passkeyRegisterStart: [W.RegisterStartRequest | void, W.WebAuthnOptions];
@@ -218,7 +219,7 @@ type FieldRules = { readonly [K in RouteName]?: { readonly [F in keyof Exclude<R
 
 /**
  * Argument checks run before any network call. `s` string, `b` boolean,
- * `o` object, `a` string array; a trailing `?` makes the field optional
+ * `o` object, `a` string array, `n` a 2-digit number (10–99); a trailing `?` makes the field optional
  * (`null` allowed). Path parameters are checked for every route.
  */
 export const FIELD_RULES: FieldRules = {
@@ -229,6 +230,7 @@ export const FIELD_RULES: FieldRules = {
   verifyLoginEmailOtp: { verificationToken: 's' },
   verifyLoginPhoneOtp: { verificationToken: 's' },
   requestMagicLink: { redirectUri: 's?' },
+  verifyMagicLink: { number: 'n?', binding: 's?' },
   passkeyLoginStart: { credentialId: 's?', prf: 'o?' },
   passkeyLoginFinish: { assertionResponse: 'o' },
   passkeyRegisterStart: { requirePrf: 'b?' },

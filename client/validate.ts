@@ -6,8 +6,10 @@ const KINDS: Record<string, (v: unknown) => boolean> = {
   b: (v) => typeof v === 'boolean',
   o: isObject,
   a: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
+  // The magic-link confirmation number (issue 29).
+  n: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 10 && v <= 99,
 };
-const NAMES: Record<string, string> = { s: 'a non-empty string', b: 'a boolean', o: 'an object', a: 'an array of strings' };
+const NAMES: Record<string, string> = { s: 'a non-empty string', b: 'a boolean', o: 'an object', a: 'an array of strings', n: 'a 2-digit number (10–99)' };
 
 /** Checks `input` against the route's path parameters and field rules; returns it as an object. */
 export function checkInput(method: string, path: string, input: unknown, rules: Readonly<Record<string, string>> | undefined): Record<string, unknown> {

@@ -11,7 +11,8 @@ import type { credentialJson, meJson, membershipJson, organizationJson, sessionJ
 import type { invitationJson, receivedInvitationJson } from '../src/http/serialize-invitations.js';
 import type { idSchema, renameSchema } from '../src/routes/credentials.js';
 import type { loginBody } from '../src/routes/login.js';
-import type { requestBody as magicLinkBody } from '../src/routes/magic-link.js';
+import type { MagicLinkRequestResponse, MagicLinkVerifyResponse } from '../src/http/responses/session.js';
+import type { requestBody as magicLinkBody, verifyBody as magicLinkVerifyBody } from '../src/routes/magic-link.js';
 import type { callbackBody, idTokenBody, startBody } from '../src/routes/oauth.js';
 import type { organizationBodies } from '../src/routes/organization-handlers.js';
 import type { inviteBody } from '../src/routes/organization-invitations.js';
@@ -35,6 +36,8 @@ export type RegisterRequest = z.input<typeof registerBody>;
 export type OtpVerifyRequest = z.input<typeof otpCodeBody>;
 export type TotpCodeRequest = z.input<typeof totpCodeBody>;
 export type MagicLinkRequest = z.input<typeof magicLinkBody>;
+/** The verify body: the picked `number` (number_match) or the `binding` (same_device; the client adds its own). */
+export type MagicLinkVerifyRequest = z.input<typeof magicLinkVerifyBody>;
 export type OAuthStartRequest = z.input<typeof startBody>;
 export type OAuthCallbackRequest = z.input<typeof callbackBody>;
 export type IdTokenSignInRequest = z.input<typeof idTokenBody>;
@@ -72,6 +75,13 @@ export type Invitation = ReturnType<typeof invitationJson>;
 export type ReceivedInvitation = ReturnType<typeof receivedInvitationJson>;
 export type MeResponse = { user: Me; credentials: Credential[]; organizations: Organization[]; activeOrganization: Organization | null };
 export type Message = { message: string };
+/**
+ * `requestMagicLink`: show `confirmationNumber` (number_match) where the user
+ * asked; `binding` (same_device, bearer transport) is kept by the client.
+ */
+export type MagicLinkRequested = Omit<z.output<typeof MagicLinkRequestResponse>, 'delivery'>;
+/** `verifyMagicLink`: the number challenge (`choices`, `requestedBy`) or the completed link. */
+export type MagicLinkVerified = z.output<typeof MagicLinkVerifyResponse>;
 export type RevokedCount = { message: string; revokedSessions: number };
 export type StepUpFresh = StepUpStatus & { message: string };
 export type OrganizationSwitchResponse = Omit<SwitchResult, 'token' | 'organization'> & {

@@ -46,6 +46,11 @@ export interface RequestContext {
   externalDelivery: boolean;
   /** Request start, for response-time floors. */
   startedAtMs: number;
+  /**
+   * A coarse place (`Lyon, FR`) when the deployment knows it: the trusted
+   * `x-svc-client-geo` header, or Cloudflare's `request.cf` on a direct call.
+   */
+  place?: string | null;
 }
 
 export interface AccessAuth {

@@ -10,6 +10,7 @@ export const ERRORS = {
   redirect_not_allowed: [400, 'Redirect URI is not allowed'],
   invalid_device_data: [400, 'Invalid device data'],
   invalid_verification_token: [400, 'Invalid verification token'],
+  magic_link_confirmation_failed: [400, 'That was not the number shown where you asked for the link; the link is cancelled'],
   prf_output_not_allowed: [400, 'PRF output must not be sent to the server'],
   oauth_redirect_not_allowed: [400, 'OAuth redirect URI is not allowed'],
   oauth_invalid_state: [400, 'Invalid OAuth state'],

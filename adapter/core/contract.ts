@@ -50,11 +50,22 @@ export interface MfaRequiredBody {
   returnTo?: string;
 }
 
+/**
+ * What asked for a magic link (issue 29): parsed browser and OS (never the raw
+ * User-Agent), a coarse place when the deployment knows it, and the ISO time.
+ */
+export interface RequestedBy {
+  browser: string;
+  os: string;
+  place: string | null;
+  at: string;
+}
+
 /** The `delivery` payload of external delivery mode (contract §5.10); `null` for a decoy. */
 export type DeliveryPayload =
   | { kind: 'otp_email'; to: string; code: string }
   | { kind: 'otp_sms'; to: string; code: string }
-  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string }
+  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string; requestedBy?: RequestedBy }
   | { kind: 'organization_invitation_email'; to: string; organizationName: string; invitationUrl: string; invitedBy?: string }
   | null;
 
@@ -101,5 +112,10 @@ export interface OAuthBindingCookiePayload {
   providerId: string;
   binding: string;
 }
-export type CookiePayload = AccessCookiePayload | RefreshCookiePayload | EphemeralCookiePayload | OAuthBindingCookiePayload;
+/** The same_device binding of a pending magic link (issue 29): only this browser may complete it. */
+export interface MagicLinkCookiePayload {
+  kind: 'magic_link';
+  binding: string;
+}
+export type CookiePayload = AccessCookiePayload | RefreshCookiePayload | EphemeralCookiePayload | OAuthBindingCookiePayload | MagicLinkCookiePayload;
 export type CookieKind = CookiePayload['kind'];

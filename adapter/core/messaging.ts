@@ -4,7 +4,7 @@
  * otherwise the transport of its channel sends it. Delivery is never awaited
  * by the response and a failure never changes the browser's answer.
  */
-import type { DeliveryPayload } from './contract.js';
+import type { DeliveryPayload, RequestedBy } from './contract.js';
 import { redact } from './redact.js';
 
 export type AuthMessageKind = 'otp_email' | 'otp_sms' | 'magic_link_email' | 'organization_invitation_email';
@@ -20,6 +20,8 @@ export interface AuthMessage {
   organizationName?: string;
   invitationUrl?: string;
   invitedBy?: string;
+  /** magic_link_email: what asked for the link (browser, OS, place, time), when the API said. */
+  requestedBy?: RequestedBy;
   appName: string;
   from?: string;
   subject?: string;
@@ -78,9 +80,28 @@ export function renderMessage(delivery: Exclude<DeliveryPayload, null>, defaults
   }
   if (delivery.kind === 'organization_invitation_email') return renderInvitation(delivery, defaults);
   const url = delivery.magicLinkUrl;
-  const text = `Sign in to ${appName} with this link:\n\n${url}\n\nThe link expires in 15 minutes. If you did not ask for it, ignore this email.`;
-  const html = `<p>Sign in to ${escapeHtml(appName)} with this link:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>The link expires in 15 minutes. If you did not ask for it, ignore this email.</p>`;
-  return { kind: 'magic_link_email', channel: 'email', to: delivery.to, magicLinkUrl: url, appName, from: defaults.emailFrom, subject: `${appName} - Your sign-in link`, text, html };
+  const by = delivery.requestedBy;
+  // Who asked (issue 29), so the owner can tell a link someone else requested for their address.
+  const asked = by ? `Requested from ${describeRequester(by)}. If this wasn't you, ignore this email.` : 'If you did not ask for it, ignore this email.';
+  const text = `Sign in to ${appName} with this link:\n\n${url}\n\nThe link expires in 15 minutes. ${asked}`;
+  const html = `<p>Sign in to ${escapeHtml(appName)} with this link:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>The link expires in 15 minutes. ${escapeHtml(asked)}</p>`;
+  const message: AuthMessage = { kind: 'magic_link_email', channel: 'email', to: delivery.to, magicLinkUrl: url, appName, from: defaults.emailFrom, subject: `${appName} - Your sign-in link`, text, html };
+  if (by) message.requestedBy = by;
+  return message;
+}
+
+/** "Chrome on macOS, Lyon, FR, at 2026-11-27 10:44 UTC" (the API's own renderer says the same). */
+export function describeRequester(r: RequestedBy): string {
+  const when = `${r.at.slice(0, 16).replace('T', ' ')} UTC`;
+  return `${r.browser} on ${r.os}${r.place ? `, ${r.place}` : ''}, at ${when}`;
+}
+
+function parseRequestedBy(v: unknown): RequestedBy | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const r = v as Record<string, unknown>;
+  const place = r['place'] === null || typeof r['place'] === 'string' ? (r['place'] as string | null) : undefined;
+  if (typeof r['browser'] !== 'string' || typeof r['os'] !== 'string' || typeof r['at'] !== 'string' || place === undefined) return undefined;
+  return { browser: r['browser'], os: r['os'], place, at: r['at'] };
 }
 
 /** An organization invitation: no secret in the link (accepting needs a session with the invited, verified email). */
@@ -112,7 +133,10 @@ export function parseDelivery(value: unknown): DeliveryPayload | undefined {
   const d = value as Record<string, unknown>;
   if (typeof d['to'] !== 'string') return undefined;
   if ((d['kind'] === 'otp_email' || d['kind'] === 'otp_sms') && typeof d['code'] === 'string') return { kind: d['kind'], to: d['to'], code: d['code'] };
-  if (d['kind'] === 'magic_link_email' && typeof d['magicLinkUrl'] === 'string') return { kind: 'magic_link_email', to: d['to'], magicLinkUrl: d['magicLinkUrl'] };
+  if (d['kind'] === 'magic_link_email' && typeof d['magicLinkUrl'] === 'string') {
+    const requestedBy = parseRequestedBy(d['requestedBy']);
+    return { kind: 'magic_link_email', to: d['to'], magicLinkUrl: d['magicLinkUrl'], ...(requestedBy ? { requestedBy } : {}) };
+  }
   if (d['kind'] === 'organization_invitation_email' && typeof d['organizationName'] === 'string' && typeof d['invitationUrl'] === 'string') {
     const invitedBy = typeof d['invitedBy'] === 'string' ? { invitedBy: d['invitedBy'] } : {};
     return { kind: 'organization_invitation_email', to: d['to'], organizationName: d['organizationName'], invitationUrl: d['invitationUrl'], ...invitedBy };

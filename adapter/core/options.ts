@@ -34,6 +34,8 @@ export interface SvcAdapterOptions {
   registrationCookieName?: string;
   /** Default `svc-ephemeral`. */
   preAuthCookieName?: string;
+  /** The same_device magic-link binding (issue 29). Default `svc-magic-link`. */
+  magicLinkCookieName?: string;
   /** Default: `NODE_ENV === "production"` (read once, at construction). */
   cookieSecure?: boolean;
   /** Default: `"none"` in production, `"lax"` otherwise. `"none"` needs `cookieSecure`. */
@@ -62,6 +64,8 @@ export interface CookieNames {
   preAuth: string;
   /** The pending OAuth flow's binding (`svc-oauth-binding`; not configurable). */
   oauthBinding: string;
+  /** The pending same_device magic link's binding (`svc-magic-link`, `magicLinkCookieName`). */
+  magicLink: string;
 }
 
 export interface CookieAttributes {
@@ -156,6 +160,7 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
       registration: opts.registrationCookieName ?? 'svc-ephemeral',
       preAuth: opts.preAuthCookieName ?? 'svc-ephemeral',
       oauthBinding: OAUTH_BINDING_COOKIE,
+      magicLink: opts.magicLinkCookieName ?? 'svc-magic-link',
     },
     cookie: { secure, sameSite, domain: opts.cookieDomain },
     allowedOrigins: new Set([issuerUrl.origin.toLowerCase(), ...(opts.allowedOrigins ?? []).map((o) => o.trim().toLowerCase())]),

@@ -22,6 +22,8 @@ export type ResponseKind =
   | 'ephemeral-renew'
   | 'session'
   | 'magic-check'
+  | 'magic-request'
+  | 'magic-verify'
   | 'me'
   | 'delete-user'
   | 'logout'
@@ -77,11 +79,11 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/otp/verify-phone-otp', 'reg'),
   r('POST', '/otp/verify-login-email-otp', 'pre', 'session'),
   r('POST', '/otp/verify-login-phone-otp', 'pre', 'session'),
-  r('POST', '/magic-link', 'pre', 'passthrough', 'D'),
+  r('POST', '/magic-link', 'pre', 'magic-request', 'D'),
   r('POST', '/magic-link/check', 'pre', 'magic-check'),
   getForm(r('POST', '/magic-link/check', 'pre', 'magic-check')),
-  r('POST', '/magic-link/verify/:token', 'none'),
-  getForm(r('POST', '/magic-link/verify/:token', 'none')),
+  r('POST', '/magic-link/verify/:token', 'none', 'magic-verify'),
+  getForm(r('POST', '/magic-link/verify/:token', 'none', 'magic-verify')),
   r('POST', '/webAuthn/login/start', 'pre', 'passthrough', 'P', '/webauthn/login/start'),
   r('POST', '/webAuthn/login/finish', 'pre', 'session', 'P', '/webauthn/login/finish'),
   r('POST', '/webAuthn/register/start', A, 'passthrough', 'P', '/webauthn/register/start'),

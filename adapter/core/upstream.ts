@@ -15,6 +15,8 @@ const MAX_UA_LENGTH = 512;
 export interface ClientInfo {
   ip?: string | undefined;
   userAgent?: string | undefined;
+  /** A coarse place of the client (`Lyon, FR`) when the platform knows it (Cloudflare's `request.cf`); sent as `x-svc-client-geo`. */
+  geo?: string | undefined;
 }
 
 export interface UpstreamRequest {
@@ -90,6 +92,8 @@ export async function callUpstream(fetchFn: FetchLike, baseUrl: string, req: Ups
   if (ip) headers['x-svc-client-ip'] = ip;
   const ua = req.client.userAgent?.trim().slice(0, MAX_UA_LENGTH);
   if (ua) headers['x-svc-client-user-agent'] = ua;
+  const geo = req.client.geo?.replace(/[^\p{L}\p{M}\p{N} ,.'()-]/gu, '').trim().slice(0, 64);
+  if (geo) headers['x-svc-client-geo'] = geo;
   if (req.delivery) headers['x-svc-auth-delivery-mode'] = 'external';
   if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
   let body: string | undefined;

@@ -79,8 +79,16 @@ export async function toAdapterRequest(c: Context, opts: ResolvedOptions): Promi
       params: c.req.param() as Record<string, string>,
       query: c.req.queries() as Record<string, unknown>,
       body: parsed.body,
-      client: { ip, userAgent: requestHeader(c, 'user-agent') },
+      client: { ip, userAgent: requestHeader(c, 'user-agent'), geo: cloudflareGeo(c) },
       idempotencyKey: requestHeader(c, 'idempotency-key'),
     },
   };
+}
+
+/** `City, CC` from Cloudflare's `request.cf` on Workers (shown in magic-link emails); undefined elsewhere. */
+function cloudflareGeo(c: Context): string | undefined {
+  const cf = (c.req.raw as { cf?: { city?: unknown; country?: unknown } }).cf;
+  if (!cf) return undefined;
+  const parts = [cf.city, cf.country].filter((p): p is string => typeof p === 'string' && p.length > 0);
+  return parts.length ? parts.join(', ') : undefined;
 }

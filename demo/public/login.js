@@ -110,6 +110,11 @@ $('#m-magic-link').addEventListener('click', async () => {
   const res = await call(client.requestMagicLink());
   if (res.status !== 200) return say('error', describeError(res));
   say('', '');
+  // number_match: the number to pick on the link's page; same_device: the adapter keeps the binding in a cookie.
+  const number = res.body && res.body.confirmationNumber;
+  $('#link-number-value').textContent = number ? String(number) : '';
+  show($('#link-number'), Boolean(number));
+  show($('#link-same-device'), Boolean(res.body && res.body.confirmation === 'same_device'));
   go('link');
   state.poll = setInterval(async () => {
     const check = await call(client.checkMagicLink());

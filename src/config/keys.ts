@@ -10,6 +10,14 @@ import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
 export const LOGIN_METHODS = ['passkey', 'magic_link', 'email_otp', 'phone_otp', 'oauth'] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
+/**
+ * Who may complete a magic-link sign-in (issue 29): `number_match` (the link's
+ * page picks the number the asking tab shows), `same_device` (only the asking
+ * browser or app, by its binding), `none` (the original flow: any click).
+ */
+export const MAGIC_LINK_CONFIRMATIONS = ['number_match', 'same_device', 'none'] as const;
+export type MagicLinkConfirmation = (typeof MAGIC_LINK_CONFIRMATIONS)[number];
+
 const roleName = z.string().check(z.maxLength(ROLE_NAME_MAX_LENGTH), z.regex(ROLE_NAME_PATTERN));
 const roleList = z.array(roleName).check(z.minLength(1), z.refine((a) => new Set(a).size === a.length, 'roles must be unique'));
 
@@ -101,6 +109,7 @@ export const configSchemas = {
   native_apps: nativeAppsSchema,
   sms_allowed_calling_codes: smsCallingCodesSchema,
   sms_hourly_budget: smsHourlyBudgetSchema,
+  magic_link_confirmation: z.enum(MAGIC_LINK_CONFIRMATIONS),
 } as const;
 
 export type ConfigKey = keyof typeof configSchemas;
@@ -145,6 +154,8 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   // Every country by default, so existing deployments keep sending; the budgets still cap a pumping run.
   sms_allowed_calling_codes: ['*'],
   sms_hourly_budget: DEFAULT_SMS_HOURLY_BUDGET,
+  // Safe by default: a link someone else asked for cannot hand them the session on a bare click.
+  magic_link_confirmation: 'number_match',
 };
 
 const list = (v: string) =>
@@ -203,6 +214,7 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   // `+44` and `44` both name the United Kingdom's code.
   sms_allowed_calling_codes: ['SMS_ALLOWED_CALLING_CODES', (v) => list(v).map((c) => c.replace(/^\+/, ''))],
   sms_hourly_budget: ['SMS_HOURLY_BUDGET', jsonObjectOver(DEFAULT_SMS_HOURLY_BUDGET)],
+  magic_link_confirmation: ['MAGIC_LINK_CONFIRMATION', (v) => v.trim()],
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */

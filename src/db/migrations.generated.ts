@@ -91,5 +91,17 @@ export const MIGRATIONS: Migration[] = [
     "statements": [
       "ALTER TABLE `sessions` ADD `refresh_idempotency_key_hash` text;"
     ]
+  },
+  {
+    "tag": "0005_magic_link_confirmation",
+    "folderMillis": 1795779946119,
+    "hash": "81e1e14b474dafe75e01eca28a47e9b330de232ff20643162f6890ecc954d88b",
+    "statements": [
+      "ALTER TABLE `magic_link_tokens` ADD `confirmation` text DEFAULT 'none' NOT NULL;",
+      "ALTER TABLE `magic_link_tokens` ADD `confirmation_number` integer;",
+      "ALTER TABLE `magic_link_tokens` ADD `binding_hash` text;",
+      "ALTER TABLE `magic_link_tokens` ADD `refused_at` integer;",
+      "ALTER TABLE `magic_link_tokens` ADD `requested_by` text;"
+    ]
   }
 ];

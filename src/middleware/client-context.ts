@@ -1,7 +1,7 @@
 /**
  * Trusted client context (contract §3.0 step 2, §0.2). A valid service token
  * lets `x-svc-client-ip` / `x-svc-client-user-agent` replace the connection
- * values and unlocks external delivery; an invalid one is silently ignored
+ * values (and `x-svc-client-geo` supplies a coarse place) and unlocks external delivery; an invalid one is silently ignored
  * (plus a `service_token_failed` event).
  */
 import type { Context } from 'hono';
@@ -9,6 +9,7 @@ import { createMiddleware } from 'hono/factory';
 import type { TrustProxy } from '../config/env.js';
 import type { AppEnv, Deps } from '../deps.js';
 import { requestHeader } from '../../adapter/hono/headers.js';
+import { placeLabel } from '../services/requested-by.js';
 
 /** Returns the socket address of a request, when the runtime exposes it. */
 export type ConnectionIp = (c: Context) => string | undefined;
@@ -30,6 +31,17 @@ export const truncateUa = (ua: string | undefined | null): string | null => {
   return t ? t.slice(0, 512) : null;
 };
 
+/**
+ * Cloudflare's geolocation of the connecting client (`request.cf` on Workers).
+ * Only for an untrusted (direct) call: behind the adapter it would place the adapter.
+ */
+function cloudflarePlace(c: Context): string | null {
+  const cf = (c.req.raw as { cf?: { city?: unknown; country?: unknown } }).cf;
+  if (!cf) return null;
+  const parts = [cf.city, cf.country].filter((p): p is string => typeof p === 'string' && p.length > 0);
+  return placeLabel(parts.join(', '));
+}
+
 function proxiedIp(c: Context, trust: TrustProxy, connectionIp: ConnectionIp): string | null {
   if (trust.mode === 'xff') {
     const parts = (requestHeader(c, 'x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -44,6 +56,7 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
     let ip = proxiedIp(c, deps.env.trustProxy, connectionIp);
     let userAgent = truncateUa(requestHeader(c, 'user-agent'));
     let trusted = false;
+    let place: string | null = null;
     const header = requestHeader(c, 'x-svc-service-token');
     if (header) {
       const result = await deps.verifyServiceToken(header, startedAtMs);
@@ -56,12 +69,14 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
         }
         const forwardedUa = requestHeader(c, 'x-svc-client-user-agent');
         if (forwardedUa !== undefined) userAgent = truncateUa(forwardedUa);
+        place = placeLabel(requestHeader(c, 'x-svc-client-geo'));
       } else {
         await deps.events.record({ type: 'service_token_failed', ipAddress: ip, userAgent, metadata: { reason: result.reason } });
       }
     }
+    if (!trusted) place = cloudflarePlace(c);
     const externalDelivery = trusted && requestHeader(c, 'x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
-    c.set('client', { ip, userAgent, trusted, externalDelivery, startedAtMs });
+    c.set('client', { ip, userAgent, trusted, externalDelivery, startedAtMs, place });
     await next();
   });
 }

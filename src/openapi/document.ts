@@ -101,7 +101,7 @@ export const TOKEN_SCHEMES = {
 const API_DESCRIPTION = [
   'The private svc auth API (contract v1). Bearer credentials only; every non-empty body is JSON.',
   'Errors use one envelope `{error, message?, …extras}`; `error` codes are stable (see the `Error<status>` schemas).',
-  'An adapter adds `x-svc-service-token` (and `x-svc-client-ip`, `x-svc-client-user-agent`, `x-svc-auth-delivery-mode: external`); those headers unlock client attribution and the `delivery` payloads only.',
+  'An adapter adds `x-svc-service-token` (and `x-svc-client-ip`, `x-svc-client-user-agent`, `x-svc-client-geo`, `x-svc-auth-delivery-mode: external`); those headers unlock client attribution and the `delivery` payloads only.',
 ].join('\n\n');
 
 /** The OpenAPI 3.1 document of the auth API. */

@@ -7,13 +7,14 @@ import {
   JwksResponse,
   LoginStartResponse,
   MagicLinkRequestResponse,
+  MagicLinkVerifyResponse,
   OtpGenerateResponse,
   RegistrationResponse,
   SessionEnvelope,
   SessionOrMfaResponse,
 } from '../http/responses/session.js';
 import { loginBody } from '../routes/login.js';
-import { requestBody as magicLinkBody } from '../routes/magic-link.js';
+import { requestBody as magicLinkBody, verifyBody as magicLinkVerifyBody } from '../routes/magic-link.js';
 import { callbackBody, idTokenBody, startBody } from '../routes/oauth.js';
 import { codeBody as otpCodeBody } from '../routes/otp.js';
 import { registerBody } from '../routes/registration.js';
@@ -59,8 +60,11 @@ export const signInOperations: Operation[] = [
     body: magicLinkBody,
     errors: ['redirect_not_allowed', 'invalid_device_data', 'login_method_disabled', ...locked],
   }),
-  op('POST', '/magic-link/verify/:token', 'Verify a sign-in link (from the device that opened it)', 'none', MessageResponse, {
-    errors: ['invalid_verification_token', 'login_method_disabled'],
+  op('POST', '/magic-link/verify/:token', 'Verify a sign-in link (from the device that opened it)', 'none', MagicLinkVerifyResponse, {
+    body: magicLinkVerifyBody,
+    errors: ['invalid_verification_token', 'magic_link_confirmation_failed', 'login_method_disabled'],
+    description:
+      'Per `magic_link_confirmation`: `number_match` — without `number` the answer is the challenge (three `choices`, who asked) and nothing is consumed; one `number` settles the link, a wrong one cancels it (400 `magic_link_confirmation_failed`). `same_device` — the `binding` from the request is required; without it the answer is the unknown-token 400. `none` — any verify completes the link.',
   }),
   op(
     'POST',

@@ -5,14 +5,24 @@ import { prepared } from '../db/prepared.js';
 import { magicLinkTokens } from '../db/schema.js';
 
 // The verify and the poll run per request: prepared once (src/db/prepared.ts); `nowMs` binds as epoch ms.
-const markUsed = prepared((db) =>
+const liveByHash = prepared((db) =>
   db
-    .update(magicLinkTokens)
-    .set({ usedAt: sql`${sql.placeholder('nowMs')}` })
+    .select()
+    .from(magicLinkTokens)
     .where(and(eq(magicLinkTokens.tokenHash, sql.placeholder('tokenHash')), isNull(magicLinkTokens.usedAt), gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs'))))
-    .returning({ userId: magicLinkTokens.userId })
     .prepare(),
 );
+// One judgement per link: `used_at IS NULL` lets exactly one verify (or one guess) through.
+const settle = (refused: boolean) =>
+  prepared((db) =>
+    db
+      .update(magicLinkTokens)
+      .set(refused ? { usedAt: sql`${sql.placeholder('nowMs')}`, refusedAt: sql`${sql.placeholder('nowMs')}` } : { usedAt: sql`${sql.placeholder('nowMs')}` })
+      .where(and(eq(magicLinkTokens.id, sql.placeholder('id')), isNull(magicLinkTokens.usedAt), gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs'))))
+      .prepare(),
+  );
+const accept = settle(false);
+const refuse = settle(true);
 const newestLive = prepared((db) =>
   db
     .select()
@@ -30,6 +40,7 @@ const claimSession = prepared((db) =>
       and(
         eq(magicLinkTokens.id, sql.placeholder('id')),
         isNotNull(magicLinkTokens.usedAt),
+        isNull(magicLinkTokens.refusedAt),
         isNull(magicLinkTokens.sessionIssuedAt),
         gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs')),
       ),
@@ -48,9 +59,19 @@ export async function replaceMagicLink(db: Db, row: typeof magicLinkTokens.$infe
   ]);
 }
 
-/** The atomic verify: marks an unused, unexpired link used. Returns the owner or null. */
-export async function markMagicLinkUsed(db: Db, tokenHash: string, now: Date): Promise<{ userId: string } | null> {
-  return (await markUsed(db).get({ tokenHash, nowMs: now.getTime() })) ?? null;
+/** An unused, unexpired link, or null. */
+export async function findLiveMagicLink(db: Db, tokenHash: string, now: Date): Promise<MagicLinkRow | null> {
+  return (await liveByHash(db).get({ tokenHash, nowMs: now.getTime() })) ?? null;
+}
+
+/**
+ * The atomic verify: marks an unused, unexpired link used — and refused when
+ * `refused` (a wrong number: spent, and the poll never issues a session).
+ * Returns false when another verify got there first or the link expired.
+ */
+export async function settleMagicLink(db: Db, id: string, now: Date, refused: boolean): Promise<boolean> {
+  const res = await (refused ? refuse : accept)(db).run({ id, nowMs: now.getTime() });
+  return res.rowsAffected === 1;
 }
 
 export async function findMagicLinkByHash(db: Db, tokenHash: string): Promise<MagicLinkRow | null> {

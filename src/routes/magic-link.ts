@@ -1,4 +1,4 @@
-/** Magic-link routes (contract §3.5). Request: G, ML, FL. Verify: G. Check: G, LK. */
+/** Magic-link routes (contract §3.5, amended by issue 29's confirmation). Request: G, ML, FL. Verify: G. Check: G, LK. */
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
@@ -9,8 +9,14 @@ import { parseBody } from '../http/validate.js';
 import { requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { checkMagicLink, requestMagicLink, verifyMagicLink } from '../services/magic-link.js';
+import { CONFIRMATION_MAX, CONFIRMATION_MIN } from '../services/magic-link-confirmation.js';
 
 export const requestBody = z.object({ redirectUri: z.optional(z.url().check(z.maxLength(2048))) });
+/** Verify: nothing (a number_match link answers its challenge), the picked `number`, or the same_device `binding`. */
+export const verifyBody = z.object({
+  number: z.optional(z.number().check(z.int(), z.gte(CONFIRMATION_MIN), z.lte(CONFIRMATION_MAX))),
+  binding: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+});
 const login = requireEphemeral('login');
 const magicLimit = flowLimit(FLOW_LIMITS.magic, (c) => `sub:${c.get('ephemeral').subject}`);
 
@@ -27,8 +33,8 @@ magicLinkRoutes.post('/magic-link', responseFloor, login, magicLimit, async (c) 
 magicLinkRoutes.post('/magic-link/verify/:token', async (c) => {
   const deps = c.get('deps');
   await assertLoginMethod(deps, 'magic_link');
-  await verifyMagicLink(deps, c.req.param('token'), c.get('client'));
-  return c.json({ message: 'Success' }, 200);
+  const input = parseBody(c, verifyBody);
+  return c.json(await verifyMagicLink(deps, c.req.param('token'), c.get('client'), input), 200);
 });
 
 magicLinkRoutes.post('/magic-link/check', login, async (c) => {

@@ -16,6 +16,7 @@ const CONTRACT: Record<ErrorCode, number> = {
   redirect_not_allowed: 400,
   invalid_device_data: 400,
   invalid_verification_token: 400,
+  magic_link_confirmation_failed: 400,
   prf_output_not_allowed: 400,
   oauth_redirect_not_allowed: 400,
   oauth_invalid_state: 400,

@@ -112,8 +112,21 @@ describe('demo app', () => {
     }
     const pending = await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } });
     expect(pending.status).toBe(204); // still unverified: the scanner consumed nothing
-    // What the page's script does, through the compatibility GET form:
-    const verified = await app.request(`/auth/magic-link/verify/${link.searchParams.get('token')}`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    // What the page's script does: the verify shows the number challenge (consuming nothing)…
+    const token = link.searchParams.get('token');
+    const challenge = await app.request(`/auth/magic-link/verify/${token}`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(challenge.status).toBe(200);
+    const asked = (await challenge.json()) as { status: string; choices: number[] };
+    expect(asked.status).toBe('confirmation_required');
+    expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(204);
+    // …and the number the asking tab shows completes it (issue 29).
+    const { confirmationNumber } = (await requested.json()) as { confirmationNumber: number };
+    expect(asked.choices).toContain(confirmationNumber);
+    const verified = await app.request(`/auth/magic-link/verify/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ number: confirmationNumber }),
+    });
     expect(verified.status).toBe(200);
     expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(200);
   });

@@ -53,7 +53,14 @@ describe('magic link, sessions and admin in Chromium', () => {
 
     const { magicLinkUrl } = await nextMessage(stack, GRACE, since, 'magic_link_email');
     expect(magicLinkUrl).toMatch(new RegExp(`^${stack.demo}/verify-magiclink\\?token=`));
+    // number_match (the default): the first browser shows a number, the link's page asks for it (issue 29).
+    const number = (await first.textContent('#link-number-value'))!.trim();
+    expect(number).toMatch(/^[1-9]\d$/);
     await second.goto(magicLinkUrl!);
+    await second.locator('#confirm').waitFor({ state: 'visible' });
+    await expect(second.locator('#choices button').count()).resolves.toBe(3);
+    await screenshot(second, '10-magic-link-pick-number');
+    await second.locator('#choices button', { hasText: number }).click();
     await expect.poll(() => second.textContent('#title')).toBe('Sign-in confirmed');
     await expectNotice(second, 'ok', 'Link confirmed.');
     // The token leaves the address bar once used.
@@ -68,7 +75,7 @@ describe('magic link, sessions and admin in Chromium', () => {
     // A used link cannot be used again.
     await second.goto(magicLinkUrl!);
     await expect.poll(() => second.textContent('#title')).toBe('This link cannot be used');
-    await expectNotice(second, 'error', 'This sign-in link is invalid, used or expired.');
+    await expectNotice(second, 'error', /^This sign-in link is invalid, used or expired/);
     await screenshot(second, '11-magic-link-used');
   });
 

@@ -63,7 +63,10 @@ export async function magicLinkFlow(t: TestApi, email: string) {
   const pending = await t.call('POST', '/magic-link/check', { token: start.body.token, headers: await delivered(t) });
   expect(pending.status).toBe(204);
   expect((await t.call('POST', '/magic-link/verify/not-a-real-token', { headers: await delivered(t) })).status).toBe(400);
-  expect((await t.call('POST', `/magic-link/verify/${link}`, { headers: await delivered(t) })).status).toBe(200);
+  // number_match (the default): the bare verify is the challenge; the picked number completes it.
+  const challenge = await t.call('POST', `/magic-link/verify/${link}`, { headers: await delivered(t) });
+  expect(challenge.body.status).toBe('confirmation_required');
+  expect((await t.call('POST', `/magic-link/verify/${link}`, { body: { number: req.body.confirmationNumber }, headers: await delivered(t) })).status).toBe(200);
   const session = await t.call('POST', '/magic-link/check', { token: start.body.token, headers: await delivered(t) });
   expect(session.status).toBe(200);
   return session;

@@ -20,6 +20,7 @@ import type { OtpGenerateResult } from '../../src/services/otp-flow.js';
 import type { DeliveryPayload } from '../../src/services/delivery/types.js';
 import type { dashboard, groupedSummary, loginStats, timeseries } from '../../src/services/metrics.js';
 import type { SystemConfigValues } from '../../src/config/keys.js';
+import type { MagicLinkRequestResult, MagicLinkVerifyResult } from '../../src/services/magic-link.js';
 
 /** `true` when every value of A is a value of B (the code's answer fits the schema). */
 type Fits<A, B> = [A] extends [B] ? true : false;
@@ -50,6 +51,8 @@ export const checks = [
   ok<Fits<RegistrationResult['body'], Out<typeof R.RegistrationResponse>>>(),
   ok<Fits<OtpGenerateResult['body'], Out<typeof R.OtpGenerateResponse>>>(),
   ok<Same<DeliveryPayload, Out<typeof R.DeliveryPayload>>>(),
+  ok<Fits<MagicLinkRequestResult['body'], Out<typeof R.MagicLinkRequestResponse>>>(),
+  ok<Same<MagicLinkVerifyResult, Out<typeof R.MagicLinkVerifyResponse>>>(),
   ok<Fits<Awaited2<typeof loginStats>, Out<typeof R.LoginStatsResponse>>>(),
   ok<Fits<Awaited2<typeof groupedSummary>, Out<typeof R.GroupedSummaryResponse>>>(),
   ok<Fits<Awaited2<typeof timeseries>, Out<typeof R.TimeseriesResponse>>>(),

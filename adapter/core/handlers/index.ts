@@ -14,6 +14,7 @@ import { collectDeliveries } from './delivery.js';
 import { ephemeralRenew, ephemeralStart } from './ephemeral.js';
 import { is2xx, passthrough } from './forward.js';
 import { boundCallbackBody, oauthCallback, oauthStart } from './oauth.js';
+import { magicLinkRequest, magicLinkVerified, withMagicLinkBinding } from './magic-link.js';
 
 export interface RouteCall {
   transport: Transport;
@@ -27,7 +28,7 @@ export interface RouteCall {
   query: Record<string, unknown>;
   body: unknown;
   client: ClientInfo;
-  /** Cookie transport: the request's cookies (the OAuth callback reads its binding cookie). */
+  /** Cookie transport: the request's cookies (the OAuth callback and the magic-link verify read their binding cookies). */
   cookies?: Record<string, string>;
   /** The client's `Idempotency-Key` (read only by `POST /auth/refresh`). */
   idempotencyKey?: string | undefined;
@@ -59,7 +60,7 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
     path: fillPath(route.raw, call.params),
     query: call.query,
     authorization: route.cred === 'none' ? null : authorization,
-    body,
+    body: route.response === 'magic-verify' && call.transport === 'cookie' ? withMagicLinkBinding(core, body, call.cookies) : body,
     client: call.client,
     delivery: route.svc === 'D',
   });
@@ -73,6 +74,10 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
     case 'session':
     case 'magic-check':
       return is2xx(res) ? sessionResult(core, res.status, res.body, call.transport) : passthrough(res);
+    case 'magic-request':
+      return magicLinkRequest(core, res, call.transport);
+    case 'magic-verify':
+      return magicLinkVerified(core, res, call.transport, call.cookies);
     case 'me':
       return me(core, res, call.transport);
     case 'delete-user':

@@ -66,6 +66,19 @@ export const magicLinkTokens = sqliteTable(
     expiresAt: ts().notNull(),
     usedAt: ts(),
     sessionIssuedAt: ts(),
+    /**
+     * `magic_link_confirmation` at request time (issue 29). Rows from before the
+     * column get `none`: they were issued under the original flow.
+     */
+    confirmation: text({ enum: ['number_match', 'same_device', 'none'] }).notNull().default('none'),
+    /** number_match: the 2-digit number the asking tab shows. Stored as is: 90 values, a hash would not hide it. */
+    confirmationNumber: integer(),
+    /** same_device: SHA-256 (hex) of the asker's 32-byte binding. */
+    bindingHash: text(),
+    /** Set with `used_at` by a wrong number: the link is spent and the poll never issues a session. */
+    refusedAt: ts(),
+    /** What asked: `{browser, os, place, at}` (never the raw UA). */
+    requestedBy: text({ mode: 'json' }).$type<{ browser: string; os: string; place: string | null; at: string }>(),
     createdAt: createdAt(),
   },
   (t) => [

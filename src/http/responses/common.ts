@@ -34,11 +34,14 @@ export const ErrorEnvelope = z.looseObject({
   required: z.optional(z.array(z.string())),
 });
 
+/** What asked for a magic link (issue 29): parsed browser and OS, a coarse place when known, the time. */
+export const RequestedBy = z.object({ browser: z.string(), os: z.string(), place: z.nullable(z.string()), at: IsoTimestamp });
+
 /** `delivery` of external delivery mode (§5.10); `null` for a decoy. */
 export const DeliveryPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('otp_email'), to: z.string(), code: z.string() }),
   z.object({ kind: z.literal('otp_sms'), to: z.string(), code: z.string() }),
-  z.object({ kind: z.literal('magic_link_email'), to: z.string(), magicLinkUrl: z.string() }),
+  z.object({ kind: z.literal('magic_link_email'), to: z.string(), magicLinkUrl: z.string(), requestedBy: RequestedBy }),
   z.object({ kind: z.literal('organization_invitation_email'), to: z.string(), organizationName: z.string(), invitationUrl: z.string(), invitedBy: z.optional(z.string()) }),
 ]);
 

@@ -1,7 +1,7 @@
 /** Sign-in answers (contract §3.2–§3.7): the pre-auth starts, the session envelope and the MFA step. */
 import * as z from 'zod/mini';
-import { LOGIN_METHODS } from '../../config/keys.js';
-import { deliveryField } from './common.js';
+import { LOGIN_METHODS, MAGIC_LINK_CONFIRMATIONS } from '../../config/keys.js';
+import { deliveryField, RequestedBy } from './common.js';
 
 /** `POST /login`. */
 export const LoginStartResponse = z.object({
@@ -30,8 +30,27 @@ export const OtpGenerateResponse = z.object({
   ...deliveryField,
 });
 
-/** `POST /magic-link`: the same answer whether or not the account exists. */
-export const MagicLinkRequestResponse = z.object({ message: z.string(), ...deliveryField });
+const confirmationNumber = z.number().check(z.int(), z.gte(10), z.lte(99));
+
+/**
+ * `POST /magic-link`: the same answer whether or not the account exists.
+ * `confirmationNumber` (number_match) is for the asking tab to show;
+ * `binding` (same_device) is for the asking browser or app to keep and send
+ * back with the verify (the adapter keeps it in a cookie).
+ */
+export const MagicLinkRequestResponse = z.object({
+  message: z.string(),
+  confirmation: z.enum(MAGIC_LINK_CONFIRMATIONS),
+  confirmationNumber: z.optional(confirmationNumber),
+  binding: z.optional(z.string()),
+  ...deliveryField,
+});
+
+/** `POST /magic-link/verify/:token`: the number challenge (nothing consumed yet) or the completed link. */
+export const MagicLinkVerifyResponse = z.union([
+  z.object({ status: z.literal('confirmation_required'), confirmation: z.literal('number_match'), choices: z.array(confirmationNumber).check(z.length(3)), requestedBy: RequestedBy }),
+  z.object({ message: z.literal('Success'), requestedBy: RequestedBy }),
+]);
 
 /** The 200 session envelope of every session-issuing route (§3.7). */
 export const SessionEnvelope = z.object({

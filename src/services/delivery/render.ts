@@ -1,4 +1,5 @@
 /** Default message rendering (contract §5.10 wording), shared by every sender. */
+import { describeRequester } from '../requested-by.js';
 import type { DeliveryPayload, OutboundMessage } from './types.js';
 
 const escapeHtml = (s: string) =>
@@ -19,7 +20,9 @@ export function renderMessage(payload: DeliveryPayload, appName: string): Outbou
       };
     case 'otp_sms':
       return { kind: payload.kind, channel: 'sms', to: payload.to, code: payload.code, appName, text: `Your ${appName} verification code is: ${payload.code}` };
-    case 'magic_link_email':
+    case 'magic_link_email': {
+      // Who asked, so the owner can tell a link they did not request (issue 29).
+      const asked = `Requested from ${describeRequester(payload.requestedBy)}. If this wasn't you, ignore this email.`;
       return {
         kind: payload.kind,
         channel: 'email',
@@ -27,9 +30,10 @@ export function renderMessage(payload: DeliveryPayload, appName: string): Outbou
         magicLinkUrl: payload.magicLinkUrl,
         appName,
         subject: `${appName} - Your sign-in link`,
-        text: `Sign in to ${appName}: ${payload.magicLinkUrl}\n\nThe link expires in 15 minutes. If you did not request it, ignore this email.`,
-        html: `<p><a href="${escapeHtml(payload.magicLinkUrl)}">Sign in to ${escapeHtml(appName)}</a></p><p>The link expires in 15 minutes. If you did not request it, ignore this email.</p>`,
+        text: `Sign in to ${appName}: ${payload.magicLinkUrl}\n\nThe link expires in 15 minutes. ${asked}`,
+        html: `<p><a href="${escapeHtml(payload.magicLinkUrl)}">Sign in to ${escapeHtml(appName)}</a></p><p>The link expires in 15 minutes. ${escapeHtml(asked)}</p>`,
       };
+    }
     case 'organization_invitation_email': {
       const { organizationName: org, invitationUrl: url, invitedBy } = payload;
       const by = invitedBy ? ` by ${invitedBy}` : '';

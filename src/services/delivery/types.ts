@@ -3,10 +3,12 @@
  * `delivery` object of external mode; `OutboundMessage` is what a sender gets
  * when the API delivers by itself.
  */
+import type { RequestedBy } from '../../../adapter/core/contract.js';
+
 export type DeliveryPayload =
   | { kind: 'otp_email'; to: string; code: string }
   | { kind: 'otp_sms'; to: string; code: string }
-  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string }
+  | { kind: 'magic_link_email'; to: string; magicLinkUrl: string; requestedBy: RequestedBy }
   | OrganizationInvitationPayload;
 
 /**

@@ -33,7 +33,7 @@ describe('adapter options (contract §5.1)', () => {
     process.env['NODE_ENV'] = 'test';
     try {
       const r = resolveOptions(base);
-      expect(r.names).toEqual({ access: 'svc-access', refresh: 'svc-refresh', registration: 'svc-ephemeral', preAuth: 'svc-ephemeral', oauthBinding: 'svc-oauth-binding' });
+      expect(r.names).toEqual({ access: 'svc-access', refresh: 'svc-refresh', registration: 'svc-ephemeral', preAuth: 'svc-ephemeral', oauthBinding: 'svc-oauth-binding', magicLink: 'svc-magic-link' });
       expect(r.cookie).toEqual({ secure: false, sameSite: 'lax', domain: undefined });
       expect(r.authServerUrl).toBe('http://127.0.0.1:8787');
       expect(r.audience).toBe('http://127.0.0.1:8787');

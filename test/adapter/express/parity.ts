@@ -58,8 +58,15 @@ export class Normaliser {
   value(v: unknown): unknown {
     if (typeof v === 'string') return this.string(v);
     if (Array.isArray(v)) return v.map((x) => this.value(x));
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.value(x)]));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.field(k, x)]));
     return v;
+  }
+
+  /** The magic-link number and its shuffled choices are random per run: aliased, and the choices kept as a count. */
+  private field(key: string, x: unknown): unknown {
+    if (key === 'confirmationNumber' && typeof x === 'number') return this.alias(`number:${x}`);
+    if (key === 'choices' && Array.isArray(x)) return `<${x.length} choices>`;
+    return this.value(x);
   }
 
   /** A JWT becomes its decoded (normalised) payload; random-looking runs become aliases; words stay. */

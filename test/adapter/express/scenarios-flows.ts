@@ -52,18 +52,39 @@ export const FLOW_SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'magic link: request, pending check, verify elsewhere, check once',
+    name: 'magic link: request, pending check, number challenge, verify elsewhere with the number, check once',
     async run(r) {
       await createUser(r.h.t, { email: 'link.user@example.com' });
       const login = await r.send('POST', '/auth/login', { body: { identifier: 'link.user@example.com' } });
-      expect((await r.send('POST', '/auth/magic-link', { cookies: login.cookies, body: {} })).status).toBe(200);
+      const req = await r.send('POST', '/auth/magic-link', { cookies: login.cookies, body: {} });
+      expect(req.status).toBe(200);
       const token = new URL((await lastMessage(r)).magicLinkUrl!).searchParams.get('token')!;
       expect((await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
-      expect((await r.send('POST', `/auth/magic-link/verify/${token}`)).status).toBe(200);
+      expect((await r.send('POST', `/auth/magic-link/verify/${token}`)).body.status).toBe('confirmation_required');
+      expect((await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
+      expect((await r.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: req.body.confirmationNumber } })).status).toBe(200);
       const done = await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies });
       expect(done.status).toBe(200);
       expect(done.cookies['svc-access']).toBeTruthy();
       expect((await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
+    },
+  },
+  {
+    name: 'magic link same_device: the binding cookie, another browser refused, the asking browser completes',
+    apiEnv: { MAGIC_LINK_CONFIRMATION: 'same_device' },
+    async run(r) {
+      await createUser(r.h.t, { email: 'bound.user@example.com' });
+      const login = await r.send('POST', '/auth/login', { body: { identifier: 'bound.user@example.com' } });
+      const req = await r.send('POST', '/auth/magic-link', { cookies: login.cookies, body: {} });
+      expect(req.body).not.toHaveProperty('binding');
+      expect(req.cookies['svc-magic-link']).toBeTruthy();
+      const token = new URL((await lastMessage(r)).magicLinkUrl!).searchParams.get('token')!;
+      expect((await r.send('POST', `/auth/magic-link/verify/${token}`)).status).toBe(400);
+      expect((await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
+      const ok = await r.send('POST', `/auth/magic-link/verify/${token}`, { cookies: { 'svc-magic-link': req.cookies['svc-magic-link']! } });
+      expect(ok.status).toBe(200);
+      const done = await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies });
+      expect(done.cookies['svc-access']).toBeTruthy();
     },
   },
   {

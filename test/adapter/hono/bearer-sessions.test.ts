@@ -69,7 +69,7 @@ describe('bearer transport: every session-issuing route returns the tokens and s
     const token = new URL(messages.at(-1)!.magicLinkUrl!).searchParams.get('token')!;
     const pending = await h.send('POST', '/auth/magic-link/check', { headers: withBearer(login.body.token) });
     expect(pending.status).toBe(204);
-    expect((await h.send('POST', `/auth/magic-link/verify/${token}`, { headers: BEARER })).status).toBe(200);
+    expect((await h.send('POST', `/auth/magic-link/verify/${token}`, { headers: BEARER, body: { number: req.body.confirmationNumber } })).status).toBe(200);
     const res = await h.send('POST', '/auth/magic-link/check', { headers: withBearer(login.body.token) });
     await expectBearerSession(h, res, user.id);
   });

@@ -117,7 +117,10 @@ describe('login through the adapter (contract §4.2)', () => {
     const pending = await h.send('POST', '/auth/magic-link/check', { cookies: login.cookies });
     expect(pending.status).toBe(204);
     expect(pending.text).toBe('');
-    const verified = await h.send('POST', `/auth/magic-link/verify/${token}`);
+    const challenge = await h.send('POST', `/auth/magic-link/verify/${token}`);
+    expect(challenge.body.status).toBe('confirmation_required');
+    expect((await h.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
+    const verified = await h.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: req.body.confirmationNumber } });
     expect(verified.status).toBe(200);
     const done = await h.send('POST', '/auth/magic-link/check', { cookies: login.cookies });
     expect(done.status).toBe(200);

@@ -47,7 +47,7 @@ async function hotPaths(t: TestApi) {
   const req = await t.call('POST', '/magic-link', { token: ml.body.token, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) });
   expect(req.status, JSON.stringify(req.body)).toBe(200);
   const raw = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token');
-  expect((await t.call('POST', `/magic-link/verify/${raw}`)).status).toBe(200);
+  expect((await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } })).status).toBe(200);
   expect((await t.call('POST', '/magic-link/check', { token: ml.body.token, headers: await externalDelivery(t.clock.now(), DEVICE) })).status).toBe(200);
 
   const reg = await t.call('POST', '/registration/register', { body: { email: 'someone.new@example.com' }, headers: await externalDelivery(t.clock.now()) });

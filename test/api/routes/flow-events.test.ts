@@ -53,7 +53,7 @@ describe('flow events (contract §2.16)', () => {
     const token = (await t.call('POST', '/login', { body: { identifier: user.email } })).body.token as string;
     const req = await t.call('POST', '/magic-link', { token, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) });
     const raw = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token')!;
-    expect((await t.call('POST', `/magic-link/verify/${raw}`)).status).toBe(200);
+    expect((await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } })).status).toBe(200);
     const done = await t.call('POST', '/magic-link/check', { token, headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...DEVICE } });
     expect(done.status).toBe(200);
     const rows = await eventsFor(t, user.id);

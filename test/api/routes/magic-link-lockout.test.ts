@@ -27,7 +27,8 @@ async function requestLink(t: TestApi, token: string) {
 
 describe('magic-link failures count toward lockout', () => {
   it('a used and an expired link each count; at maxFailures /login and the poll answer 423', async () => {
-    const t = await makeApi({ env: { LOCKOUT_POLICY: '{"maxFailures":2}', DISABLE_AUTH_RATE_LIMITS: 'true' } });
+    // About lockout, not confirmation: the original flow (magic-link-confirmation.test.ts covers the modes).
+    const t = await makeApi({ env: { LOCKOUT_POLICY: '{"maxFailures":2}', DISABLE_AUTH_RATE_LIMITS: 'true', MAGIC_LINK_CONFIRMATION: 'none' } });
     const user = await createUser(t);
 
     const used = await requestLink(t, await loginToken(t, user.email));

@@ -23,6 +23,10 @@ async function requestLink(t: TestApi, token: string, body: Record<string, unkno
 
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
+/** The link's page picks the number the asking tab shows (number_match, the default). */
+const confirm = (t: TestApi, req: { body: { delivery: { magicLinkUrl: string }; confirmationNumber: number } }, headers: Record<string, string> = {}) =>
+  t.call('POST', `/magic-link/verify/${tokenOf(req.body.delivery.magicLinkUrl)}`, { body: { number: req.body.confirmationNumber }, headers });
+
 describe('magic link', () => {
   it('request → verify (any device) → check from the same device issues a session once', async () => {
     const t = await makeApi();
@@ -43,9 +47,9 @@ describe('magic link', () => {
 
     const pending = await t.call('POST', '/magic-link/check', { token, headers: await device(t, DEVICE_A) });
     expect(pending.status).toBe(204);
-    const verify = await t.call('POST', `/magic-link/verify/${raw}`, { headers: await device(t, DEVICE_B) });
+    const verify = await confirm(t, req, await device(t, DEVICE_B));
     expect(verify.status).toBe(200);
-    expect(verify.body).toEqual({ message: 'Success' });
+    expect(verify.body).toEqual({ message: 'Success', requestedBy: { browser: 'Unknown', os: 'Unknown', place: null, at: expect.any(String) } });
     const other = await t.call('POST', '/magic-link/check', { token, headers: await device(t, DEVICE_B) });
     expect(other.status).toBe(204);
     const otherUa = await t.call('POST', '/magic-link/check', { token, headers: await device(t, { ...DEVICE_A, 'x-svc-client-user-agent': 'Browser Z' }) });
@@ -63,7 +67,7 @@ describe('magic link', () => {
     const user = await createUser(t);
     const token = await loginToken(t, user.email);
     const req = await requestLink(t, token);
-    await t.call('POST', `/magic-link/verify/${tokenOf(req.body.delivery.magicLinkUrl)}`);
+    expect((await confirm(t, req)).status).toBe(200);
     const headers = await device(t, DEVICE_A);
     const results = await Promise.all(Array.from({ length: 10 }, () => t.call('POST', '/magic-link/check', { token, headers })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
@@ -75,8 +79,9 @@ describe('magic link', () => {
     const t = await makeApi();
     const user = await createUser(t);
     const token = await loginToken(t, user.email);
-    const first = tokenOf((await requestLink(t, token)).body.delivery.magicLinkUrl);
-    expect((await t.call('POST', `/magic-link/verify/${first}`)).status).toBe(200);
+    const firstReq = await requestLink(t, token);
+    const first = tokenOf(firstReq.body.delivery.magicLinkUrl);
+    expect((await confirm(t, firstReq)).status).toBe(200);
     const used = await t.call('POST', `/magic-link/verify/${first}`);
     expect(used.status).toBe(400);
     expect(used.body).toEqual({ error: 'invalid_verification_token', message: 'Invalid verification token' });
@@ -142,7 +147,7 @@ describe('magic link', () => {
     expect(await t.api.deps.db.select().from(magicLinkTokens)).toHaveLength(1);
     const internal = await t.call('POST', '/magic-link', { token: decoyToken, body: {}, headers: await device(t, DEVICE_A) });
     expect(internal.status).toBe(200);
-    expect(internal.body).toEqual({ message: 'If an account exists, a login link has been sent.' });
+    expect(internal.body).toEqual({ message: 'If an account exists, a login link has been sent.', confirmation: 'number_match', confirmationNumber: expect.any(Number) });
     await settle();
     expect(sender.sent).toHaveLength(0);
     expect((await t.call('POST', '/magic-link/check', { token: decoyToken, headers: await device(t, DEVICE_A) })).status).toBe(204);
@@ -154,12 +159,13 @@ describe('magic link', () => {
     const user = await createUser(t);
     const token = await loginToken(t, user.email);
     const res = await t.call('POST', '/magic-link', { token, body: {}, headers: await device(t, DEVICE_A) });
-    expect(res.body).toEqual({ message: 'If an account exists, a login link has been sent.' });
+    expect(res.body).toEqual({ message: 'If an account exists, a login link has been sent.', confirmation: 'number_match', confirmationNumber: expect.any(Number) });
     await settle();
     expect(sender.sent).toHaveLength(1);
     const link = sender.sent[0]!.magicLinkUrl!;
     const raw = tokenOf(link);
     await t.call('POST', `/magic-link/verify/${raw}`);
+    await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: res.body.confirmationNumber } });
     await t.call('POST', `/magic-link/verify/${raw}`);
     for (const l of t.logs) expect(l.line).not.toContain(raw);
     expect(JSON.stringify(await t.api.deps.db.select().from(authEvents))).not.toContain(raw);

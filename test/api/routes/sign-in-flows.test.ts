@@ -34,7 +34,7 @@ describe('MFA step after a first factor (contract §3.7)', () => {
     const token = await loginToken(t, user.email);
     const req = await t.call('POST', '/magic-link', { token, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) });
     const raw = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token');
-    await t.call('POST', `/magic-link/verify/${raw}`);
+    await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } });
     const check = await t.call('POST', '/magic-link/check', { token, headers: await externalDelivery(t.clock.now(), DEVICE) });
     expect(check.status).toBe(200);
     expect(check.body.mfaRequired).toBe(true);

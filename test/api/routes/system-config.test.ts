@@ -45,6 +45,7 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'delay_after',
         'lockout_policy',
         'login_methods',
+        'magic_link_confirmation',
         'native_apps',
         'oauth_providers',
         'origins',

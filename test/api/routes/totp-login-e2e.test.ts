@@ -78,7 +78,7 @@ describe('TOTP as the second factor of an email-OTP login', () => {
     const login = await t.call('POST', '/login', { body: { identifier: email } });
     const link = await t.call('POST', '/magic-link', { token: login.body.token, body: {}, headers: await externalDelivery(t.clock.now(), deviceA) });
     const raw = new URL(link.body.delivery.magicLinkUrl).searchParams.get('token')!;
-    expect((await t.call('POST', `/magic-link/verify/${raw}`)).status).toBe(200);
+    expect((await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: link.body.confirmationNumber } })).status).toBe(200);
     const check = await t.call('POST', '/magic-link/check', { token: login.body.token, headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...deviceA } });
     expect(check.status).toBe(200);
     expect(check.body).toMatchObject({ mfaRequired: true, sub });

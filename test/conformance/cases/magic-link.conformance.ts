@@ -1,4 +1,8 @@
-/** Magic links: request, verify from any device, poll from the requester (contract §3.5). */
+/**
+ * Magic links: request, verify from any device, poll from the requester
+ * (contract §3.5), with the default `magic_link_confirmation: number_match`
+ * (issue 29): the verify completes only with the number the request showed.
+ */
 import { describe, expect, it } from 'vitest';
 import { APP_ORIGIN } from '../env.js';
 import { call, device, expectError, expectOk, signUp, uniqueEmail, type Device } from '../client.js';
@@ -12,6 +16,10 @@ async function requestLink(email: string, d: Device, body: Record<string, unknow
 
 const linkToken = (url: string) => new URL(url).searchParams.get('token')!;
 
+/** The link's page picks the number the asking tab shows. */
+const confirmLink = (req: { body: { delivery: { magicLinkUrl: string }; confirmationNumber: number } }) =>
+  call('POST', `/magic-link/verify/${linkToken(req.body.delivery.magicLinkUrl)}`, { body: { number: req.body.confirmationNumber } });
+
 describe('magic link', () => {
   it('request → verify on another device → check on the requester issues a session once', async () => {
     const s = await signUp();
@@ -21,7 +29,7 @@ describe('magic link', () => {
     expect(req.body.delivery).toMatchObject({ kind: 'magic_link_email', magicLinkUrl: expect.stringContaining(`${APP_ORIGIN}/`) });
     const pending = await call('POST', '/magic-link/check', { device: d, token: loginToken });
     expect(pending.status).toBe(204);
-    expectOk(await call('POST', `/magic-link/verify/${linkToken(req.body.delivery.magicLinkUrl)}`));
+    expectOk(await confirmLink(req));
     const done = await call('POST', '/magic-link/check', { device: d, token: loginToken });
     expectOk(done);
     expect(done.body).toMatchObject({ sub: s.sub, token: expect.any(String), refreshToken: expect.any(String) });
@@ -34,8 +42,24 @@ describe('magic link', () => {
     const d = device();
     const { req } = await requestLink(s.email, d);
     const token = linkToken(req.body.delivery.magicLinkUrl);
-    expectOk(await call('POST', `/magic-link/verify/${token}`));
+    expectOk(await confirmLink(req));
     expectError(await call('POST', `/magic-link/verify/${token}`), 400, 'invalid_verification_token');
+  });
+
+  it('a bare verify answers the number challenge and does not complete the poll; a wrong number cancels the link', async () => {
+    const s = await signUp();
+    const d = device();
+    const { loginToken, req } = await requestLink(s.email, d);
+    const token = linkToken(req.body.delivery.magicLinkUrl);
+    const challenge = await call('POST', `/magic-link/verify/${token}`);
+    expectOk(challenge);
+    expect(challenge.body).toMatchObject({ status: 'confirmation_required', confirmation: 'number_match' });
+    expect(challenge.body.choices).toContain(req.body.confirmationNumber);
+    expect((await call('POST', '/magic-link/check', { device: d, token: loginToken })).status).toBe(204);
+    const wrong = req.body.confirmationNumber === 99 ? 98 : req.body.confirmationNumber + 1;
+    expectError(await call('POST', `/magic-link/verify/${token}`, { body: { number: wrong } }), 400, 'magic_link_confirmation_failed');
+    expectError(await confirmLink(req), 400, 'invalid_verification_token');
+    expect((await call('POST', '/magic-link/check', { device: d, token: loginToken })).status).toBe(204);
   });
 
   it('answers 400 invalid_verification_token to an unknown link', async () => {
@@ -55,7 +79,7 @@ describe('magic link', () => {
     const s = await signUp();
     const d = device();
     const { loginToken, req } = await requestLink(s.email, d);
-    expectOk(await call('POST', `/magic-link/verify/${linkToken(req.body.delivery.magicLinkUrl)}`));
+    expectOk(await confirmLink(req));
     const stranger = await call('POST', '/magic-link/check', { device: device(), token: loginToken });
     expect(stranger.status).toBe(204);
   });
@@ -64,7 +88,7 @@ describe('magic link', () => {
     const s = await signUp();
     const d = device();
     const { loginToken, req } = await requestLink(s.email, d);
-    expectOk(await call('POST', `/magic-link/verify/${linkToken(req.body.delivery.magicLinkUrl)}`));
+    expectOk(await confirmLink(req));
     const polls = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/magic-link/check', { device: d, token: loginToken })));
     expect(polls.filter((r) => r.status === 200)).toHaveLength(1);
   });

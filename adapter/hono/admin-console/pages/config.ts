@@ -26,6 +26,7 @@ const HINTS: Record<string, string> = {
   native_apps: 'Android apps (packageName, sha256CertFingerprints) and Apple apps (teamId, bundleId): the association files and passkey origins.',
   sms_allowed_calling_codes: 'Country calling codes SMS codes may go to, comma-separated; * for every country.',
   sms_hourly_budget: 'SMS sends per hour, per calling code and in total, shared by every instance.',
+  magic_link_confirmation: 'Who completes a magic link: number_match (pick the number shown where you asked), same_device (only the asking browser), none (any click; weaker).',
 };
 
 function field(key: string, value: unknown, canWrite: boolean): Html {

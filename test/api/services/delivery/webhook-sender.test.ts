@@ -41,7 +41,7 @@ describe('webhook sender', () => {
 describe('console sender', () => {
   it('prints the code marked DEV ONLY', async () => {
     const lines: string[] = [];
-    await createConsoleSender((l) => lines.push(l)).send(renderMessage({ kind: 'magic_link_email', to: 'a@example.com', magicLinkUrl: 'http://localhost:3000/verify-magiclink?token=t' }, 'Demo'));
+    await createConsoleSender((l) => lines.push(l)).send(renderMessage({ kind: 'magic_link_email', to: 'a@example.com', magicLinkUrl: 'http://localhost:3000/verify-magiclink?token=t', requestedBy: { browser: 'Chrome', os: 'macOS', place: null, at: '2026-01-01T00:00:00.000Z' } }, 'Demo'));
     expect(lines[0]).toContain('DEV ONLY');
     expect(lines[0]).toContain('verify-magiclink?token=t');
   });
