@@ -1,0 +1,146 @@
+/**
+ * The authorization matrix (issue 29): every route every app serves × every
+ * principal × each transport, with the status the contract gives. Shared by
+ * the test (every cell asserted) and `npm run authz-matrix` (every cell printed).
+ */
+import { APP_ORIGIN } from '../adapter/helpers.js';
+import { buildApps, type Apps } from './apps.js';
+import { coverage, type Coverage, type Resolved } from './coverage.js';
+import { describeExpected, describeOutcome, expectedFor, matches, type Expected, type Outcome, type Row } from './gates.js';
+import { makeWorld, mint, PRINCIPALS, SPECS, type Creds, type PrincipalId, type World } from './principals.js';
+
+export type Transport = 'bearer' | 'cookie';
+
+export interface Cell {
+  /** `hono adapter (cookie)`, `api`, … */
+  surface: string;
+  /** `METHOD /mounted/path`. */
+  route: string;
+  rowKey: string;
+  principal: PrincipalId;
+  row: Row;
+  expected: Expected;
+  knownDefect?: Row['knownDefect'];
+  run(): Promise<Outcome>;
+}
+
+export interface CellResult extends Omit<Cell, 'run' | 'row'> {
+  observed: Outcome;
+  pass: boolean;
+}
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+const DEFAULT_PARAMS: Record<string, string> = { organizationId: 'org', userId: 'victim', id: 'missing', token: 'missing', providerId: 'missing' };
+
+function concretePath(w: World, path: string, row: Row): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    const v = row.params?.[name] ?? DEFAULT_PARAMS[name] ?? 'missing';
+    return v === 'org' ? w.org.id : v === 'victim' ? w.victim.id : v === 'missing' ? MISSING_ID : encodeURIComponent(v);
+  });
+}
+
+function requestInit(r: Resolved, transport: Transport | 'api', c: Creds): RequestInit {
+  const method = r.route.method;
+  const headers: Record<string, string> = { 'user-agent': 'authz-matrix', ...c.headers };
+  const bearer = r.row.gate === 'refresh' ? (c.refresh ?? c.bearer) : c.bearer;
+  if (transport !== 'cookie' && bearer) headers['authorization'] = `Bearer ${bearer}`;
+  if (transport === 'bearer') headers['x-svc-auth-transport'] = 'bearer';
+  if (transport === 'cookie') {
+    const jar = Object.entries(c.cookies);
+    if (jar.length) headers['cookie'] = jar.map(([k, v]) => `${k}=${v}`).join('; ');
+    // A same-origin browser: the console's writes and the adapter's guarded GET forms check it.
+    if (method !== 'GET') headers['origin'] = APP_ORIGIN;
+  }
+  let body: string | undefined;
+  if (method !== 'GET' && method !== 'HEAD') {
+    body = JSON.stringify(typeof r.row.body === 'function' ? (r.row.body as () => unknown)() : (r.row.body ?? {}));
+    headers['content-type'] = 'application/json';
+  }
+  return { method, headers, body };
+}
+
+async function outcomeOf(res: Response): Promise<Outcome> {
+  const text = await res.text();
+  let body: any;
+  try {
+    body = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const o: Outcome = { status: res.status };
+  if (res.status >= 400 && body && typeof body === 'object') {
+    if (typeof body.error === 'string') o.error = body.error;
+    if (typeof body.message === 'string') o.message = body.message;
+    if (Array.isArray(body.required)) o.required = body.required;
+  }
+  return o;
+}
+
+export interface Matrix {
+  apps: Apps;
+  coverage: Coverage;
+  cells: Cell[];
+}
+
+/** The route's full path: the app's own `/` below a mount is the mount itself. */
+const mounted = (r: Resolved) => (r.route.path === '/' && r.part.mount ? r.part.mount : r.part.mount + r.route.path);
+
+/** Transports per part: the API is bearer-only; the console and well-known files have no bearer transport. */
+const transportsOf = (r: Resolved): (Transport | 'api')[] =>
+  r.part.part === 'api' ? ['api'] : r.part.part === 'adapter' || r.part.part === 'totp bridge' ? ['cookie', 'bearer'] : ['cookie'];
+
+export async function buildMatrix(): Promise<Matrix> {
+  const apps = await buildApps();
+  const w = await makeWorld(apps.h);
+  const cov = coverage(apps.parts);
+  const cache = new Map<PrincipalId, Promise<Creds>>();
+  const creds = (id: PrincipalId, fresh: boolean) => {
+    if (fresh) return mint(w, SPECS[id]);
+    if (!cache.has(id)) cache.set(id, mint(w, SPECS[id]));
+    return cache.get(id)!;
+  };
+  const cells: Cell[] = [];
+  for (const r of cov.resolved) {
+    for (const transport of transportsOf(r)) {
+      const surface = r.part.part === 'api' ? 'api' : `${r.part.framework} ${r.part.part} (${transport})`;
+      for (const principal of PRINCIPALS) {
+        const expected = expectedFor(r.row, principal, SPECS[principal], { cookie: transport === 'cookie' });
+        const defect = r.row.knownDefect?.principals.includes(principal) ? r.row.knownDefect : undefined;
+        cells.push({
+          surface,
+          route: `${r.route.method} ${mounted(r)}`,
+          rowKey: r.rowKey,
+          principal,
+          row: r.row,
+          expected,
+          ...(defect ? { knownDefect: defect } : {}),
+          run: async () => {
+            const c = await creds(principal, !!r.row.fresh);
+            const path = concretePath(w, mounted(r), r.row) + (r.row.query ? `?${r.row.query}` : '');
+            return outcomeOf(await r.part.request(path, requestInit(r, transport, c)));
+          },
+        });
+      }
+    }
+  }
+  return { apps, coverage: cov, cells };
+}
+
+/** Runs one cell and judges it against the contract. */
+export async function evaluate({ run, row, ...cell }: Cell): Promise<CellResult> {
+  const observed = await run();
+  return { ...cell, observed, pass: matches(row, cell.expected, observed) };
+}
+
+/** Runs cells `width` at a time (one shared harness; the apps are in-process or on loopback). */
+export async function runCells<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) await run(items[next++]!);
+  }));
+}
+
+export function formatCell(r: CellResult): string {
+  const verdict = r.pass ? 'PASS' : r.knownDefect ? 'KNOWN' : 'FAIL';
+  return `${verdict.padEnd(5)} ${r.surface.padEnd(30)} ${r.route.padEnd(66)} ${r.principal.padEnd(32)} expected ${describeExpected(r.expected).padEnd(44)} observed ${describeOutcome(r.observed)}`;
+}
