@@ -33,7 +33,7 @@ const ADMIN_LEVELS: Gate[] = ['admin:read', 'admin:write', 'admin:write+step-up'
 function consoleRow(api: Row, kind: 'admin' | 'step-up', method: string): Row {
   const own: Gate = kind === 'step-up' || method === 'GET' ? 'admin:read' : 'admin:write';
   const gate = ADMIN_LEVELS.indexOf(api.gate) > ADMIN_LEVELS.indexOf(own) ? api.gate : own;
-  return { ...api, gate };
+  return { ...api, gate, cookieOnly: true };
 }
 
 const viaAdapter = (found: { rowKey: string; row: Row } | undefined) => found && { rowKey: found.rowKey, row: { ...found.row, ...found.row.adapter } };
@@ -53,7 +53,7 @@ function rowFor(part: MountedPart, route: ServedRoute): { rowKey: string; row: R
       return viaAdapter(entry && api(`${entry.method} ${entry.raw}`));
     }
     case 'admin console': {
-      if (!route.path.startsWith('/api/')) return CONSOLE_PAGE_ROWS[k] ? { rowKey: k, row: CONSOLE_PAGE_ROWS[k]! } : undefined;
+      if (!route.path.startsWith('/api/')) return CONSOLE_PAGE_ROWS[k] ? { rowKey: k, row: { ...CONSOLE_PAGE_ROWS[k]!, cookieOnly: true } } : undefined;
       const entry = CONSOLE_API_ROUTES.find((e) => e.route.method === route.method && `/api${e.route.path}` === route.path);
       const found = entry && api(`${entry.route.method} ${entry.route.raw}`);
       return found && { rowKey: found.rowKey, row: consoleRow(found.row, entry.kind, route.method) };

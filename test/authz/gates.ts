@@ -70,9 +70,11 @@ export interface Row {
    * An open authorization defect: the listed principals get `observed` instead of the contract's answer.
    * Reported by the test and by `npm run authz-matrix`, and the test fails once the defect is fixed.
    */
-  knownDefect?: { principals: PrincipalId[]; observed: Outcome; note: string };
+  knownDefect?: { principals: PrincipalId[]; transports?: ('api' | 'cookie' | 'bearer')[]; observed: Outcome; note: string };
   /** HTML answers (console pages): refusals are compared by status only, and a pass must be below 400. */
   html?: boolean;
+  /** Cookie transport only (the admin console): a bearer-transport call is refused 401 whoever sends it. */
+  cookieOnly?: boolean;
   /** What differs when the route is reached through an adapter (both transports); the contract's §5.3 says where. */
   adapter?: Partial<Omit<Row, 'adapter'>>;
 }
@@ -90,6 +92,7 @@ export function expectedFor(row: Row, id: PrincipalId, p: PrincipalSpec, surface
   if (override) return override;
   const gate = row.gate;
   if (gate === 'none') return PASS;
+  if (row.cookieOnly && !surface.cookie) return refuse(UNAUTHORIZED);
   if (gate === 'logout') return p.kind === 'access' ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'adapter-logout') return surface.cookie || p.kind !== 'none' ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'ephemeral:login' || gate === 'ephemeral:registration' || gate === 'ephemeral:mfa') return p.kind === 'ephemeral' && `ephemeral:${p.ctx}` === gate ? PASS : refuse(UNAUTHORIZED);

@@ -146,6 +146,7 @@ const PAGE: Row = {
   html: true,
   knownDefect: {
     principals: ['admin:write, signed out', 'admin:write, account revoked'],
+    transports: ['cookie'],
     observed: { status: 200 },
     note: 'console page renders (without data) for a revoked session or account until the access token expires',
   },

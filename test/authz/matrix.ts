@@ -85,9 +85,8 @@ export interface Matrix {
 /** The route's full path: the app's own `/` below a mount is the mount itself. */
 const mounted = (r: Resolved) => (r.route.path === '/' && r.part.mount ? r.part.mount : r.part.mount + r.route.path);
 
-/** Transports per part: the API is bearer-only; the console and well-known files have no bearer transport. */
-const transportsOf = (r: Resolved): (Transport | 'api')[] =>
-  r.part.part === 'api' ? ['api'] : r.part.part === 'adapter' || r.part.part === 'totp bridge' ? ['cookie', 'bearer'] : ['cookie'];
+/** Transports per part: the API is bearer-only; the well-known files take no credential. The console is cookie-only: its bearer cells check it acts on no bearer. */
+const transportsOf = (r: Resolved): (Transport | 'api')[] => (r.part.part === 'api' ? ['api'] : r.part.part === 'well-known' ? ['cookie'] : ['cookie', 'bearer']);
 
 export async function buildMatrix(): Promise<Matrix> {
   const apps = await buildApps();
@@ -105,7 +104,8 @@ export async function buildMatrix(): Promise<Matrix> {
       const surface = r.part.part === 'api' ? 'api' : `${r.part.framework} ${r.part.part} (${transport})`;
       for (const principal of PRINCIPALS) {
         const expected = expectedFor(r.row, principal, SPECS[principal], { cookie: transport === 'cookie' });
-        const defect = r.row.knownDefect?.principals.includes(principal) ? r.row.knownDefect : undefined;
+        const d = r.row.knownDefect;
+        const defect = d && d.principals.includes(principal) && (!d.transports || d.transports.includes(transport)) ? d : undefined;
         cells.push({
           surface,
           route: `${r.route.method} ${mounted(r)}`,
