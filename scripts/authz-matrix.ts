@@ -23,5 +23,11 @@ const routes = new Set(results.map((r) => `${r.surface} ${r.route}`)).size;
 console.log(`\nauthorization matrix: ${routes} routes × surfaces, ${results.length} cells, ${results.filter((r) => r.pass).length} as the contract says, ${known.length} known open defects, ${failed.length} unexpected`);
 for (const line of m.coverage.missing) console.log(`  route without a row: ${line}`);
 for (const line of m.coverage.stale) console.log(`  row without a route: ${line}`);
-for (const r of known) console.log(`  known: ${r.surface} ${r.route} / ${r.principal}: ${r.knownDefect!.note}`);
+const byNote = new Map<string, CellResult[]>();
+for (const r of known) byNote.set(r.knownDefect!.note, [...(byNote.get(r.knownDefect!.note) ?? []), r]);
+for (const [note, cells] of byNote) {
+  console.log(`  known: ${note} (${cells.length} cells)`);
+  console.log(`    principals: ${[...new Set(cells.map((c) => c.principal))].join(', ')}`);
+  console.log(`    routes: ${[...new Set(cells.map((c) => `${c.surface} ${c.route}`))].join('; ')}`);
+}
 process.exit(failed.length || m.coverage.missing.length || m.coverage.stale.length ? 1 : 0);

@@ -121,7 +121,7 @@ export function expectedFor(row: Row, id: PrincipalId, p: PrincipalSpec, surface
     case 'org:manager':
       return p.org === 'owner' || grants(p, 'admin:write') ? PASS : HIDDEN;
     case 'org:member':
-      return p.org === 'member' || p.org === 'owner' ? PASS : HIDDEN;
+      return p.org === 'member' || p.org === 'bare-member' || p.org === 'owner' ? PASS : HIDDEN;
   }
   throw new Error(`unknown gate ${gate satisfies never}`);
 }

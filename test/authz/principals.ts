@@ -22,6 +22,7 @@ export const PRINCIPALS = [
   'user',
   'user with a passkey (no step-up)',
   'org member',
+  'org member without scopes',
   'org owner',
   'manager of another org',
   'admin:read',
@@ -41,8 +42,11 @@ export interface PrincipalSpec {
   kind: 'none' | 'ephemeral' | 'access';
   ctx?: EphemeralContext;
   roles?: string[];
-  /** Relation to the target organization: a member with read scopes, an owner, or a manager of another one. */
-  org?: 'member' | 'owner' | 'other-manager';
+  /**
+   * Relation to the target organization: a member with the `organization:read` and `members:read` scopes,
+   * a member without scopes (the default membership), an owner, or a manager of another organization.
+   */
+  org?: 'member' | 'bare-member' | 'owner' | 'other-manager';
   /** Has a passkey, so `+SU?` routes want a fresh step-up. */
   passkey?: boolean;
   /** The session has a fresh step-up. */
@@ -61,6 +65,7 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   user: { kind: 'access', roles: ['user'] },
   'user with a passkey (no step-up)': { kind: 'access', roles: ['user'], passkey: true },
   'org member': { kind: 'access', roles: ['user'], org: 'member' },
+  'org member without scopes': { kind: 'access', roles: ['user'], org: 'bare-member' },
   'org owner': { kind: 'access', roles: ['user'], org: 'owner' },
   'manager of another org': { kind: 'access', roles: ['user'], org: 'other-manager' },
   'admin:read': { kind: 'access', roles: ['user', 'admin:read'] },
@@ -138,6 +143,7 @@ export async function mint(w: World, spec: PrincipalSpec): Promise<Creds> {
   const db = h.t.api.deps.db;
   const now = new Date(h.t.clock.now());
   if (spec.org === 'member') await addMembership(h, w.org.id, user.id, ['member'], ['organization:read', 'members:read']);
+  if (spec.org === 'bare-member') await addMembership(h, w.org.id, user.id, ['member'], []);
   if (spec.org === 'owner') await addMembership(h, w.org.id, user.id, ['owner', 'admin'], ['organization:read', 'organization:write', 'members:read', 'members:write']);
   if (spec.org === 'other-manager') await insertOrganization(h, user);
   if (spec.passkey) {
