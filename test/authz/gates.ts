@@ -87,12 +87,15 @@ const STEP_UP = refuse({ status: 403, error: 'step_up_required' });
 const HIDDEN = refuse({ status: 404, error: 'not_found', message: 'Organization not found' });
 
 /** The answer the contract gives `p` on a route of class `gate`. */
-export function expectedFor(row: Row, id: PrincipalId, p: PrincipalSpec, surface: SurfaceKind): Expected {
+export function expectedFor(row: Row, id: PrincipalId, spec: PrincipalSpec, surface: SurfaceKind): Expected {
   const override = row.overrides?.[id];
   if (override) return override;
   const gate = row.gate;
   if (gate === 'none') return PASS;
-  if (row.cookieOnly && !surface.cookie) return refuse(UNAUTHORIZED);
+  // The console reads cookies whatever the transport header says; a principal that sends none is refused.
+  if (row.cookieOnly && !surface.cookie && !spec.bearerOf) return refuse(UNAUTHORIZED);
+  // A principal with cookies and someone else's bearer is its cookies in cookie transport, the bearer elsewhere.
+  const p = spec.bearerOf && !surface.cookie && !row.cookieOnly ? spec.bearerOf : spec;
   if (gate === 'logout') return p.kind === 'access' ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'adapter-logout') return surface.cookie || p.kind !== 'none' ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'ephemeral:login' || gate === 'ephemeral:registration' || gate === 'ephemeral:mfa') return p.kind === 'ephemeral' && `ephemeral:${p.ctx}` === gate ? PASS : refuse(UNAUTHORIZED);

@@ -14,6 +14,7 @@ export type Transport = 'bearer' | 'cookie';
 export interface Cell {
   /** `hono adapter (cookie)`, `api`, … */
   surface: string;
+  transport: Transport | 'api';
   /** `METHOD /mounted/path`. */
   route: string;
   rowKey: string;
@@ -43,11 +44,11 @@ function requestInit(r: Resolved, transport: Transport | 'api', c: Creds): Reque
   const method = r.route.method;
   const headers: Record<string, string> = { 'user-agent': 'authz-matrix', ...c.headers };
   const bearer = r.row.gate === 'refresh' ? (c.refresh ?? c.bearer) : c.bearer;
-  if (transport !== 'cookie' && bearer) headers['authorization'] = `Bearer ${bearer}`;
+  if ((transport !== 'cookie' || c.mixed) && bearer) headers['authorization'] = `Bearer ${bearer}`;
   if (transport === 'bearer') headers['x-svc-auth-transport'] = 'bearer';
+  const jar = Object.entries(c.cookies);
+  if ((transport === 'cookie' || (transport === 'bearer' && c.mixed)) && jar.length) headers['cookie'] = jar.map(([k, v]) => `${k}=${v}`).join('; ');
   if (transport === 'cookie') {
-    const jar = Object.entries(c.cookies);
-    if (jar.length) headers['cookie'] = jar.map(([k, v]) => `${k}=${v}`).join('; ');
     // A same-origin browser: the console's writes and the adapter's guarded GET forms check it.
     if (method !== 'GET') headers['origin'] = APP_ORIGIN;
   }
@@ -108,6 +109,7 @@ export async function buildMatrix(): Promise<Matrix> {
         const defect = d && d.principals.includes(principal) && (!d.transports || d.transports.includes(transport)) ? d : undefined;
         cells.push({
           surface,
+          transport,
           route: `${r.route.method} ${mounted(r)}`,
           rowKey: r.rowKey,
           principal,

@@ -33,6 +33,7 @@ export const PRINCIPALS = [
   'service token (proxy)',
   'delivery token',
   'user + service token',
+  "user's cookies + an admin's bearer",
 ] as const;
 
 export type PrincipalId = (typeof PRINCIPALS)[number];
@@ -55,6 +56,12 @@ export interface PrincipalSpec {
   dead?: 'signed-out' | 'revoked-user';
   /** Sends a valid service token: never a route credential (contract §0.3), so it changes nothing. */
   service?: 'proxy' | 'delivery';
+  /**
+   * Sends its cookies and, on every request, the bearer of this other principal: a browser whose page
+   * script adds someone else's token. Cookie transport must use the cookies only, bearer transport and
+   * the API the bearer only.
+   */
+  bearerOf?: PrincipalSpec;
 }
 
 export const SPECS: Record<PrincipalId, PrincipalSpec> = {
@@ -76,6 +83,7 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   'service token (proxy)': { kind: 'none', service: 'proxy' },
   'delivery token': { kind: 'none', service: 'delivery' },
   'user + service token': { kind: 'access', roles: ['user'], service: 'proxy' },
+  "user's cookies + an admin's bearer": { kind: 'access', roles: ['user'], bearerOf: { kind: 'access', roles: ['user', 'admin:write'] } },
 };
 
 export const grants = (spec: PrincipalSpec, role: string) => satisfiesAny(spec.roles ?? [], [role]);
@@ -90,6 +98,8 @@ export interface Creds {
   cookies: Record<string, string>;
   /** Extra headers (service tokens). */
   headers: Record<string, string>;
+  /** Sends both its cookies and its bearer in every transport (`bearerOf`). */
+  mixed?: boolean;
 }
 
 /** Shared fixtures: the target organization, a user other principals act on, ids that exist nowhere. */
@@ -131,6 +141,10 @@ async function serviceHeaders(w: World, service: PrincipalSpec['service']): Prom
 
 /** Mints a principal: a new user (and session) for signed-in kinds, so a test can spend it. */
 export async function mint(w: World, spec: PrincipalSpec): Promise<Creds> {
+  if (spec.bearerOf) {
+    const [own, other] = await Promise.all([mint(w, { ...spec, bearerOf: undefined }), mint(w, spec.bearerOf)]);
+    return { ...own, bearer: other.bearer, refresh: other.refresh, mixed: true };
+  }
   const { h } = w;
   const headers = await serviceHeaders(w, spec.service);
   if (spec.kind === 'none') return { cookies: {}, headers };
