@@ -30,4 +30,9 @@ for (const [note, cells] of byNote) {
   console.log(`    principals: ${[...new Set(cells.map((c) => c.principal))].join(', ')}`);
   console.log(`    routes: ${[...new Set(cells.map((c) => `${c.surface} ${c.route}`))].join('; ')}`);
 }
+if (failed.length) {
+  // An unexpected 5xx is easier to read with the API's own account of it.
+  const lines = m.apps.h.t.logs.filter((l) => (l.level === 'warn' || l.level === 'error') && !l.line.includes('no delivery transport'));
+  for (const l of [...new Set(lines.map((l) => l.line.slice(0, 400)))].slice(0, 10)) console.log(`  api log: ${l}`);
+}
 process.exit(failed.length || m.coverage.missing.length || m.coverage.stale.length ? 1 : 0);

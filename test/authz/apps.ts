@@ -31,8 +31,17 @@ export interface MountedPart {
   request(path: string, init: RequestInit): Promise<Response>;
 }
 
-/** Limiters, lockout and the bcrypt cost would only add noise and time: the gates run before all three. */
-export const MATRIX_ENV: Record<string, string> = { DISABLE_AUTH_RATE_LIMITS: 'true', LOCKOUT_POLICY: '{"enabled":false}', REFRESH_TOKEN_BCRYPT_COST: '4', RATE_LIMIT_STORE: 'memory' };
+/**
+ * Limiters, lockout, the bcrypt cost and the request deadline would only add noise and time: the gates run
+ * before the first three, and a loaded machine must not turn a slow answer into a 503.
+ */
+export const MATRIX_ENV: Record<string, string> = {
+  DISABLE_AUTH_RATE_LIMITS: 'true',
+  LOCKOUT_POLICY: '{"enabled":false}',
+  REFRESH_TOKEN_BCRYPT_COST: '4',
+  RATE_LIMIT_STORE: 'memory',
+  REQUEST_DEADLINE_MS: '0',
+};
 
 const unique = (routes: ServedRoute[]) => [...new Map(routes.map((r) => [`${r.method} ${r.path}`, r])).values()];
 

@@ -97,14 +97,15 @@ export function expectedFor(row: Row, id: PrincipalId, spec: PrincipalSpec, surf
   // A principal with cookies and someone else's bearer is its cookies in cookie transport, the bearer elsewhere.
   const p = spec.bearerOf && !surface.cookie && !row.cookieOnly ? spec.bearerOf : spec;
   if (gate === 'logout') return p.kind === 'access' ? PASS : refuse(UNAUTHORIZED);
-  if (gate === 'adapter-logout') return surface.cookie || p.kind !== 'none' ? PASS : refuse(UNAUTHORIZED);
+  if (gate === 'adapter-logout') return surface.cookie || p.kind !== 'none' || p.serviceAsBearer ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'ephemeral:login' || gate === 'ephemeral:registration' || gate === 'ephemeral:mfa') return p.kind === 'ephemeral' && `ephemeral:${p.ctx}` === gate ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'refresh') {
     // A dead session's refresh token is refused by the API, whichever transport carried it.
     if (p.dead) return refuse({ status: 401, error: 'invalid_refresh_token' });
     if (p.kind === 'access') return PASS;
     // A bearer that is not a refresh token is an unknown refresh token; no bearer (or no refresh cookie) is unauthorized.
-    return refuse(p.kind === 'ephemeral' && !surface.cookie ? { status: 401, error: 'invalid_refresh_token' } : UNAUTHORIZED);
+    const presentsBearer = p.kind === 'ephemeral' || p.serviceAsBearer;
+    return refuse(presentsBearer && !surface.cookie ? { status: 401, error: 'invalid_refresh_token' } : UNAUTHORIZED);
   }
   if (p.kind !== 'access' || p.dead) return refuse(UNAUTHORIZED);
   switch (gate) {

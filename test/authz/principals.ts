@@ -32,6 +32,7 @@ export const PRINCIPALS = [
   'admin:write, account revoked',
   'service token (proxy)',
   'delivery token',
+  'service token as the bearer',
   'user + service token',
   "user's cookies + an admin's bearer",
 ] as const;
@@ -56,6 +57,8 @@ export interface PrincipalSpec {
   dead?: 'signed-out' | 'revoked-user';
   /** Sends a valid service token: never a route credential (contract §0.3), so it changes nothing. */
   service?: 'proxy' | 'delivery';
+  /** Also presents that service token as its `Authorization` bearer. */
+  serviceAsBearer?: boolean;
   /**
    * Sends its cookies and, on every request, the bearer of this other principal: a browser whose page
    * script adds someone else's token. Cookie transport must use the cookies only, bearer transport and
@@ -82,6 +85,7 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   'admin:write, account revoked': { kind: 'access', roles: ['user', 'admin:write'], dead: 'revoked-user' },
   'service token (proxy)': { kind: 'none', service: 'proxy' },
   'delivery token': { kind: 'none', service: 'delivery' },
+  'service token as the bearer': { kind: 'none', service: 'proxy', serviceAsBearer: true },
   'user + service token': { kind: 'access', roles: ['user'], service: 'proxy' },
   "user's cookies + an admin's bearer": { kind: 'access', roles: ['user'], bearerOf: { kind: 'access', roles: ['user', 'admin:write'] } },
 };
@@ -147,7 +151,7 @@ export async function mint(w: World, spec: PrincipalSpec): Promise<Creds> {
   }
   const { h } = w;
   const headers = await serviceHeaders(w, spec.service);
-  if (spec.kind === 'none') return { cookies: {}, headers };
+  if (spec.kind === 'none') return { cookies: {}, headers, ...(spec.serviceAsBearer ? { bearer: headers['x-svc-service-token']!.replace(/^Bearer /, '') } : {}) };
   const user = await createUser(h.t, { roles: spec.roles ?? ['user'] });
   if (spec.kind === 'ephemeral') {
     const deps = h.t.api.deps;
