@@ -36,6 +36,15 @@ export type Gate =
    */
   | 'adapter-logout';
 
+/** Ids of the shared fixtures (principals.ts `World`): the target organization, a user no principal is, its session and passkey, and an id of nothing. */
+export interface Ids {
+  org: string;
+  victim: string;
+  victimSession: string;
+  victimCredential: string;
+  missing: string;
+}
+
 export interface Outcome {
   status: number;
   error?: string;
@@ -54,12 +63,17 @@ export interface SurfaceKind {
 
 export interface Row {
   gate: Gate;
-  /** Path parameter values: `org` (the target organization), `victim` (a user no principal is), `missing` (no such id) or a literal. */
+  /** Path parameter values: a key of `Ids` (`org`, `victim`, `victimSession`, `victimCredential`, `missing`) or a literal. */
   params?: Record<string, string>;
   /** Query string (without `?`). */
   query?: string;
-  /** Request body for non-GET requests (`{}` when absent); a function for values that must be unique per call. */
-  body?: unknown | (() => unknown);
+  /** Request body for non-GET requests (`{}` when absent); a function for ids and values that must be unique per call. */
+  body?: unknown | ((ids: Ids) => unknown);
+  /**
+   * The exact answer for every principal that passes the gate, where the target belongs to someone else:
+   * another user's session or passkey must stay "not found" (no IDOR), not merely "past the gate".
+   */
+  passAs?: Outcome;
   /** Error codes the route answers *after* the gate (a failed code, no passkey…): 401/403 with these still count as "passed the gate". */
   after?: string[];
   /** The route spends its caller (logout, refresh rotation, account deletion): every cell mints its own principal. */
@@ -141,6 +155,7 @@ export function matches(row: Row, expected: Expected, o: Outcome): boolean {
     if (want.message !== undefined && o.message !== want.message) return false;
     return want.required === undefined || JSON.stringify(o.required) === JSON.stringify(want.required);
   }
+  if (row.passAs) return matches({ ...row, passAs: undefined }, { refuse: row.passAs }, o);
   if (o.status >= 500 || (row.html && o.status >= 400)) return false;
   // A 404 without a resource message is the app's "no such route": the request never reached the gate.
   if (o.status === 404 && o.error === 'not_found' && (o.message === undefined || o.message === 'Not found')) return false;
@@ -149,7 +164,7 @@ export function matches(row: Row, expected: Expected, o: Outcome): boolean {
   return true;
 }
 
-export const describeExpected = (e: Expected) =>
-  'pass' in e ? 'passes the gate' : `${e.refuse.status}${e.refuse.error ? ` ${e.refuse.error}` : ''}${e.refuse.required ? ` ${JSON.stringify(e.refuse.required)}` : ''}${e.refuse.message ? ` "${e.refuse.message}"` : ''}`;
+export const describeExpected = (e: Expected, row?: Row) =>
+  'pass' in e ? (row?.passAs ? `passes the gate: ${describeExpected({ refuse: row.passAs })}` : 'passes the gate') : `${e.refuse.status}${e.refuse.error ? ` ${e.refuse.error}` : ''}${e.refuse.required ? ` ${JSON.stringify(e.refuse.required)}` : ''}${e.refuse.message ? ` "${e.refuse.message}"` : ''}`;
 
 export const describeOutcome = (o: Outcome) => `${o.status}${o.error ? ` ${o.error}` : ''}${o.required ? ` ${JSON.stringify(o.required)}` : ''}${o.message && o.status === 404 ? ` "${o.message}"` : ''}`;

@@ -8,7 +8,7 @@
  * Adding a route = one line here with its credential class (gates.ts), and a
  * request that reaches the gate cheaply (path params, a body that validates).
  */
-import type { Row } from './gates.js';
+import type { Ids, Row } from './gates.js';
 
 /** A body that passes validation, so the gate (not a 400) decides; unique where the route creates something. */
 const uniqueEmail = () => ({ email: `authz-${crypto.randomUUID()}@example.com` });
@@ -24,6 +24,8 @@ const PROVIDER = {
   userInfoUrl: 'https://idp.example/userinfo',
 };
 const MISSING_MEMBER = { params: { userId: 'missing' } };
+const VICTIM_CREDENTIAL = (ids: Ids) => ({ id: ids.victimCredential });
+const CREDENTIAL_NOT_FOUND = { status: 404, error: 'not_found', message: 'Credential not found' };
 
 export const API_ROWS: Record<string, Row> = {
   // §3.1, §1.7, OpenAPI
@@ -57,11 +59,12 @@ export const API_ROWS: Record<string, Row> = {
   'GET /logout': { gate: 'logout', fresh: true },
   // §3.9 sessions, §3.10 users
   'GET /sessions': { gate: 'access' },
-  'DELETE /sessions/:id': { gate: 'access' },
+  // Another user's session or passkey is "not found" for everyone who passes the gate (no IDOR).
+  'DELETE /sessions/:id': { gate: 'access', params: { id: 'victimSession' }, passAs: { status: 404, error: 'not_found', message: 'Session not found' } },
   'DELETE /sessions': { gate: 'access', fresh: true },
   'GET /users/me': { gate: 'access' },
-  'POST /users/credentials': { gate: 'access', body: { id: 'missing' } },
-  'DELETE /users/credentials': { gate: 'access+step-up-if-capable', body: { id: 'missing' } },
+  'POST /users/credentials': { gate: 'access', body: VICTIM_CREDENTIAL, passAs: CREDENTIAL_NOT_FOUND },
+  'DELETE /users/credentials': { gate: 'access+step-up-if-capable', body: VICTIM_CREDENTIAL, passAs: CREDENTIAL_NOT_FOUND },
   'DELETE /users/delete': { gate: 'access+step-up-if-capable', fresh: true },
   // §3.11 step-up
   'GET /step-up/status': { gate: 'access' },
@@ -104,7 +107,7 @@ export const API_ROWS: Record<string, Row> = {
   'GET /admin/sessions': { gate: 'admin:read' },
   'GET /admin/sessions/:userId': { gate: 'admin:read' },
   'DELETE /admin/sessions/by-id/:id': { gate: 'admin:write' },
-  'DELETE /admin/sessions/:userId/revoke-all': { gate: 'admin:write' },
+  'DELETE /admin/sessions/:userId/revoke-all': { gate: 'admin:write', params: { userId: 'missing' } },
   'GET /admin/auth-events': { gate: 'admin:read' },
   'GET /admin/credential-count': { gate: 'admin:read' },
   'GET /admin/organizations': { gate: 'admin:read' },

@@ -6,7 +6,7 @@
 import { APP_ORIGIN } from '../adapter/helpers.js';
 import { buildApps, type Apps } from './apps.js';
 import { coverage, type Coverage, type Resolved } from './coverage.js';
-import { describeExpected, describeOutcome, expectedFor, matches, type Expected, type Outcome, type Row } from './gates.js';
+import { describeExpected, describeOutcome, expectedFor, matches, type Expected, type Ids, type Outcome, type Row } from './gates.js';
 import { makeWorld, mint, PRINCIPALS, SPECS, type Creds, type PrincipalId, type World } from './principals.js';
 
 export type Transport = 'bearer' | 'cookie';
@@ -25,22 +25,21 @@ export interface Cell {
   run(): Promise<Outcome>;
 }
 
-export interface CellResult extends Omit<Cell, 'run' | 'row'> {
+export interface CellResult extends Omit<Cell, 'run'> {
   observed: Outcome;
   pass: boolean;
 }
 
-const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 const DEFAULT_PARAMS: Record<string, string> = { organizationId: 'org', userId: 'victim', id: 'missing', token: 'missing', providerId: 'missing' };
 
 function concretePath(w: World, path: string, row: Row): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
     const v = row.params?.[name] ?? DEFAULT_PARAMS[name] ?? 'missing';
-    return v === 'org' ? w.org.id : v === 'victim' ? w.victim.id : v === 'missing' ? MISSING_ID : encodeURIComponent(v);
+    return encodeURIComponent(Object.hasOwn(w.ids, v) ? w.ids[v as keyof Ids] : v);
   });
 }
 
-function requestInit(r: Resolved, transport: Transport | 'api', c: Creds): RequestInit {
+function requestInit(w: World, r: Resolved, transport: Transport | 'api', c: Creds): RequestInit {
   const method = r.route.method;
   const headers: Record<string, string> = { 'user-agent': 'authz-matrix', ...c.headers };
   const bearer = r.row.gate === 'refresh' ? (c.refresh ?? c.bearer) : c.bearer;
@@ -54,7 +53,7 @@ function requestInit(r: Resolved, transport: Transport | 'api', c: Creds): Reque
   }
   let body: string | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
-    body = JSON.stringify(typeof r.row.body === 'function' ? (r.row.body as () => unknown)() : (r.row.body ?? {}));
+    body = JSON.stringify(typeof r.row.body === 'function' ? (r.row.body as (ids: Ids) => unknown)(w.ids) : (r.row.body ?? {}));
     headers['content-type'] = 'application/json';
   }
   return { method, headers, body };
@@ -119,7 +118,7 @@ export async function buildMatrix(): Promise<Matrix> {
           run: async () => {
             const c = await creds(principal, !!r.row.fresh);
             const path = concretePath(w, mounted(r), r.row) + (r.row.query ? `?${r.row.query}` : '');
-            return outcomeOf(await r.part.request(path, requestInit(r, transport, c)));
+            return outcomeOf(await r.part.request(path, requestInit(w, r, transport, c)));
           },
         });
       }
@@ -129,9 +128,9 @@ export async function buildMatrix(): Promise<Matrix> {
 }
 
 /** Runs one cell and judges it against the contract. */
-export async function evaluate({ run, row, ...cell }: Cell): Promise<CellResult> {
+export async function evaluate({ run, ...cell }: Cell): Promise<CellResult> {
   const observed = await run();
-  return { ...cell, observed, pass: matches(row, cell.expected, observed) };
+  return { ...cell, observed, pass: matches(cell.row, cell.expected, observed) };
 }
 
 /** Runs cells `width` at a time (one shared harness; the apps are in-process or on loopback). */
@@ -144,5 +143,5 @@ export async function runCells<T>(items: T[], width: number, run: (item: T) => P
 
 export function formatCell(r: CellResult): string {
   const verdict = r.pass ? 'PASS' : r.knownDefect ? 'KNOWN' : 'FAIL';
-  return `${verdict.padEnd(5)} ${r.surface.padEnd(30)} ${r.route.padEnd(66)} ${r.principal.padEnd(32)} expected ${describeExpected(r.expected).padEnd(44)} observed ${describeOutcome(r.observed)}`;
+  return `${verdict.padEnd(5)} ${r.surface.padEnd(30)} ${r.route.padEnd(66)} ${r.principal.padEnd(32)} expected ${describeExpected(r.expected, r.row).padEnd(44)} observed ${describeOutcome(r.observed)}`;
 }

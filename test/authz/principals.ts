@@ -12,6 +12,7 @@ import { randomId } from '../../src/crypto/random.js';
 import { credentials, organizationMemberships, organizations, sessions, users, type UserRow } from '../../src/db/schema.js';
 import type { Harness } from '../adapter/helpers.js';
 import { createUser, signIn } from '../helpers/factories.js';
+import type { Ids } from './gates.js';
 import { serviceToken } from '../helpers/service-token.js';
 
 export const PRINCIPALS = [
@@ -114,6 +115,8 @@ export interface World {
   victim: UserRow;
   /** The owner who created the target organization (never a principal, so it always keeps an owner). */
   founder: UserRow;
+  /** Path-parameter and body ids (gates.ts `Ids`). */
+  ids: Ids;
 }
 
 async function insertOrganization(h: Harness, owner: UserRow): Promise<string> {
@@ -133,7 +136,12 @@ export async function makeWorld(h: Harness): Promise<World> {
   const founder = await createUser(h.t);
   const victim = await createUser(h.t);
   const orgId = await insertOrganization(h, founder);
-  return { h, org: { id: orgId }, victim, founder };
+  const victimSession = (await signIn(h.t, victim)).sessionId;
+  const victimCredential = `authz-victim-${randomId()}`;
+  const now = new Date(h.t.clock.now());
+  await h.t.api.deps.db.insert(credentials).values({ id: victimCredential, userId: victim.id, publicKey: 'AA', deviceType: 'singleDevice', createdAt: now, updatedAt: now });
+  const ids: Ids = { org: orgId, victim: victim.id, victimSession, victimCredential, missing: '00000000-0000-4000-8000-000000000000' };
+  return { h, org: { id: orgId }, victim, founder, ids };
 }
 
 async function serviceHeaders(w: World, service: PrincipalSpec['service']): Promise<Record<string, string>> {
