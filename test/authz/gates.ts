@@ -164,7 +164,7 @@ export function matches(row: Row, expected: Expected, o: Outcome): boolean {
   return true;
 }
 
-export const describeExpected = (e: Expected, row?: Row) =>
+export const describeExpected = (e: Expected, row?: Row): string =>
   'pass' in e ? (row?.passAs ? `passes the gate: ${describeExpected({ refuse: row.passAs })}` : 'passes the gate') : `${e.refuse.status}${e.refuse.error ? ` ${e.refuse.error}` : ''}${e.refuse.required ? ` ${JSON.stringify(e.refuse.required)}` : ''}${e.refuse.message ? ` "${e.refuse.message}"` : ''}`;
 
 export const describeOutcome = (o: Outcome) => `${o.status}${o.error ? ` ${o.error}` : ''}${o.required ? ` ${JSON.stringify(o.required)}` : ''}${o.message && o.status === 404 ? ` "${o.message}"` : ''}`;
