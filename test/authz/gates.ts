@@ -112,10 +112,14 @@ export function expectedFor(row: Row, id: PrincipalId, spec: PrincipalSpec, surf
   const p = spec.bearerOf && !surface.cookie && !row.cookieOnly ? spec.bearerOf : spec;
   if (gate === 'logout') return p.kind === 'access' ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'adapter-logout') return surface.cookie || p.kind !== 'none' || p.serviceAsBearer ? PASS : refuse(UNAUTHORIZED);
-  if (gate === 'ephemeral:login' || gate === 'ephemeral:registration' || gate === 'ephemeral:mfa') return p.kind === 'ephemeral' && `ephemeral:${p.ctx}` === gate ? PASS : refuse(UNAUTHORIZED);
+  if (gate === 'ephemeral:login' || gate === 'ephemeral:registration' || gate === 'ephemeral:mfa') {
+    // §0.3: login and registration tokens of a missing or revoked subject continue as the decoy; mfa needs a live user.
+    const live = !p.dead || gate !== 'ephemeral:mfa';
+    return p.kind === 'ephemeral' && `ephemeral:${p.ctx}` === gate && live ? PASS : refuse(UNAUTHORIZED);
+  }
   if (gate === 'refresh') {
     // A dead session's refresh token is refused by the API, whichever transport carried it.
-    if (p.dead) return refuse({ status: 401, error: 'invalid_refresh_token' });
+    if (p.dead && p.kind === 'access') return refuse({ status: 401, error: 'invalid_refresh_token' });
     if (p.kind === 'access') return PASS;
     // A bearer that is not a refresh token is an unknown refresh token; no bearer (or no refresh cookie) is unauthorized.
     const presentsBearer = p.kind === 'ephemeral' || p.serviceAsBearer;

@@ -20,6 +20,8 @@ export const PRINCIPALS = [
   'ephemeral:login',
   'ephemeral:registration',
   'ephemeral:mfa',
+  'ephemeral:login, account revoked',
+  'ephemeral:mfa, account revoked',
   'user',
   'user with a passkey (no step-up)',
   'org member',
@@ -54,7 +56,7 @@ export interface PrincipalSpec {
   passkey?: boolean;
   /** The session has a fresh step-up. */
   steppedUp?: boolean;
-  /** Holds well-signed tokens of a session that was revoked, or of an account that was revoked (§0.3: 401). */
+  /** Holds well-signed tokens of a session that was revoked, or of an account that was revoked (§0.3: 401; ephemeral login/registration: the decoy). */
   dead?: 'signed-out' | 'revoked-user';
   /** Sends a valid service token: never a route credential (contract §0.3), so it changes nothing. */
   service?: 'proxy' | 'delivery';
@@ -73,6 +75,9 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   'ephemeral:login': { kind: 'ephemeral', ctx: 'login' },
   'ephemeral:registration': { kind: 'ephemeral', ctx: 'registration' },
   'ephemeral:mfa': { kind: 'ephemeral', ctx: 'mfa' },
+  // §0.3: a revoked subject continues as the decoy on login/registration routes (the same answers as anyone), but not on mfa.
+  'ephemeral:login, account revoked': { kind: 'ephemeral', ctx: 'login', dead: 'revoked-user' },
+  'ephemeral:mfa, account revoked': { kind: 'ephemeral', ctx: 'mfa', dead: 'revoked-user' },
   user: { kind: 'access', roles: ['user'] },
   'user with a passkey (no step-up)': { kind: 'access', roles: ['user'], passkey: true },
   'org member': { kind: 'access', roles: ['user'], org: 'member' },
@@ -163,6 +168,7 @@ export async function mint(w: World, spec: PrincipalSpec): Promise<Creds> {
   const user = await createUser(h.t, { roles: spec.roles ?? ['user'] });
   if (spec.kind === 'ephemeral') {
     const deps = h.t.api.deps;
+    if (spec.dead === 'revoked-user') await deps.db.update(users).set({ revoked: true }).where(eq(users.id, user.id));
     const token = await signEphemeralToken(deps.keys, { sub: user.id, ctx: spec.ctx!, idt: 'email', jti: randomId() }, { issuer: deps.env.issuer, nowMs: h.t.clock.now() });
     return { bearer: token, cookies: { 'svc-ephemeral': h.cookie({ kind: 'ephemeral', sub: user.id, token }, 300) }, headers };
   }
