@@ -25,7 +25,9 @@
  *     `missing` or a literal), `query` and a `body` that validates, so the
  *     gate rather than a 400 decides; `after` lists codes the route answers
  *     after the gate (a wrong code…); `fresh` for a route that spends its
- *     caller; `overrides` where the contract gives one principal another answer.
+ *     caller; `passAs` for the exact answer past the gate when the target is
+ *     someone else's (an IDOR check); `overrides` where the contract gives one
+ *     principal another answer.
  *   - An adapter route: add it to adapter/core/route-table.ts as usual; it
  *     inherits the row of its raw route (`adapter` in a row patches what
  *     differs through an adapter). Console pages and well-known files have
