@@ -33,7 +33,7 @@ const ADMIN_LEVELS: Gate[] = ['admin:read', 'admin:write', 'admin:write+step-up'
 function consoleRow(api: Row, kind: 'admin' | 'step-up', method: string): Row {
   const own: Gate = kind === 'step-up' || method === 'GET' ? 'admin:read' : 'admin:write';
   const gate = ADMIN_LEVELS.indexOf(api.gate) > ADMIN_LEVELS.indexOf(own) ? api.gate : own;
-  return { ...api, gate, cookieOnly: true };
+  return { ...api, gate, cookieOnly: true, consoleGate: own, apiGate: api.gate };
 }
 
 const viaAdapter = (found: { rowKey: string; row: Row } | undefined) => found && { rowKey: found.rowKey, row: { ...found.row, ...found.row.adapter } };

@@ -89,6 +89,14 @@ export interface Row {
   html?: boolean;
   /** Cookie transport only (the admin console): a bearer-transport call is refused 401 whoever sends it. */
   cookieOnly?: boolean;
+  /**
+   * Console API routes check twice: the console's own role gate on the cookie's claims (requireRole semantics,
+   * §5.9), then the API's gate (`gate`) on the user row (§0.3). They differ only for a principal whose token
+   * roles are stale (`tokenRoles`); for everyone else `gate` is already the stricter of the two.
+   */
+  consoleGate?: Gate;
+  /** With `consoleGate`: the API's own gate behind the console. */
+  apiGate?: Gate;
   /** What differs when the route is reached through an adapter (both transports); the contract's §5.3 says where. */
   adapter?: Partial<Omit<Row, 'adapter'>>;
 }
@@ -110,6 +118,11 @@ export function expectedFor(row: Row, id: PrincipalId, spec: PrincipalSpec, surf
   if (row.cookieOnly && !surface.cookie && !spec.bearerOf) return refuse(UNAUTHORIZED);
   // A principal with cookies and someone else's bearer is its cookies in cookie transport, the bearer elsewhere.
   const p = spec.bearerOf && !surface.cookie && !row.cookieOnly ? spec.bearerOf : spec;
+  if (row.consoleGate && p.tokenRoles) {
+    const own = expectedFor({ gate: row.consoleGate }, id, { ...p, roles: p.tokenRoles, tokenRoles: undefined }, surface);
+    if ('refuse' in own) return own;
+    return expectedFor({ ...row, gate: row.apiGate ?? row.gate, consoleGate: undefined }, id, { ...p, tokenRoles: undefined }, surface);
+  }
   if (gate === 'logout') return p.kind === 'access' ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'adapter-logout') return surface.cookie || p.kind !== 'none' || p.serviceAsBearer ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'ephemeral:login' || gate === 'ephemeral:registration' || gate === 'ephemeral:mfa') {

@@ -31,6 +31,7 @@ export const PRINCIPALS = [
   'admin:read',
   'admin:write',
   'admin:write + step-up',
+  'admin:write, demoted to user',
   'admin:write, signed out',
   'admin:write, account revoked',
   'service token (proxy)',
@@ -56,6 +57,8 @@ export interface PrincipalSpec {
   passkey?: boolean;
   /** The session has a fresh step-up. */
   steppedUp?: boolean;
+  /** Roles in its tokens and cookies when they differ from `roles` (the user row's, which decide). */
+  tokenRoles?: string[];
   /** Holds well-signed tokens of a session that was revoked, or of an account that was revoked (§0.3: 401; ephemeral login/registration: the decoy). */
   dead?: 'signed-out' | 'revoked-user';
   /** Sends a valid service token: never a route credential (contract §0.3), so it changes nothing. */
@@ -87,6 +90,8 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   'admin:read': { kind: 'access', roles: ['user', 'admin:read'] },
   'admin:write': { kind: 'access', roles: ['user', 'admin:write'] },
   'admin:write + step-up': { kind: 'access', roles: ['user', 'admin:write'], steppedUp: true },
+  // Signed in as admin:write, then demoted: the token still says admin:write, the user row says user (§0.3: roles come from the row).
+  'admin:write, demoted to user': { kind: 'access', roles: ['user'], tokenRoles: ['user', 'admin:write'] },
   'admin:write, signed out': { kind: 'access', roles: ['user', 'admin:write'], dead: 'signed-out' },
   'admin:write, account revoked': { kind: 'access', roles: ['user', 'admin:write'], dead: 'revoked-user' },
   'service token (proxy)': { kind: 'none', service: 'proxy' },
@@ -165,7 +170,7 @@ export async function mint(w: World, spec: PrincipalSpec): Promise<Creds> {
   const { h } = w;
   const headers = await serviceHeaders(w, spec.service);
   if (spec.kind === 'none') return { cookies: {}, headers, ...(spec.serviceAsBearer ? { bearer: headers['x-svc-service-token']!.replace(/^Bearer /, '') } : {}) };
-  const user = await createUser(h.t, { roles: spec.roles ?? ['user'] });
+  const user = await createUser(h.t, { roles: spec.tokenRoles ?? spec.roles ?? ['user'] });
   if (spec.kind === 'ephemeral') {
     const deps = h.t.api.deps;
     if (spec.dead === 'revoked-user') await deps.db.update(users).set({ revoked: true }).where(eq(users.id, user.id));
@@ -182,6 +187,7 @@ export async function mint(w: World, spec: PrincipalSpec): Promise<Creds> {
     await db.insert(credentials).values({ id: `authz-${randomId()}`, userId: user.id, publicKey: 'AA', deviceType: 'singleDevice', createdAt: now, updatedAt: now });
   }
   const env = await signIn(h.t, user);
+  if (spec.tokenRoles) await db.update(users).set({ roles: spec.roles ?? ['user'] }).where(eq(users.id, user.id));
   if (spec.steppedUp) await db.update(sessions).set({ stepUpVerifiedAt: now, stepUpMethod: 'webauthn' }).where(eq(sessions.id, env.sessionId));
   if (spec.dead === 'signed-out') await db.update(sessions).set({ revokedAt: now, revokedReason: 'user_logout' }).where(eq(sessions.id, env.sessionId));
   if (spec.dead === 'revoked-user') await db.update(users).set({ revoked: true }).where(eq(users.id, user.id));
