@@ -5,7 +5,6 @@
  * serves are read from the app (Hono's `app.routes`, Express's router stack),
  * never from a hand list, so a new route shows up here by itself.
  */
-import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import { Hono } from 'hono';
 import { svcExpressAdapter, svcExpressAdminConsole, svcExpressTotpBridge, svcExpressWellKnown } from '../../adapter/express/index.js';
@@ -45,8 +44,12 @@ export const MATRIX_ENV: Record<string, string> = {
 
 const unique = (routes: ServedRoute[]) => [...new Map(routes.map((r) => [`${r.method} ${r.path}`, r])).values()];
 
-/** Hono lists middleware and catch-alls as `ALL`; only method routes are routes. */
-export const honoRoutes = (app: Hono<any>): ServedRoute[] => unique(app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, path: r.path })));
+/**
+ * Hono lists middleware (`use`) and catch-alls as `ALL` on a `*` path: those are not routes. Any other
+ * entry is, an `ALL` on an exact path included (it would need a row like any route).
+ */
+export const honoRoutes = (app: Hono<any>): ServedRoute[] =>
+  unique(app.routes.filter((r) => !(r.method === 'ALL' && r.path.endsWith('*'))).map((r) => ({ method: r.method, path: r.path })));
 
 interface ExpressLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -59,7 +62,7 @@ export function expressRoutes(router: Router, prefix = ''): ServedRoute[] {
   const out: ServedRoute[] = [];
   for (const layer of (router as unknown as { stack: ExpressLayer[] }).stack) {
     if (layer.route) {
-      for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push({ method: method.toUpperCase(), path: prefix + layer.route.path });
+      for (const [method, on] of Object.entries(layer.route.methods)) if (on) out.push({ method: method === '_all' ? 'ALL' : method.toUpperCase(), path: prefix + layer.route.path });
     } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {
       out.push(...expressRoutes(layer.handle as unknown as Router, prefix + layer.rawPath.replace(/\/$/, '')));
     }
@@ -110,12 +113,11 @@ export async function buildApps(): Promise<Apps> {
     parts.push({ framework: 'express', part, mount, routes: expressRoutes(router), request: (path, init) => fetch(base + path, init) });
   }
   app.use((_req, res) => void res.status(404).json({ error: 'not_found' }));
-  const { server, base }: { server: Server; base: string } = await listen(app);
+  const { base } = await listen(app);
   return {
     h,
     parts,
     close: async () => {
-      void server;
       await closeServers();
       await h.t.api.close();
     },
