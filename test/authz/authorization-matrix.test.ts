@@ -22,7 +22,8 @@
  *     `refresh`, `access`, `access+step-up-if-capable`, `admin:read`,
  *     `admin:write`, `admin:write+step-up`, `org:read`, `org:members`,
  *     `org:manager`, `org:member`, `logout`). Give `params` (`org`, `victim`,
- *     `missing` or a literal), `query` and a `body` that validates, so the
+ *     `victimSession`, `victimCredential`, `missing` or a literal), `query`
+ *     and a `body` that validates (a function gets those ids), so the
  *     gate rather than a 400 decides; `after` lists codes the route answers
  *     after the gate (a wrong code…); `fresh` for a route that spends its
  *     caller; `passAs` for the exact answer past the gate when the target is
