@@ -45,11 +45,10 @@ export const MATRIX_ENV: Record<string, string> = {
 const unique = (routes: ServedRoute[]) => [...new Map(routes.map((r) => [`${r.method} ${r.path}`, r])).values()];
 
 /**
- * Hono lists middleware (`use`) and catch-alls as `ALL` on a `*` path: those are not routes. Any other
- * entry is, an `ALL` on an exact path included (it would need a row like any route).
+ * Hono lists middleware (`use`), catch-alls (`/api/*`) and the adapters' 405 method fallbacks (`all` on a
+ * table path, answering a wrong method) as `ALL`: none of them is a route. Every route has its method.
  */
-export const honoRoutes = (app: Hono<any>): ServedRoute[] =>
-  unique(app.routes.filter((r) => !(r.method === 'ALL' && r.path.endsWith('*'))).map((r) => ({ method: r.method, path: r.path })));
+export const honoRoutes = (app: Hono<any>): ServedRoute[] => unique(app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, path: r.path })));
 
 interface ExpressLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -62,7 +61,8 @@ export function expressRoutes(router: Router, prefix = ''): ServedRoute[] {
   const out: ServedRoute[] = [];
   for (const layer of (router as unknown as { stack: ExpressLayer[] }).stack) {
     if (layer.route) {
-      for (const [method, on] of Object.entries(layer.route.methods)) if (on) out.push({ method: method === '_all' ? 'ALL' : method.toUpperCase(), path: prefix + layer.route.path });
+      // `_all` is a 405 method fallback (`router.all`), not a route.
+      for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push({ method: method.toUpperCase(), path: prefix + layer.route.path });
     } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {
       out.push(...expressRoutes(layer.handle as unknown as Router, prefix + layer.rawPath.replace(/\/$/, '')));
     }
