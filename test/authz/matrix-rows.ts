@@ -1,0 +1,179 @@
+/**
+ * The authorization matrix's table: one row per route of the auth API, keyed
+ * `METHOD /path` exactly as the app registers it. The adapters' routes (Hono
+ * and Express adapter, TOTP bridge, admin console API) inherit the row of the
+ * raw route they call (adapter/core/route-table.ts); the console pages and the
+ * well-known files have rows of their own below.
+ *
+ * Adding a route = one line here with its credential class (gates.ts), and a
+ * request that reaches the gate cheaply (path params, a body that validates).
+ */
+import type { Ids, Row } from './gates.js';
+
+/** A body that passes validation, so the gate (not a 400) decides; unique where the route creates something. */
+const uniqueEmail = () => ({ email: `authz-${crypto.randomUUID()}@example.com` });
+const CODE = { code: '000000' };
+const OTP = { verificationToken: 'AAAAAA' };
+const PROVIDER = {
+  id: 'authz-provider',
+  name: 'Authz',
+  clientId: 'client',
+  clientSecretEnv: 'AUTHZ_SECRET',
+  authorizationUrl: 'https://idp.example/authorize',
+  tokenUrl: 'https://idp.example/token',
+  userInfoUrl: 'https://idp.example/userinfo',
+};
+const MISSING_MEMBER = { params: { userId: 'missing' } };
+const VICTIM_CREDENTIAL = (ids: Ids) => ({ id: ids.victimCredential });
+const CREDENTIAL_NOT_FOUND = { status: 404, error: 'not_found', message: 'Credential not found' };
+
+export const API_ROWS: Record<string, Row> = {
+  // §3.1, §1.7, OpenAPI
+  'GET /health/status': { gate: 'none' },
+  'GET /health/version': { gate: 'none' },
+  'GET /.well-known/jwks.json': { gate: 'none' },
+  'GET /openapi.json': { gate: 'none' },
+  // §3.2–§3.5 pre-auth
+  'POST /login': { gate: 'none', body: () => ({ identifier: uniqueEmail().email }) },
+  'POST /registration/register': { gate: 'none', body: uniqueEmail },
+  'POST /otp/generate-email-otp': { gate: 'ephemeral:registration' },
+  'POST /otp/generate-phone-otp': { gate: 'ephemeral:registration', after: ['phone_not_available'] },
+  'POST /otp/generate-login-email-otp': { gate: 'ephemeral:login' },
+  'POST /otp/generate-login-phone-otp': { gate: 'ephemeral:login', after: ['phone_not_available'] },
+  'POST /otp/verify-email-otp': { gate: 'ephemeral:registration', body: OTP, after: ['otp_verification_failed'] },
+  'POST /otp/verify-phone-otp': { gate: 'ephemeral:registration', body: OTP, after: ['otp_verification_failed'] },
+  'POST /otp/verify-login-email-otp': { gate: 'ephemeral:login', body: OTP, after: ['otp_verification_failed'] },
+  'POST /otp/verify-login-phone-otp': { gate: 'ephemeral:login', body: OTP, after: ['otp_verification_failed'] },
+  'POST /magic-link': { gate: 'ephemeral:login' },
+  'POST /magic-link/verify/:token': { gate: 'none' },
+  'POST /magic-link/check': { gate: 'ephemeral:login' },
+  // §3.6 WebAuthn
+  'POST /webauthn/register/start': { gate: 'access+step-up-if-capable' },
+  'POST /webauthn/register/finish': { gate: 'access+step-up-if-capable' },
+  'POST /webauthn/login/start': { gate: 'ephemeral:login', after: ['credentials_not_found'] },
+  'POST /webauthn/login/finish': { gate: 'ephemeral:login' },
+  // §3.8 refresh and logout: each spends its caller.
+  'POST /refresh': { gate: 'refresh', fresh: true },
+  'DELETE /logout': { gate: 'logout', fresh: true, adapter: { gate: 'adapter-logout' } },
+  'DELETE /logout/all': { gate: 'logout', fresh: true, adapter: { gate: 'adapter-logout' } },
+  'GET /logout': { gate: 'logout', fresh: true },
+  // §3.9 sessions, §3.10 users
+  'GET /sessions': { gate: 'access' },
+  // Another user's session or passkey is "not found" for everyone who passes the gate (no IDOR).
+  'DELETE /sessions/:id': { gate: 'access', params: { id: 'victimSession' }, passAs: { status: 404, error: 'not_found', message: 'Session not found' } },
+  'DELETE /sessions': { gate: 'access', fresh: true },
+  'GET /users/me': { gate: 'access' },
+  'POST /users/credentials': { gate: 'access', body: VICTIM_CREDENTIAL, passAs: CREDENTIAL_NOT_FOUND },
+  'DELETE /users/credentials': { gate: 'access+step-up-if-capable', body: VICTIM_CREDENTIAL, passAs: CREDENTIAL_NOT_FOUND },
+  'DELETE /users/delete': { gate: 'access+step-up-if-capable', fresh: true },
+  // §3.11 step-up
+  'GET /step-up/status': { gate: 'access' },
+  'POST /step-up/webauthn/start': { gate: 'access', after: ['step_up_unavailable'] },
+  'POST /step-up/webauthn/finish': { gate: 'access' },
+  // §3.12 TOTP (raw; the adapters reach it through the bridge)
+  'GET /totp/status': { gate: 'access' },
+  'POST /totp/enroll/start': { gate: 'access+step-up-if-capable' },
+  'POST /totp/enroll/verify': { gate: 'access+step-up-if-capable', body: CODE, after: ['totp_verification_failed'] },
+  'POST /totp/disable': { gate: 'access', body: CODE, after: ['totp_verification_failed'] },
+  'POST /totp/verify-mfa': { gate: 'access', body: CODE, after: ['step_up_unavailable', 'totp_verification_failed'] },
+  'POST /totp/verify-login': { gate: 'ephemeral:mfa', body: CODE, after: ['totp_verification_failed'] },
+  // §3.13 OAuth (no provider configured: 404 oauth_provider_not_found after the gate)
+  'GET /oauth/providers': { gate: 'none' },
+  'POST /oauth/:providerId/start': { gate: 'none' },
+  'POST /oauth/:providerId/callback': { gate: 'none', body: { code: 'c', state: 's' } },
+  'POST /oauth/:providerId/id-token': { gate: 'none', body: { idToken: 'x', nonce: 'n'.repeat(16) } },
+  // §3.14 organizations (404 hides an organization from whoever may not see it)
+  'GET /organizations': { gate: 'access' },
+  'POST /organizations': { gate: 'access', body: () => ({ name: `authz ${crypto.randomUUID()}` }) },
+  'GET /organizations/:organizationId': { gate: 'org:read' },
+  'PATCH /organizations/:organizationId': { gate: 'org:manager' },
+  'POST /organizations/:organizationId/switch': { gate: 'org:member' },
+  'GET /organizations/:organizationId/members': { gate: 'org:members' },
+  'POST /organizations/:organizationId/members': { gate: 'org:manager', body: { userId: 'missing' } },
+  'PATCH /organizations/:organizationId/members/:userId': { gate: 'org:manager', ...MISSING_MEMBER },
+  'DELETE /organizations/:organizationId/members/:userId': { gate: 'org:manager', ...MISSING_MEMBER },
+  // §3.15 admin
+  'GET /admin/users': { gate: 'admin:read' },
+  'POST /admin/users': { gate: 'admin:write', body: () => ({ ...uniqueEmail(), roles: ['user'] }) },
+  'GET /admin/users/:userId': { gate: 'admin:read' },
+  'PATCH /admin/users/:userId': { gate: 'admin:write' },
+  'DELETE /admin/users/:userId': { gate: 'admin:write', params: { userId: 'missing' } },
+  'GET /admin/users/:userId/anomalies': { gate: 'admin:read' },
+  'POST /admin/users/:userId/recovery/device-replacement': {
+    gate: 'admin:write+step-up',
+    params: { userId: 'missing' },
+    body: { proofing: { method: 'in_person', evidenceRef: 'authz-matrix' } },
+  },
+  'GET /admin/sessions': { gate: 'admin:read' },
+  'GET /admin/sessions/:userId': { gate: 'admin:read' },
+  'DELETE /admin/sessions/by-id/:id': { gate: 'admin:write' },
+  'DELETE /admin/sessions/:userId/revoke-all': { gate: 'admin:write', params: { userId: 'missing' } },
+  'GET /admin/auth-events': { gate: 'admin:read' },
+  'GET /admin/credential-count': { gate: 'admin:read' },
+  'GET /admin/organizations': { gate: 'admin:read' },
+  'POST /admin/organizations': { gate: 'admin:write', body: () => ({ name: `authz ${crypto.randomUUID()}` }) },
+  'GET /admin/organizations/:organizationId': { gate: 'admin:read' },
+  'PATCH /admin/organizations/:organizationId': { gate: 'admin:write' },
+  'DELETE /admin/organizations/:organizationId': { gate: 'admin:write', params: { organizationId: 'missing' } },
+  'GET /admin/organizations/:organizationId/members': { gate: 'admin:read' },
+  'POST /admin/organizations/:organizationId/members': { gate: 'admin:write', body: { userId: 'missing' } },
+  'PATCH /admin/organizations/:organizationId/members/:userId': { gate: 'admin:write', ...MISSING_MEMBER },
+  'DELETE /admin/organizations/:organizationId/members/:userId': { gate: 'admin:write', ...MISSING_MEMBER },
+  // §3.16 internal metrics (all A+r)
+  'GET /internal/auth-events/summary': { gate: 'admin:read' },
+  'GET /internal/auth-events/timeseries': { gate: 'admin:read', query: 'interval=hour' },
+  'GET /internal/auth-events/login-stats': { gate: 'admin:read' },
+  'GET /internal/auth-events/grouped': { gate: 'admin:read' },
+  'GET /internal/security/anomalies': { gate: 'admin:read' },
+  'GET /internal/metrics/dashboard': { gate: 'admin:read' },
+  // §3.17 system config
+  'GET /system-config/public': { gate: 'none' },
+  'GET /system-config/associations': { gate: 'none' },
+  'GET /system-config/roles': { gate: 'admin:read' },
+  'GET /system-config/admin': { gate: 'admin:read' },
+  'PATCH /system-config/admin': { gate: 'admin:write', body: { app_name: 'svc test' } },
+  'GET /system-config/oauth-providers': { gate: 'admin:read' },
+  'POST /system-config/oauth-providers': { gate: 'admin:write', body: { ...PROVIDER, id: 'authz' } },
+  'PATCH /system-config/oauth-providers/:id': { gate: 'admin:write', body: { name: 'Authz' } },
+  'DELETE /system-config/oauth-providers/:id': { gate: 'admin:write' },
+};
+
+/**
+ * Finding (issue 29): the console's page guard trusts the signed access cookie's claims (requireAuth
+ * semantics, §5.9) and never asks the API, so a signed-out, revoked or demoted admin still gets the page
+ * (200) until the access token expires. No data is shown: every read the page makes is refused by the
+ * API (401, or 403 for the demoted admin), and the page says so. The pages should answer 401/403 (or
+ * redirect to `signInUrl`) once the API refuses the session.
+ */
+const PAGE: Row = {
+  gate: 'admin:read',
+  html: true,
+  knownDefect: {
+    principals: ['admin:write, signed out', 'admin:write, account revoked', 'admin:write, demoted to user'],
+    transports: ['cookie'],
+    observed: { status: 200 },
+    note: 'console page renders (without data) for a revoked session, a revoked account or a demoted admin until the access token expires',
+  },
+};
+
+/** Console pages (`svcAdminConsole` / `svcExpressAdminConsole`, below their mount): HTML, `admin:read`. */
+export const CONSOLE_PAGE_ROWS: Record<string, Row> = {
+  'GET /': PAGE,
+  'GET /users': PAGE,
+  'GET /users/:userId': PAGE,
+  'GET /sessions': PAGE,
+  'GET /events': PAGE,
+  'GET /events.csv': { gate: 'admin:read', html: true },
+  'GET /organizations': PAGE,
+  'GET /organizations/:organizationId': PAGE,
+  'GET /config': PAGE,
+  'GET /providers': PAGE,
+  'GET /assets/:name': { gate: 'none', params: { name: 'console.js' } },
+};
+
+/** `svcWellKnown` / `svcExpressWellKnown` (mounted at `/`): public association files. */
+export const WELL_KNOWN_ROWS: Record<string, Row> = {
+  'GET /.well-known/assetlinks.json': { gate: 'none' },
+  'GET /.well-known/apple-app-site-association': { gate: 'none' },
+  'GET /.well-known/webauthn': { gate: 'none' },
+};
