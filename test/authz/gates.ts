@@ -42,6 +42,8 @@ export interface Ids {
   victim: string;
   victimSession: string;
   victimCredential: string;
+  /** A pending invitation of the target organization addressed to the victim's verified email. */
+  victimInvitation: string;
   missing: string;
 }
 
@@ -63,7 +65,7 @@ export interface SurfaceKind {
 
 export interface Row {
   gate: Gate;
-  /** Path parameter values: a key of `Ids` (`org`, `victim`, `victimSession`, `victimCredential`, `missing`) or a literal. */
+  /** Path parameter values: a key of `Ids` (`org`, `victim`, `victimSession`, `victimCredential`, `victimInvitation`, `missing`) or a literal. */
   params?: Record<string, string>;
   /** Query string (without `?`). */
   query?: string;

@@ -18,7 +18,7 @@ const PROVIDER = {
   id: 'authz-provider',
   name: 'Authz',
   clientId: 'client',
-  clientSecretEnv: 'AUTHZ_SECRET',
+  clientSecretEnv: 'AUTHZ_CLIENT_SECRET',
   authorizationUrl: 'https://idp.example/authorize',
   tokenUrl: 'https://idp.example/token',
   userInfoUrl: 'https://idp.example/userinfo',
@@ -26,6 +26,7 @@ const PROVIDER = {
 const MISSING_MEMBER = { params: { userId: 'missing' } };
 const VICTIM_CREDENTIAL = (ids: Ids) => ({ id: ids.victimCredential });
 const CREDENTIAL_NOT_FOUND = { status: 404, error: 'not_found', message: 'Credential not found' };
+const INVITATION_NOT_FOUND = { status: 404, error: 'not_found', message: 'Invitation not found' };
 
 export const API_ROWS: Record<string, Row> = {
   // §3.1, §1.7, OpenAPI
@@ -89,7 +90,13 @@ export const API_ROWS: Record<string, Row> = {
   'PATCH /organizations/:organizationId': { gate: 'org:manager' },
   'POST /organizations/:organizationId/switch': { gate: 'org:member' },
   'GET /organizations/:organizationId/members': { gate: 'org:members' },
-  'POST /organizations/:organizationId/members': { gate: 'org:manager', body: { userId: 'missing' } },
+  // Invitations (issue 29): only a manager invites, lists or revokes; only the invitee accepts or declines.
+  'POST /organizations/:organizationId/invitations': { gate: 'org:manager', body: uniqueEmail },
+  'GET /organizations/:organizationId/invitations': { gate: 'org:manager' },
+  'DELETE /organizations/:organizationId/invitations/:invitationId': { gate: 'org:manager', params: { invitationId: 'missing' } },
+  'GET /organizations/invitations': { gate: 'access' },
+  'POST /organizations/invitations/:invitationId/accept': { gate: 'access', params: { invitationId: 'victimInvitation' }, passAs: INVITATION_NOT_FOUND },
+  'POST /organizations/invitations/:invitationId/decline': { gate: 'access', params: { invitationId: 'victimInvitation' }, passAs: INVITATION_NOT_FOUND },
   'PATCH /organizations/:organizationId/members/:userId': { gate: 'org:manager', ...MISSING_MEMBER },
   'DELETE /organizations/:organizationId/members/:userId': { gate: 'org:manager', ...MISSING_MEMBER },
   // §3.15 admin

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { satisfiesAny } from '../../adapter/core/roles.js';
 import { signEphemeralToken, type EphemeralContext } from '../../src/crypto/jwt.js';
 import { randomId } from '../../src/crypto/random.js';
-import { credentials, organizationMemberships, organizations, sessions, users, type UserRow } from '../../src/db/schema.js';
+import { credentials, organizationInvitations, organizationMemberships, organizations, sessions, users, type UserRow } from '../../src/db/schema.js';
 import type { Harness } from '../adapter/helpers.js';
 import { createUser, signIn } from '../helpers/factories.js';
 import type { Ids } from './gates.js';
@@ -150,7 +150,10 @@ export async function makeWorld(h: Harness): Promise<World> {
   const victimCredential = `authz-victim-${randomId()}`;
   const now = new Date(h.t.clock.now());
   await h.t.api.deps.db.insert(credentials).values({ id: victimCredential, userId: victim.id, publicKey: 'AA', deviceType: 'singleDevice', createdAt: now, updatedAt: now });
-  const ids: Ids = { org: orgId, victim: victim.id, victimSession, victimCredential, missing: '00000000-0000-4000-8000-000000000000' };
+  // Addressed to the victim, who is no principal: accepting or declining it must be refused to everyone.
+  const victimInvitation = randomId();
+  await h.t.api.deps.db.insert(organizationInvitations).values({ id: victimInvitation, organizationId: orgId, email: victim.email!, invitedByUserId: founder.id, createdAt: now, expiresAt: new Date(h.t.clock.now() + 86_400_000) });
+  const ids: Ids = { org: orgId, victim: victim.id, victimSession, victimCredential, victimInvitation, missing: '00000000-0000-4000-8000-000000000000' };
   return { h, org: { id: orgId }, victim, founder, ids };
 }
 
