@@ -146,22 +146,11 @@ export const API_ROWS: Record<string, Row> = {
 };
 
 /**
- * Finding (issue 29): the console's page guard trusts the signed access cookie's claims (requireAuth
- * semantics, §5.9) and never asks the API, so a signed-out, revoked or demoted admin still gets the page
- * (200) until the access token expires. No data is shown: every read the page makes is refused by the
- * API (401, or 403 for the demoted admin), and the page says so. The pages should answer 401/403 (or
- * redirect to `signInUrl`) once the API refuses the session.
+ * Console pages: the guard checks the signed access cookie, then asks the API
+ * (`GET /users/me`) so a signed-out, revoked or demoted admin is refused at
+ * once (found by this matrix, issue 29; adapter/hono/admin-console/session.ts).
  */
-const PAGE: Row = {
-  gate: 'admin:read',
-  html: true,
-  knownDefect: {
-    principals: ['admin:write, signed out', 'admin:write, account revoked', 'admin:write, demoted to user'],
-    transports: ['cookie'],
-    observed: { status: 200 },
-    note: 'console page renders (without data) for a revoked session, a revoked account or a demoted admin until the access token expires',
-  },
-};
+const PAGE: Row = { gate: 'admin:read', html: true };
 
 /** Console pages (`svcAdminConsole` / `svcExpressAdminConsole`, below their mount): HTML, `admin:read`. */
 export const CONSOLE_PAGE_ROWS: Record<string, Row> = {

@@ -20,7 +20,7 @@ import { organizationDetailScreen, organizationsScreen } from './pages/organizat
 import { providersScreen } from './pages/providers.js';
 import { sessionsScreen } from './pages/sessions.js';
 import { userDetailScreen, usersScreen } from './pages/users.js';
-import { consoleSession, type ConsoleSession } from './session.js';
+import { confirmLiveSession, consoleSession, type ConsoleSession } from './session.js';
 
 /** No inline script or style anywhere: scripts and styles are the console's own files. */
 export const CONSOLE_CSP =
@@ -72,15 +72,20 @@ function answer(core: AdapterCore, status: number, body: string | null, extra: R
   return { status, headers, body };
 }
 
-/** Runs the guard (`admin:read`), then `run`; answers the 401/403 page or the sign-in redirect itself. */
+/** The 401 redirect (with `signInUrl`) or the 401/403/5xx page. */
+function refusedPage(core: AdapterCore, settings: ConsoleSettings, req: ConsoleRequest, result: HandlerResult): ConsoleResponse {
+  const { status, clearCookies, setCookies } = result;
+  if (status === 401 && settings.signInUrl) return answer(core, 302, null, { location: `${settings.signInUrl}?next=${encodeURIComponent(req.originalUrl)}` }, { clearCookies, setCookies });
+  return answer(core, status, messagePage(settings.title, req.base, status).value, { 'content-type': 'text/html; charset=utf-8' }, { clearCookies, setCookies });
+}
+
+/** Runs the guard (`admin:read`, then the API's view of the session), then `run`; answers the 401/403 page or the sign-in redirect itself. */
 async function withSession(core: AdapterCore, settings: ConsoleSettings, req: ConsoleRequest, run: (session: ConsoleSession, ctx: PageContext) => Promise<ConsoleResponse>): Promise<ConsoleResponse> {
   const outcome = await consoleSession(core, req.cookies, req.client, 'admin:read');
-  if (!outcome.ok) {
-    const { status, clearCookies, setCookies } = outcome.result;
-    if (status === 401 && settings.signInUrl) return answer(core, 302, null, { location: `${settings.signInUrl}?next=${encodeURIComponent(req.originalUrl)}` }, { clearCookies, setCookies });
-    return answer(core, status, messagePage(settings.title, req.base, status).value, { 'content-type': 'text/html; charset=utf-8' }, { clearCookies, setCookies });
-  }
+  if (!outcome.ok) return refusedPage(core, settings, req, outcome.result);
   const { session } = outcome;
+  const refused = await confirmLiveSession(core, session, req.client, 'admin:read');
+  if (refused) return refusedPage(core, settings, req, { ...refused, setCookies: session.setCookies });
   const ctx: PageContext = { base: req.base, settings, session, params: req.params, query: req.query, api: apiReader(core, session.token, req.client) };
   return run(session, ctx);
 }

@@ -44,3 +44,21 @@ export async function consoleSession(core: AdapterCore, cookies: Record<string, 
   const email = cookie && typeof cookie.email === 'string' ? cookie.email : null;
   return { ok: true, session: { token: ensured.token, userId, email, roles, canWrite: roleFailure(asUser, ['admin:write']) === null, setCookies: ensured.setCookies } };
 }
+
+/**
+ * Pages ask the API who the admin is now (issue 29, the authorization matrix):
+ * the signed cookie alone would keep serving the console to a signed-out,
+ * revoked or demoted admin until the access token expired. The roles are the
+ * user row's (contract §0.3), so a demotion takes effect on the next page.
+ * Fails closed: an API that does not answer gives the 502 page.
+ */
+export async function confirmLiveSession(core: AdapterCore, session: ConsoleSession, client: ClientInfo, required: string): Promise<HandlerResult | null> {
+  const res = await core.call({ method: 'GET', path: '/users/me', authorization: `Bearer ${session.token}`, client });
+  if (!res.ok) return failure(502, 'upstream_unavailable', 'Auth server unreachable');
+  if (res.status === 401) return failure(401, 'unauthorized', 'Authentication required');
+  const user = res.status === 200 && res.body && typeof res.body === 'object' ? (res.body as { user?: { roles?: unknown } }).user : undefined;
+  if (!user) return failure(502, 'upstream_error', 'Unexpected response from auth server');
+  const roles = Array.isArray(user.roles) ? user.roles.filter((r): r is string => typeof r === 'string') : [];
+  const refused = roleFailure({ id: session.userId, sub: session.userId, roles, organizationId: null, sessionId: '', token: session.token }, [required]);
+  return refused ? { status: refused.status, body: refused.body } : null;
+}
