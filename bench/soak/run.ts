@@ -21,6 +21,14 @@ export interface SoakOptions {
   apis: number;
   /** Mean interval between two kills (ms); 0 = no kills. */
   killEveryMs: number;
+  /**
+   * Run past `seconds` until this many kills happened (bounded by `maxSeconds`):
+   * on a loaded machine a restart takes 10–15 s, so a fixed time gives fewer kills
+   * than asked for. The run ends on events, not on how fast the machine is.
+   */
+  minKills?: number;
+  /** Upper bound of a run that waits for `minKills` (default 4 × `seconds`). */
+  maxSeconds?: number;
   seed: number;
   /** Extra API environment (none by default: the soak runs the shipped defaults). */
   apiEnv?: Record<string, string>;
@@ -105,13 +113,19 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
   );
   const apps = [makeApp(), makeApp()];
   const t0 = Date.now();
-  const deadline = t0 + o.seconds * 1000;
+  const minKills = o.killEveryMs ? (o.minKills ?? 0) : 0;
+  const hardEnd = t0 + (o.maxSeconds ?? o.seconds * 4) * 1000;
   let kills = 0;
+  // The workload ends once its time is up and enough kills happened (a restarted process
+  // gets 2 s to serve again), or at the hard bound.
+  let killsDoneAt = minKills === 0 ? t0 : Infinity;
+  const running = () => Date.now() < hardEnd && (Date.now() < t0 + o.seconds * 1000 || Date.now() < killsDoneAt + 2000);
+  const killing = () => Date.now() < hardEnd - 2000 && (Date.now() < t0 + o.seconds * 1000 - 2000 || kills < minKills);
   const killer = (async () => {
     if (!o.killEveryMs) return;
-    while (Date.now() < deadline - 2000) {
+    while (killing()) {
       await new Promise((r) => setTimeout(r, o.killEveryMs * (0.5 + rand())));
-      if (Date.now() >= deadline - 2000) break;
+      if (!killing()) break;
       const victim = cluster.apis[Math.floor(rand() * cluster.apis.length)]!;
       if (!victim.up) continue;
       await cluster.kill(victim);
@@ -119,16 +133,19 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
       log(`soak: kill -9 API #${victim.index} at ${((Date.now() - t0) / 1000).toFixed(1)} s (${w.ops.length} requests so far)`);
       await new Promise((r) => setTimeout(r, 300 + rand() * 1000));
       await cluster.restart(victim);
+      if (kills >= minKills && killsDoneAt === Infinity) killsDoneAt = Date.now();
     }
+    if (killsDoneAt === Infinity) killsDoneAt = Date.now();
   })();
   const ticker = setInterval(() => log(`soak: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${w.ops.length} requests, ${kills} kills`), 10_000);
   const users: UserState[] = Array.from({ length: o.users }, (_, i) => ({ email: `soak.${o.seed}.${i}@example.com`, ip: `10.${(i >> 8) & 255}.${i & 255}.${o.seed % 250}`, seen: [], wronglySignedOut: 0, raceSignOuts: 0, doubleSuccesses: 0 }));
   w.users = users;
   try {
-    await Promise.all([killer, ...users.map((u) => runUser(w, apps, u, deadline, prng(o.seed + users.indexOf(u) + 1)))]);
+    await Promise.all([killer, ...users.map((u) => runUser(w, apps, u, running, prng(o.seed + users.indexOf(u) + 1)))]);
   } finally {
     clearInterval(ticker);
   }
+  const ranSeconds = Math.round((Date.now() - t0) / 1000);
   // The clients' view: every user still holding a session can use it.
   for (const u of users.filter((x) => x.refresh)) {
     const headers = { 'x-svc-auth-transport': 'bearer', 'x-soak-device-ip': u.ip, authorization: `Bearer ${u.refresh}`, 'idempotency-key': newIdempotencyKey() };
@@ -155,7 +172,7 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
   if (o.logFile) writeFileSync(o.logFile, logs);
   invariants.push(secretsInLogs(logs, [SOAK_SERVICE_TOKEN, COOKIE_SECRET, ...users.flatMap((u) => u.seen)]));
   removeDir(dir);
-  return { ...summarize(o, w.ops, users, kills, invariants), adapterErrors: adapterLogs.filter((l) => l.startsWith('error')) };
+  return { ...summarize({ ...o, seconds: ranSeconds }, w.ops, users, kills, invariants), adapterErrors: adapterLogs.filter((l) => l.startsWith('error')) };
 }
 
 function summarize(o: SoakOptions, ops: Op[], users: UserState[], kills: number, invariants: Invariant[]): Omit<SoakReport, 'adapterErrors'> {

@@ -181,10 +181,10 @@ async function racingRefresh(w: Workload, app: Hono[], u: UserState): Promise<vo
   }
 }
 
-/** One virtual user's loop until `deadline` (ms since epoch). */
-export async function runUser(w: Workload, app: Hono[], u: UserState, deadline: number, rand: () => number): Promise<void> {
+/** One virtual user's loop while `running()` says so. */
+export async function runUser(w: Workload, app: Hono[], u: UserState, running: () => boolean, rand: () => number): Promise<void> {
   if (!(await signUp(w, app, u))) return;
-  while (Date.now() < deadline && !u.resting) {
+  while (running() && !u.resting) {
     if (!u.refresh) {
       if (!(await signIn(w, app, u))) await sleep(200);
       continue;
