@@ -7,6 +7,7 @@
  * provider invalid rather than silently falling back to a default.
  */
 import * as z from 'zod/mini';
+import { isInternalHost } from './internal-host.js';
 import { CLIENT_SECRET_ENV_MESSAGE, ENV_NAME_MESSAGE, CLIENT_SECRET_ENV_PATTERN, isServiceEnvName, SERVICE_ENV_MESSAGE } from './oauth-secret-env.js';
 
 export const PROVIDER_ID_PATTERN = /^[a-z0-9-]{2,40}$/;
@@ -22,9 +23,13 @@ export function parseUrl(value: string): URL | null {
   }
 }
 
-/** Absolute https URL; http is accepted outside production (contract §6.1). */
+/**
+ * Absolute https URL; http is accepted outside production (contract §6.1). In
+ * production it may not name this machine or a private network (issue 29): the
+ * API fetches these, so an admin could otherwise aim it at internal services.
+ */
 function endpointUrl(production: boolean) {
-  return z.string().check(
+  const base = z.string().check(
     z.maxLength(URL_MAX_LENGTH),
     z.refine(
       (v) => {
@@ -33,6 +38,13 @@ function endpointUrl(production: boolean) {
       },
       production ? 'must be an absolute https URL' : 'must be an absolute http(s) URL',
     ),
+  );
+  if (!production) return base;
+  return base.check(
+    z.refine((v) => {
+      const u = parseUrl(v);
+      return !u || !isInternalHost(u.hostname);
+    }, 'must not name an internal host (loopback, private, link-local or a .local/.internal name)'),
   );
 }
 
