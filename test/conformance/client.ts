@@ -53,6 +53,9 @@ export function device(): Device {
   return { ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
 }
 
+/** Requests `wrangler dev`'s proxy dropped before the worker saw them, sent again (see `call`). */
+export let proxyRetries = 0;
+
 export async function call(method: string, path: string, o: CallOptions = {}, at = base): Promise<Reply> {
   const d = o.device ?? device();
   const headers: Record<string, string> = {
@@ -63,12 +66,18 @@ export async function call(method: string, path: string, o: CallOptions = {}, at
     ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
     ...o.headers,
   };
-  const res = await fetch(`${at}${path}`, {
-    method,
-    headers,
-    body: o.rawBody ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined),
-  });
-  const text = await res.text();
+  const send = () => fetch(`${at}${path}`, { method, headers, body: o.rawBody ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined) });
+  let res = await send();
+  let text = await res.text();
+  // `wrangler dev`'s ProxyWorker answers this plain-text 503 when its connection to the worker drops
+  // (kj's 5 s keep-alive timeout racing a new request: cloudflare/workers-sdk#14641, "worker never
+  // restarted"); it retries GET/HEAD itself but not other methods. The request never reached our
+  // worker, so it is sent once more; our code never answers this text (every body is JSON).
+  if (res.status === 503 && text.startsWith('Your worker restarted mid-request')) {
+    proxyRetries++;
+    res = await send();
+    text = await res.text();
+  }
   let body: any = text;
   try {
     body = text ? JSON.parse(text) : null;

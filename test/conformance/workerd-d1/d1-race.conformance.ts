@@ -13,7 +13,7 @@
  * reuse revokes the chain.
  */
 import { describe, expect, it } from 'vitest';
-import { call, ctx, device, expectError, signUp, type Reply } from '../client.js';
+import { call, ctx, device, expectError, proxyRetries, signUp, type Reply } from '../client.js';
 
 const tallyOf = (answers: Reply[]) =>
   answers.reduce<Record<string, number>>((m, r) => {
@@ -29,7 +29,7 @@ describe('refresh race on local D1', () => {
     const stream = (d: typeof a) => Array.from({ length: 100 }, () => call('POST', '/refresh', { token: s.refreshToken, device: d }));
     const answers = await Promise.all([...stream(a), ...stream(b)]);
     const tally = tallyOf(answers);
-    console.log(`200 refreshes in two streams on local D1 (${ctx.target}): ${JSON.stringify(tally)}`);
+    console.log(`200 refreshes in two streams on local D1 (${ctx.target}): ${JSON.stringify(tally)}; requests wrangler's proxy dropped and the client sent again so far: ${proxyRetries}`);
     const winners = answers.filter((r) => r.status === 200);
     expect(winners, JSON.stringify(tally)).toHaveLength(1);
     for (const r of answers.filter((x) => x.status !== 200)) {
