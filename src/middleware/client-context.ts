@@ -56,7 +56,6 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
     let ip = proxiedIp(c, deps.env.trustProxy, connectionIp);
     let userAgent = truncateUa(requestHeader(c, 'user-agent'));
     let trusted = false;
-    let place: string | null = null;
     const header = requestHeader(c, 'x-svc-service-token');
     if (header) {
       const result = await deps.verifyServiceToken(header, startedAtMs);
@@ -69,14 +68,22 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
         }
         const forwardedUa = requestHeader(c, 'x-svc-client-user-agent');
         if (forwardedUa !== undefined) userAgent = truncateUa(forwardedUa);
-        place = placeLabel(requestHeader(c, 'x-svc-client-geo'));
       } else {
         await deps.events.record({ type: 'service_token_failed', ipAddress: ip, userAgent, metadata: { reason: result.reason } });
       }
     }
-    if (!trusted) place = cloudflarePlace(c);
     const externalDelivery = trusted && requestHeader(c, 'x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
-    c.set('client', { ip, userAgent, trusted, externalDelivery, startedAtMs, place });
+    c.set('client', {
+      ip,
+      userAgent,
+      trusted,
+      externalDelivery,
+      startedAtMs,
+      // Read only by a magic-link request: no header read or parsing on every other request.
+      get place() {
+        return trusted ? placeLabel(requestHeader(c, 'x-svc-client-geo')) : cloudflarePlace(c);
+      },
+    });
     await next();
   });
 }
