@@ -12,6 +12,7 @@
  */
 import { fromBase64Url, fromUtf8, toBase64Url, timingSafeEqual, utf8 } from './encoding.js';
 import { hmacSha256, sha256 } from './hash.js';
+import { flowBindingMatchesHash } from './flow-binding.js';
 import { randomId, randomToken } from './random.js';
 
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
@@ -30,22 +31,10 @@ export interface OAuthStatePayload {
   bindingHash: string;
 }
 
-/** Bytes of a flow binding: 256 bits, unguessable, so the state can be left unspent on a wrong one. */
-export const FLOW_BINDING_BYTES = 32;
+export { FLOW_BINDING_BYTES, flowBindingHash, newFlowBinding } from './flow-binding.js';
 
-export const flowBindingHash = (binding: string): string => toBase64Url(sha256(binding));
-
-/** A fresh flow binding for the caller of start (never stored; only its hash travels in the state). */
-export const newFlowBinding = (): string => randomToken(FLOW_BINDING_BYTES);
-
-/**
- * Whether `binding` is the one the state was issued with (constant-time on the
- * hashes). A missing or empty binding never matches.
- */
-export function flowBindingMatches(payload: OAuthStatePayload, binding: string | undefined): boolean {
-  if (!binding) return false;
-  return timingSafeEqual(flowBindingHash(binding), payload.bindingHash);
-}
+/** Whether `binding` is the one the state was issued with (src/crypto/flow-binding.ts). */
+export const flowBindingMatches = (payload: OAuthStatePayload, binding: string | undefined): boolean => flowBindingMatchesHash(payload.bindingHash, binding);
 
 const mac = (key: string, payloadB64: string) => toBase64Url(hmacSha256(key, `svc/oauth-state:${payloadB64}`));
 

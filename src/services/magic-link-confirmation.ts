@@ -14,8 +14,8 @@
  */
 import type { MagicLinkConfirmation } from '../config/keys.js';
 import { timingSafeEqual } from '../crypto/encoding.js';
-import { sha256Hex } from '../crypto/hash.js';
-import { randomInt, randomToken } from '../crypto/random.js';
+import { flowBindingHash, flowBindingMatchesHash, newFlowBinding } from '../crypto/flow-binding.js';
+import { randomInt } from '../crypto/random.js';
 
 export const CONFIRMATION_MIN = 10;
 export const CONFIRMATION_MAX = 99;
@@ -36,8 +36,8 @@ export function newConfirmation(mode: MagicLinkConfirmation): NewConfirmation {
     return { body: { confirmation: mode, confirmationNumber: n }, row: { confirmation: mode, confirmationNumber: n, bindingHash: null } };
   }
   if (mode === 'same_device') {
-    const binding = randomToken(32);
-    return { body: { confirmation: mode, binding }, row: { confirmation: mode, confirmationNumber: null, bindingHash: sha256Hex(binding) } };
+    const binding = newFlowBinding();
+    return { body: { confirmation: mode, binding }, row: { confirmation: mode, confirmationNumber: null, bindingHash: flowBindingHash(binding) } };
   }
   return { body: { confirmation: mode }, row: { confirmation: mode, confirmationNumber: null, bindingHash: null } };
 }
@@ -57,6 +57,5 @@ export function confirmationChoices(right: number): number[] {
 /** Constant time, though the number is low-entropy: its guess is single-use anyway. */
 export const numberMatches = (stored: number | null, given: number): boolean => stored !== null && timingSafeEqual(String(stored), String(given));
 
-/** The presented binding against the stored SHA-256 (hex), in constant time. */
-export const bindingMatches = (storedHash: string | null, given: string | undefined): boolean =>
-  storedHash !== null && given !== undefined && timingSafeEqual(sha256Hex(given), storedHash);
+/** The presented binding against the link's stored hash (src/crypto/flow-binding.ts). */
+export const bindingMatches = flowBindingMatchesHash;
