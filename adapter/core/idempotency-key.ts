@@ -5,6 +5,7 @@
  * the rotated session, and a replay of that refresh token gets the retry
  * answer only with the same key. Shared by the API, the adapters and the client.
  */
+import { toHex } from './encoding.js';
 
 /** Header name (lower case, as Node and Hono read it). */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -18,8 +19,5 @@ export const isIdempotencyKey = (value: string | null | undefined): value is str
 
 /** A fresh key: 16 random bytes as 32 hex characters (WebCrypto only; `randomUUID` needs a secure context in browsers). */
 export function newIdempotencyKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
 }

@@ -13,7 +13,8 @@ import type { HandlerResult } from '../result.js';
 import type { Transport } from '../session-result.js';
 import type { UpstreamResponse } from '../upstream.js';
 import { collectDeliveries } from './delivery.js';
-import { is2xx, isObject, omit, passthrough } from './forward.js';
+import { bindingCookie, readBindingCookie, takeBinding, withBinding } from './flow-binding.js';
+import { is2xx, isObject, passthrough } from './forward.js';
 
 /** The API's link lifetime (contract §3.5: 15 minutes); the cookie need not outlive it. */
 export const MAGIC_LINK_TTL_SECONDS = 15 * 60;
@@ -23,13 +24,10 @@ export function magicLinkRequest(core: AdapterCore, res: UpstreamResponse, trans
   const out = passthrough(res);
   if (!is2xx(res)) return out;
   out.deliveries = collectDeliveries(core, res.body);
-  const binding = isObject(res.body) ? res.body['binding'] : undefined;
-  if (transport === 'bearer' || typeof binding !== 'string') return out;
-  return {
-    ...out,
-    body: omit(out.body, 'binding'),
-    setCookies: [{ name: core.opts.names.magicLink, payload: { kind: 'magic_link', binding }, maxAge: MAGIC_LINK_TTL_SECONDS }],
-  };
+  if (transport === 'bearer') return out;
+  const { body, binding } = takeBinding(out.body);
+  if (!binding) return out;
+  return { ...out, body, setCookies: [bindingCookie(core.opts.names.magicLink, { kind: 'magic_link', binding }, MAGIC_LINK_TTL_SECONDS)] };
 }
 
 /**
@@ -38,10 +36,9 @@ export function magicLinkRequest(core: AdapterCore, res: UpstreamResponse, trans
  * page wrote itself, so only the cookie proves "the browser that asked".
  */
 export function withMagicLinkBinding(core: AdapterCore, body: unknown, cookies: Record<string, string> | undefined): unknown {
-  const own = isObject(body) ? (omit(body, 'binding') as Record<string, unknown>) : {};
-  const cookie = core.codec.verify(cookies?.[core.opts.names.magicLink], 'magic_link', core.opts.now());
-  if (cookie) return { ...own, binding: cookie.binding };
-  return isObject(body) ? own : body;
+  const cookie = readBindingCookie(core, core.opts.names.magicLink, 'magic_link', cookies);
+  if (cookie) return withBinding(isObject(body) ? body : {}, cookie.binding);
+  return takeBinding(body).body;
 }
 
 /** The verify's answer as it is; a completed link also clears the binding cookie it was sent with (it is spent). */

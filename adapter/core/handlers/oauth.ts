@@ -14,6 +14,7 @@ import type { HandlerResult } from '../result.js';
 import { sessionResult, type Transport } from '../session-result.js';
 import type { UpstreamResponse } from '../upstream.js';
 import { failure } from '../result.js';
+import { bindingCookie, readBindingCookie, takeBinding, withBinding } from './flow-binding.js';
 import { is2xx, isObject, omit, passthrough } from './forward.js';
 
 /** The API's state lifetime (contract §1.9): the binding is useless after it. */
@@ -29,13 +30,13 @@ const invalidState = (extra: Partial<HandlerResult> = {}): HandlerResult => ({
 /** `POST /oauth/:providerId/start`: cookie transport keeps the binding out of the body and in its cookie. */
 export function oauthStart(core: AdapterCore, res: UpstreamResponse, transport: Transport, providerId: string): HandlerResult {
   if (transport === 'bearer' || !is2xx(res) || !isObject(res.body)) return passthrough(res);
-  const binding = res.body['binding'];
+  const { body, binding } = takeBinding(res.body);
   // Without a binding the callback could never succeed; say so now rather than after the provider round trip.
-  if (typeof binding !== 'string' || binding === '') return failure(502, 'invalid_upstream_response');
+  if (!binding) return failure(502, 'invalid_upstream_response');
   return {
     status: res.status,
-    body: omit(res.body, 'binding', 'delivery'),
-    setCookies: [{ name: core.opts.names.oauthBinding, payload: { kind: 'oauth_binding', providerId, binding }, maxAge: OAUTH_BINDING_MAX_AGE_SECONDS }],
+    body: omit(body, 'delivery'),
+    setCookies: [bindingCookie(core.opts.names.oauthBinding, { kind: 'oauth_binding', providerId, binding }, OAUTH_BINDING_MAX_AGE_SECONDS)],
   };
 }
 
@@ -52,11 +53,10 @@ export function boundCallbackBody(
   body: unknown,
 ): { ok: true; body: unknown } | { ok: false; result: HandlerResult } {
   const name = core.opts.names.oauthBinding;
-  const raw = cookies[name];
-  const cookie = core.codec.verify(raw, 'oauth_binding', core.now());
-  if (!cookie) return { ok: false, result: invalidState(raw ? { clearCookies: [name] } : {}) };
-  if (cookie.providerId !== providerId || typeof cookie.binding !== 'string') return { ok: false, result: invalidState() };
-  return { ok: true, body: isObject(body) ? { ...omit(body, 'binding') as Record<string, unknown>, binding: cookie.binding } : body };
+  const cookie = readBindingCookie(core, name, 'oauth_binding', cookies);
+  if (!cookie) return { ok: false, result: invalidState(cookies[name] ? { clearCookies: [name] } : {}) };
+  if (cookie.providerId !== providerId) return { ok: false, result: invalidState() };
+  return { ok: true, body: withBinding(body, cookie.binding) };
 }
 
 /**
