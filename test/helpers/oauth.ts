@@ -5,7 +5,8 @@
  */
 import type { Client } from '@libsql/client';
 import { makeApi, type CallResult, type TestApi } from './make-app.js';
-import type { TestOidcProvider } from './oidc-provider.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startOidcProvider, type TestOidcProvider } from './oidc-provider.js';
 
 export const APP_ORIGIN = 'http://app.test';
 export const APP_CALLBACK = `${APP_ORIGIN}/oauth/callback`;
@@ -70,4 +71,30 @@ export async function oauthRoundTrip(
   const binding = start.body.binding as string;
   const callback = await t.call('POST', `/oauth/${providerId}/callback`, { body: { code, state, binding } });
   return { start, code, state, binding, callback };
+}
+
+/**
+ * One real OIDC provider for a test file (started before its tests, closed
+ * after them), and a factory of fresh verified accounts on it.
+ */
+export function oidcProviderForFile(prefix: string): { readonly op: TestOidcProvider; account: () => string } {
+  let provider: TestOidcProvider | undefined;
+  let n = 0;
+  beforeAll(async () => {
+    provider = await startOidcProvider({ redirectUris: PROVIDER_REDIRECTS });
+  });
+  afterAll(async () => {
+    await provider?.close();
+  });
+  return {
+    get op() {
+      if (!provider) throw new Error('oidcProviderForFile: the provider starts in beforeAll');
+      return provider;
+    },
+    account() {
+      const id = `${prefix}-${++n}-${Math.random().toString(36).slice(2, 8)}`;
+      this.op.setAccount(id, { email: `${id}@example.com`, email_verified: true });
+      return id;
+    },
+  };
 }

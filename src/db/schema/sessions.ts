@@ -73,7 +73,7 @@ export const magicLinkTokens = sqliteTable(
     confirmation: text({ enum: ['number_match', 'same_device', 'none'] }).notNull().default('none'),
     /** number_match: the 2-digit number the asking tab shows. Stored as is: 90 values, a hash would not hide it. */
     confirmationNumber: integer(),
-    /** same_device: SHA-256 (hex) of the asker's 32-byte binding. */
+    /** same_device: b64url(SHA-256) of the asker's 32-byte binding. */
     bindingHash: text(),
     /** Set with `used_at` by a wrong number: the link is spent and the poll never issues a session. */
     refusedAt: ts(),

@@ -9,35 +9,22 @@
  * the single-use insert), so a foreign caller cannot burn a flow either; its
  * initiator still completes it. Runs against the real test OpenID provider.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromBase64Url, fromUtf8, toBase64Url } from '../../../src/crypto/encoding.js';
 import { sha256 } from '../../../src/crypto/hash.js';
 import { authEvents, oauthConsumedStates, sessions } from '../../../src/db/schema.js';
-import { makeOAuthApi, PROVIDER_REDIRECTS } from '../../helpers/oauth.js';
+import { makeOAuthApi, oidcProviderForFile } from '../../helpers/oauth.js';
 import type { TestApi } from '../../helpers/make-app.js';
-import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider.js';
 
-let op: TestOidcProvider;
-let n = 0;
-const account = () => {
-  const id = `csrf-${++n}-${Math.random().toString(36).slice(2, 8)}`;
-  op.setAccount(id, { email: `${id}@example.com`, email_verified: true });
-  return id;
-};
+const oidc = oidcProviderForFile('csrf');
+const account = () => oidc.account();
 const INVALID_STATE = { error: 'oauth_invalid_state', message: 'Invalid OAuth state' };
-
-beforeAll(async () => {
-  op = await startOidcProvider({ redirectUris: PROVIDER_REDIRECTS });
-});
-afterAll(async () => {
-  await op?.close();
-});
 
 /** The attacker's half: start, sign in at the provider as himself; returns his code, state and binding. */
 async function attackerFlow(t: TestApi) {
   const start = await t.call('POST', '/oauth/testop/start', { body: {} });
   expect(start.status).toBe(200);
-  const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+  const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
   return { code, state, binding: start.body.binding as string };
 }
 
@@ -46,7 +33,7 @@ const failureReasons = async (t: TestApi) =>
 
 describe('OAuth start: flow binding', () => {
   it('returns a fresh 32-byte base64url binding whose SHA-256 the signed state carries; the binding itself is in neither state nor URL', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const a = await t.call('POST', '/oauth/testop/start', { body: {} });
     const b = await t.call('POST', '/oauth/testop/start', { body: {} });
     expect(a.status).toBe(200);
@@ -62,13 +49,13 @@ describe('OAuth start: flow binding', () => {
 
 describe('OAuth callback: flow binding', () => {
   it('refuses a callback without the binding with oauth_invalid_state, before any token exchange, and leaves the state unspent', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const { code, state, binding } = await attackerFlow(t);
-    const before = op.tokenRequests();
+    const before = oidc.op.tokenRequests();
     const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(INVALID_STATE);
-    expect(op.tokenRequests()).toBe(before);
+    expect(oidc.op.tokenRequests()).toBe(before);
     expect(await t.api.deps.db.select().from(oauthConsumedStates)).toHaveLength(0);
     expect(await t.api.deps.db.select().from(sessions)).toHaveLength(0);
     expect(await failureReasons(t)).toEqual(['binding_missing']);
@@ -79,17 +66,17 @@ describe('OAuth callback: flow binding', () => {
   });
 
   it("refuses the attacker's code and state with the victim's own binding (login CSRF), without calling the provider", async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const attacker = await attackerFlow(t);
     // The victim's browser holds the binding of a flow it started itself (or any other binding).
     const victimStart = await t.call('POST', '/oauth/testop/start', { body: {} });
-    const before = op.tokenRequests();
+    const before = oidc.op.tokenRequests();
     for (const binding of [victimStart.body.binding, toBase64Url(new Uint8Array(32)), '', 'x'.repeat(43), `${attacker.binding}x`]) {
       const res = await t.call('POST', '/oauth/testop/callback', { body: { code: attacker.code, state: attacker.state, binding } });
       expect(res.status, binding).toBe(400);
       expect(res.body).toEqual(INVALID_STATE);
     }
-    expect(op.tokenRequests()).toBe(before);
+    expect(oidc.op.tokenRequests()).toBe(before);
     expect(await t.api.deps.db.select().from(sessions)).toHaveLength(0);
     expect(await t.api.deps.db.select().from(oauthConsumedStates)).toHaveLength(0);
     // An empty binding counts as none.
@@ -97,13 +84,13 @@ describe('OAuth callback: flow binding', () => {
     // Its initiator still completes the flow (a foreign caller cannot burn it), once.
     const own = await t.call('POST', '/oauth/testop/callback', { body: { code: attacker.code, state: attacker.state, binding: attacker.binding } });
     expect(own.status).toBe(200);
-    expect(op.tokenRequests()).toBe(before + 1);
+    expect(oidc.op.tokenRequests()).toBe(before + 1);
     const replay = await t.call('POST', '/oauth/testop/callback', { body: { code: attacker.code, state: attacker.state, binding: attacker.binding } });
     expect(replay.body).toEqual(INVALID_STATE);
   });
 
   it('checks the state before the binding: a tampered or expired state is still state_* (one code, no oracle)', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const { code, state, binding } = await attackerFlow(t);
     t.clock.advance(10 * 60_000 + 1);
     const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding } });
@@ -114,7 +101,7 @@ describe('OAuth callback: flow binding', () => {
   });
 
   it('refuses a binding that is not a string or is oversized as a schema failure, never a 500', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const { code, state } = await attackerFlow(t);
     for (const binding of [42, { a: 1 }, 'b'.repeat(1000)]) {
       const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding } });

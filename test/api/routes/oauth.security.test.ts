@@ -6,33 +6,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pkceChallengeS256, pkceVerifier, signOAuthState, verifyOAuthState } from '../../../src/crypto/oauth-state.js';
 import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from '../../../src/crypto/encoding.js';
 import { authEvents } from '../../../src/db/schema.js';
-import { APP_CALLBACK, makeOAuthApi, oauthRoundTrip, OTHER_CALLBACK, PROVIDER_REDIRECTS, providerConfig, STATE_SECRET } from '../../helpers/oauth.js';
+import { APP_CALLBACK, makeOAuthApi, oauthRoundTrip, OTHER_CALLBACK, providerConfig, STATE_SECRET, oidcProviderForFile } from '../../helpers/oauth.js';
 import { prepareClient } from '../../helpers/make-app.js';
-import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider.js';
 
-let op: TestOidcProvider;
-let n = 0;
-const account = () => {
-  const id = `sec-${++n}-${Math.random().toString(36).slice(2, 8)}`;
-  op.setAccount(id, { email: `${id}@example.com`, email_verified: true });
-  return id;
-};
+const oidc = oidcProviderForFile('sec');
+const account = () => oidc.account();
 const INVALID_STATE = { error: 'oauth_invalid_state', message: 'Invalid OAuth state' };
-
-beforeAll(async () => {
-  op = await startOidcProvider({ redirectUris: PROVIDER_REDIRECTS });
-});
-afterAll(async () => {
-  await op?.close();
-});
 
 describe('OAuth start: redirect allowlist', () => {
   it('accepts an exact entry of redirectUris and refuses other paths, ports and prefix look-alikes', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const ok = await t.call('POST', '/oauth/testop/start', { body: { redirectUri: OTHER_CALLBACK } });
     expect(ok.status).toBe(200);
     expect(new URL(ok.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(OTHER_CALLBACK);
@@ -53,7 +40,7 @@ describe('OAuth start: redirect allowlist', () => {
   });
 
   it('without provider redirect URIs, requires origin equality with an http(s) entry of origins', async () => {
-    const t = await makeOAuthApi(op, { providers: [providerConfig(op, { id: 'open', redirectUris: [] })] });
+    const t = await makeOAuthApi(oidc.op, { providers: [providerConfig(oidc.op, { id: 'open', redirectUris: [] })] });
     const ok = await t.call('POST', '/oauth/open/start', { body: { redirectUri: 'http://app.test/any/page' } });
     expect(ok.status).toBe(200);
     const fallback = await t.call('POST', '/oauth/open/start', { body: {} });
@@ -73,7 +60,7 @@ describe('OAuth start: redirect allowlist', () => {
   });
 
   it('defaults to the provider redirectUri when the request names none', async () => {
-    const t = await makeOAuthApi(op, { providers: [providerConfig(op, { redirectUri: OTHER_CALLBACK, redirectUris: [] })] });
+    const t = await makeOAuthApi(oidc.op, { providers: [providerConfig(oidc.op, { redirectUri: OTHER_CALLBACK, redirectUris: [] })] });
     const res = await t.call('POST', '/oauth/testop/start', { body: {} });
     expect(new URL(res.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(OTHER_CALLBACK);
   });
@@ -81,9 +68,9 @@ describe('OAuth start: redirect allowlist', () => {
 
 describe('OAuth callback: state', () => {
   it('refuses a tampered state (payload or MAC) without calling the provider', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     const [payloadB64, mac] = state.split('.') as [string, string];
     const payload = JSON.parse(fromUtf8(fromBase64Url(payloadB64)));
     const forgedPayload = toBase64Url(utf8(JSON.stringify({ ...payload, returnTo: 'http://localhost:3000/x' })));
@@ -99,9 +86,9 @@ describe('OAuth callback: state', () => {
   });
 
   it('refuses a state older than 10 minutes (injected clock)', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     t.clock.advance(10 * 60_000 + 1);
     const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.status).toBe(400);
@@ -109,25 +96,25 @@ describe('OAuth callback: state', () => {
   });
 
   it('accepts a state just inside the 10-minute window', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     t.clock.advance(10 * 60_000 - 1000);
     expect((await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } })).status).toBe(200);
   });
 
   it('refuses a state issued for another provider', async () => {
-    const t = await makeOAuthApi(op, { providers: [providerConfig(op), providerConfig(op, { id: 'testop2', name: 'Test OP 2' })] });
+    const t = await makeOAuthApi(oidc.op, { providers: [providerConfig(oidc.op), providerConfig(oidc.op, { id: 'testop2', name: 'Test OP 2' })] });
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     const res = await t.call('POST', '/oauth/testop2/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(INVALID_STATE);
   });
 
   it('refuses a state replayed after a successful callback', async () => {
-    const t = await makeOAuthApi(op);
-    const first = await oauthRoundTrip(t, op, account());
+    const t = await makeOAuthApi(oidc.op);
+    const first = await oauthRoundTrip(t, oidc.op, account());
     expect(first.callback.status).toBe(200);
     const replay = await t.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
     expect(replay.status).toBe(400);
@@ -140,16 +127,16 @@ describe('OAuth callback: state', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-oauth-'));
     try {
       const url = `file:${join(dir, 'shared.db')}`;
-      const a = await makeOAuthApi(op, { client: await prepareClient(url) });
-      const b = await makeOAuthApi(op, { client: await prepareClient(url) });
-      const first = await oauthRoundTrip(a, op, account());
+      const a = await makeOAuthApi(oidc.op, { client: await prepareClient(url) });
+      const b = await makeOAuthApi(oidc.op, { client: await prepareClient(url) });
+      const first = await oauthRoundTrip(a, oidc.op, account());
       expect(first.callback.status).toBe(200);
       const replay = await b.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
       expect(replay.status).toBe(400);
       expect(replay.body).toEqual(INVALID_STATE);
       // And the other way round: a state consumed first on b is refused on a.
       const start = await b.call('POST', '/oauth/testop/start', { body: {} });
-      const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+      const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
       const [onB, onA] = await Promise.all([
         b.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } }),
         a.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } }),
@@ -163,10 +150,10 @@ describe('OAuth callback: state', () => {
   });
 
   it('refuses every state in flight after OAUTH_STATE_SECRET changes', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
-    const rotated = await makeOAuthApi(op, { client: t.client, env: { OAUTH_STATE_SECRET: 'a-completely-different-state-secret-0123456789' } });
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
+    const rotated = await makeOAuthApi(oidc.op, { client: t.client, env: { OAUTH_STATE_SECRET: 'a-completely-different-state-secret-0123456789' } });
     const res = await rotated.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.body).toEqual(INVALID_STATE);
   });
@@ -174,7 +161,7 @@ describe('OAuth callback: state', () => {
 
 describe('OAuth: PKCE', () => {
   it('sends the S256 challenge of the verifier derived from the state id', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const url = new URL(start.body.authorizationUrl);
     const checked = verifyOAuthState(STATE_SECRET, start.body.state, { providerId: 'testop', nowMs: t.clock.now() });
@@ -187,11 +174,11 @@ describe('OAuth: PKCE', () => {
     // Instance A starts the flow (challenge from A's secret). Instance B, with another secret and its
     // own database, gets a state it accepts (re-signed with B's secret, same payload), so every state
     // check passes and only the derived verifier differs: the provider's token endpoint must refuse it.
-    const a = await makeOAuthApi(op);
+    const a = await makeOAuthApi(oidc.op);
     const otherSecret = 'another-oauth-state-secret-0123456789abcdefgh';
-    const b = await makeOAuthApi(op, { env: { OAUTH_STATE_SECRET: otherSecret } });
+    const b = await makeOAuthApi(oidc.op, { env: { OAUTH_STATE_SECRET: otherSecret } });
     const start = await a.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     const checked = verifyOAuthState(STATE_SECRET, state, { providerId: 'testop', nowMs: a.clock.now() });
     if (!checked.ok) throw new Error('state did not verify');
     const forged = signOAuthState(otherSecret, checked.payload);
@@ -208,10 +195,10 @@ describe('OAuth: PKCE', () => {
   it('rejects an id_token whose nonce is not the one of the state', async () => {
     // Same secret (so the PKCE verifier matches) but a re-signed state carrying another nonce, on a
     // separate database: the code exchange succeeds at the provider and the id_token check must fail.
-    const a = await makeOAuthApi(op);
-    const b = await makeOAuthApi(op);
+    const a = await makeOAuthApi(oidc.op);
+    const b = await makeOAuthApi(oidc.op);
     const start = await a.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     const checked = verifyOAuthState(STATE_SECRET, state, { providerId: 'testop', nowMs: a.clock.now() });
     if (!checked.ok) throw new Error('state did not verify');
     const forged = signOAuthState(STATE_SECRET, { ...checked.payload, nonce: 'AAAAAAAAAAAAAAAAAAAAAA' });
@@ -221,7 +208,7 @@ describe('OAuth: PKCE', () => {
   });
 
   it('omits PKCE when the provider sets pkce:false (and this provider, which requires PKCE, refuses it)', async () => {
-    const t = await makeOAuthApi(op, { providers: [providerConfig(op, { pkce: false })] });
+    const t = await makeOAuthApi(oidc.op, { providers: [providerConfig(oidc.op, { pkce: false })] });
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     expect(new URL(start.body.authorizationUrl).searchParams.has('code_challenge')).toBe(false);
   });
@@ -229,9 +216,9 @@ describe('OAuth: PKCE', () => {
 
 describe('OAuth callback: provider failures', () => {
   it('answers oauth_login_failed when the client secret env variable is missing, and the state is spent', async () => {
-    const t = await makeOAuthApi(op, { env: { TESTOP_CLIENT_SECRET: undefined } });
+    const t = await makeOAuthApi(oidc.op, { env: { TESTOP_CLIENT_SECRET: undefined } });
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
-    const { code, state } = await op.authorize(start.body.authorizationUrl, account());
+    const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
     const again = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
@@ -239,21 +226,21 @@ describe('OAuth callback: provider failures', () => {
   });
 
   it('answers oauth_login_failed for a wrong client secret and never logs the secret', async () => {
-    const t = await makeOAuthApi(op, { env: { TESTOP_CLIENT_SECRET: 'wrong-secret-value-0123456789' } });
-    const { callback } = await oauthRoundTrip(t, op, account());
+    const t = await makeOAuthApi(oidc.op, { env: { TESTOP_CLIENT_SECRET: 'wrong-secret-value-0123456789' } });
+    const { callback } = await oauthRoundTrip(t, oidc.op, account());
     expect(callback.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
     expect(t.logs.map((l) => l.line).join('\n')).not.toContain('wrong-secret-value');
   });
 
   it('answers 404 for an unknown provider', async () => {
-    const t = await makeOAuthApi(op);
+    const t = await makeOAuthApi(oidc.op);
     expect((await t.call('POST', '/oauth/nope/start', { body: {} })).body.error).toBe('oauth_provider_not_found');
     expect((await t.call('POST', '/oauth/nope/callback', { body: { code: 'x', state: 'y.z' } })).status).toBe(404);
   });
 
   it('uses the registered callback as redirect_uri for the exchange', async () => {
-    const t = await makeOAuthApi(op);
-    const { callback, start } = await oauthRoundTrip(t, op, account(), { body: { redirectUri: APP_CALLBACK } });
+    const t = await makeOAuthApi(oidc.op);
+    const { callback, start } = await oauthRoundTrip(t, oidc.op, account(), { body: { redirectUri: APP_CALLBACK } });
     expect(new URL(start.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(APP_CALLBACK);
     expect(callback.status).toBe(200);
   });
