@@ -4,7 +4,7 @@
  * migration bookkeeping, the config bootstrap order) and write nothing.
  */
 import { ConfigError } from '../src/config/config-error.js';
-import { parseEnv, type ApiEnv } from '../src/config/env.js';
+import { parseEnv, type ParsedEnv } from '../src/config/env.js';
 import { crossKeyIssues, type SystemConfigValues } from '../src/config/keys.js';
 import { loadProductionKeys } from '../src/crypto/keys.js';
 import { seedIssues } from '../src/services/system-config.js';
@@ -27,9 +27,9 @@ const problemOf = (i: ConfigError) => (i.message.startsWith(`${i.key}: `) ? i.me
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** parseEnv and the config seeds, as `createAuthApi` runs them first. */
-export function checkEnvironment(env: Env): { findings: Finding[]; parsed: ApiEnv | null } {
+export function checkEnvironment(env: Env): { findings: Finding[]; parsed: ParsedEnv | null } {
   const findings: Finding[] = [];
-  let parsed: ApiEnv | null = null;
+  let parsed: ParsedEnv | null = null;
   try {
     parsed = parseEnv(env);
   } catch (err) {
@@ -53,7 +53,7 @@ export function checkEnvironment(env: Env): { findings: Finding[]; parsed: ApiEn
 }
 
 /** The production signing keys through the boot's own loader. */
-export async function checkKeys(parsed: ApiEnv): Promise<Finding[]> {
+export async function checkKeys(parsed: ParsedEnv): Promise<Finding[]> {
   if (!parsed.productionKeys) return [finding('ok', 'SVC_JWKS_ACTIVE_KID', 'development: the API generates and stores the dev-main key')];
   try {
     const store = await loadProductionKeys(parsed.productionKeys);

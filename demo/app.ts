@@ -21,15 +21,19 @@ const WEBAUTHN_BUNDLE = join(here, '..', 'node_modules', '@simplewebauthn', 'bro
 /** Shown on the 403 page outside production. */
 const DEV_ADMIN_HINT = `<div class="notice info" id="dev-admin-hint"><strong>Running the demo yourself?</strong> Stop <code>npm start</code> and start it again with <code>OWNER_EMAIL=you@example.com npm start</code>, then create an account with that address: the API grants <code>admin</code> when an <code>OWNER_EMAIL</code> address is verified for the first time. An account that is already verified keeps its roles; sign up with another address, or remove <code>.data/svc.db</code> to start over.</div>`;
 
-export const DEMO_COOKIE_SECRET = 'svc-demo-cookie-secret-not-for-production-use';
-
 export interface DemoOptions {
   /** Base URL of the auth API (also its ISSUER unless `audience` is given). */
   authServerUrl: string;
   audience?: string;
   /** The API's `API_SERVICE_TOKEN`. */
   serviceSecret: string;
-  cookieSecret?: string;
+  /**
+   * Signs the demo's session cookies (at least 32 characters). No default: a
+   * secret in the source would let anyone sign a cookie the demo accepts.
+   * `npm start` passes `COOKIE_SECRET`, or one derived from the API's random
+   * development token (scripts/start.ts).
+   */
+  cookieSecret: string;
   /** Public origin of the demo. Default `http://localhost:3000`. */
   origin?: string;
   /** Print delivered codes and links (default true). */
@@ -66,9 +70,7 @@ function clientBundle(): Promise<string> {
 export function createDemoApp(opts: DemoOptions) {
   const origin = opts.origin ?? 'http://localhost:3000';
   const production = opts.production ?? process.env['NODE_ENV'] === 'production';
-  // The default secret is in this repository: with it anyone can sign an access cookie
-  // (any roles) that requireAuth and requireRole would accept.
-  if (production && !opts.cookieSecret) throw new Error('demo: cookieSecret is required in production (the default one is public)');
+  if (!opts.cookieSecret || opts.cookieSecret.length < 32) throw new Error('demo: cookieSecret must be at least 32 characters');
   const outbox = new Map<string, OutboxEntry>();
   const print = opts.printMessages ?? true;
 
@@ -85,7 +87,7 @@ export function createDemoApp(opts: DemoOptions) {
     authServerUrl: opts.authServerUrl,
     audience: opts.audience ?? opts.authServerUrl,
     serviceSecret: opts.serviceSecret,
-    cookieSecret: opts.cookieSecret ?? DEMO_COOKIE_SECRET,
+    cookieSecret: opts.cookieSecret,
     issuer: origin,
     messaging: { handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver }, defaults: { appName: 'svc demo' } },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),

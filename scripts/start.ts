@@ -6,7 +6,8 @@
  * cause, and nothing is left running.
  */
 import { ConfigError, configErrorLines } from '../src/index.js';
-import { DEV_SERVICE_TOKEN } from '../src/config/env.js';
+import { hmacSha256 } from '../src/crypto/hash.js';
+import { toBase64Url } from '../src/crypto/encoding.js';
 import { startDemo } from '../demo/server.js';
 import { DEV_APP_ORIGIN, resolveDevEnv, startApi } from './dev-env.js';
 
@@ -20,14 +21,19 @@ try {
   process.exit(1);
 }
 
+// The API's own secret (API_SERVICE_TOKEN, or the random development token it generated for
+// .data/svc.db), and a cookie secret derived from it: nothing here is a constant.
+const serviceSecret = api.app.deps.env.secrets.serviceToken;
+const cookieSecret = api.env['COOKIE_SECRET'] ?? toBase64Url(hmacSha256(serviceSecret, 'svc demo cookie secret'));
+
 let stopDemo = async () => {};
 let demoUrl: string;
 try {
   const demo = await startDemo({
     authServerUrl: api.url,
     audience: api.env['ISSUER'] ?? api.url,
-    serviceSecret: api.env['API_SERVICE_TOKEN'] ?? DEV_SERVICE_TOKEN,
-    ...(api.env['COOKIE_SECRET'] ? { cookieSecret: api.env['COOKIE_SECRET'] } : {}),
+    serviceSecret,
+    cookieSecret,
     origin: `http://localhost:${demoPort}`,
     port: demoPort,
   });

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
+import { isLoopbackListenHost } from './config/internal-host.js';
 import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
 
 declare const Bun: {
@@ -12,14 +13,16 @@ const env = process.env;
 const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
 if (url.startsWith('file:') && !url.startsWith('file::memory:')) mkdirSync(dirname(url.slice(5)), { recursive: true });
 
+const hostname = env['HOST'] ?? '127.0.0.1';
 try {
   const app = await createAuthApi({
     env,
     connectionIp: (c) => (c.env as { requestIP?: (r: Request) => { address: string } | null })?.requestIP?.(c.req.raw)?.address,
     // Refresh-token bcrypt on worker threads, off the event loop (adapter/node/bcrypt-pool.ts).
     refreshTokenHasher: createBcryptPool(),
+    loopbackOnly: isLoopbackListenHost(hostname),
   });
-  const server = Bun.serve({ fetch: (req, srv) => app.fetch(req, srv), port: Number(env['PORT'] ?? 8787), hostname: env['HOST'] ?? '127.0.0.1' });
+  const server = Bun.serve({ fetch: (req, srv) => app.fetch(req, srv), port: Number(env['PORT'] ?? 8787), hostname });
   console.log(`svc auth API (bun) listening on http://${server.hostname}:${server.port}`);
 } catch (err) {
   console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : err);

@@ -8,7 +8,8 @@ import type { Hono } from 'hono';
 import { createApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError } from './config/config-error.js';
-import { parseEnv, type EnvRecord } from './config/env.js';
+import { parseEnv, secretsFor, type ApiEnv, type EnvRecord, type ParsedEnv } from './config/env.js';
+import { loadDevelopmentServiceToken } from './crypto/dev-secrets.js';
 import { loadDevKeys, loadProductionKeys } from './crypto/keys.js';
 import { inlineRefreshTokenHasher, type RefreshTokenHasher } from './crypto/refresh-token.js';
 import { createServiceTokenVerifier } from './crypto/service-token.js';
@@ -38,6 +39,13 @@ export interface CreateAuthApiOptions {
   sender?: MessageSender | null;
   /** Where refresh-token bcrypt runs; default inline. The Node and Bun entries pass a worker pool. */
   refreshTokenHasher?: RefreshTokenHasher;
+  /**
+   * The server listens on a loopback address only (the Node, Bun and Deno
+   * entries say so from `HOST`). Outside production, such an API without
+   * `API_SERVICE_TOKEN` generates its own random development token; anything
+   * else (a Worker, an embedder) needs `GENERATE_DEV_SECRETS=true` for that.
+   */
+  loopbackOnly?: boolean;
 }
 
 export type AuthApi = Hono<AppEnv> & {
@@ -74,14 +82,39 @@ function parseEnvReportingSeeds(raw: EnvRecord) {
   }
 }
 
+/**
+ * A development API without `API_SERVICE_TOKEN` generates its own only where
+ * nobody else can reach it, or when the operator says so: a Worker is public
+ * the moment it runs (issue 30).
+ */
+function refuseUngeneratedSecrets(parsed: ParsedEnv, loopbackOnly: boolean): void {
+  if (parsed.secrets || loopbackOnly || parsed.generateDevSecrets) return;
+  throw new ConfigError(
+    'API_SERVICE_TOKEN',
+    'is not set, and this API may be reachable from other machines: set it (at least 32 random characters; `wrangler secret put API_SERVICE_TOKEN` on Workers), or set GENERATE_DEV_SECRETS=true on a development instance to generate one',
+  );
+}
+
+/** The parsed env with its secrets: the configured ones, or this database's development token. */
+async function resolveSecrets(parsed: ParsedEnv, db: Database['db'], clock: Clock, log: Logger): Promise<ApiEnv> {
+  if (parsed.secrets) return { ...parsed, secrets: parsed.secrets };
+  const { token, created } = await loadDevelopmentServiceToken(db, clock.now());
+  // Printed once, by the process that generated it: a separate adapter needs it as its service secret.
+  if (created) log.log('warn', `generated a development API_SERVICE_TOKEN for this database (stored in its development_secrets table; give it to your adapter as serviceSecret, or set API_SERVICE_TOKEN): ${token}`);
+  // The generation line already says it; the generic warning is for the later starts.
+  const warnings = created ? parsed.warnings.filter((w) => !w.startsWith('API_SERVICE_TOKEN is unset')) : parsed.warnings;
+  return { ...parsed, warnings, secrets: secretsFor(parsed.raw, token) };
+}
+
 /** `createAuthApi` with the database opener given (see `index.ts`). */
 export async function createAuthApiWith(options: CreateAuthApiOptions, open: OpenDatabaseUrl): Promise<AuthApi> {
   const clock = options.clock ?? systemClock;
   const log = options.logger ?? createLogger();
-  const env = parseEnvReportingSeeds(options.env);
+  const parsed = parseEnvReportingSeeds(options.env);
+  refuseUngeneratedSecrets(parsed, options.loopbackOnly === true);
   const database = options.client
-    ? wrapClient(options.client, env.databaseUrl.startsWith('file:') || env.databaseUrl === ':memory:' ? 'file' : 'remote')
-    : await openFromEnv(open, env.databaseUrl, env.databaseAuthToken, env.dbTimeoutMs);
+    ? wrapClient(options.client, parsed.databaseUrl.startsWith('file:') || parsed.databaseUrl === ':memory:' ? 'file' : 'remote')
+    : await openFromEnv(open, parsed.databaseUrl, parsed.databaseAuthToken, parsed.dbTimeoutMs);
   const { db } = database;
   await applyMigrations(database.client);
   const events = createAuthEvents(db, clock, log);
@@ -91,7 +124,8 @@ export async function createAuthApiWith(options: CreateAuthApiOptions, open: Ope
     if (err instanceof ConfigError) await events.record({ type: 'system_config_error', metadata: { key: err.key, phase: 'boot' } });
     throw err;
   }
-  const keys = env.productionKeys ? await loadProductionKeys(env.productionKeys) : await loadDevKeys(db, clock.now());
+  const keys = parsed.productionKeys ? await loadProductionKeys(parsed.productionKeys) : await loadDevKeys(db, clock.now());
+  const env = await resolveSecrets(parsed, db, clock, log);
   for (const w of env.warnings) log.log('warn', w);
 
   const deps: Deps = {

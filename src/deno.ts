@@ -1,5 +1,6 @@
 /** Deno entry: `deno run -A --sloppy-imports src/deno.ts`. Same app; the socket address comes from `info.remoteAddr`. */
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
+import { isLoopbackListenHost } from './config/internal-host.js';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -18,12 +19,13 @@ if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
   if (dir && dir !== url.slice(5)) Deno.mkdirSync(dir, { recursive: true });
 }
 
+const hostname = env['HOST'] ?? '127.0.0.1';
 try {
-  const app = await createAuthApi({ env, connectionIp: (c) => (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname });
+  const app = await createAuthApi({ env, connectionIp: (c) => (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname, loopbackOnly: isLoopbackListenHost(hostname) });
   Deno.serve(
     {
       port: Number(env['PORT'] ?? 8787),
-      hostname: env['HOST'] ?? '127.0.0.1',
+      hostname,
       onListen: ({ hostname, port }) => console.log(`svc auth API (deno) listening on http://${hostname}:${port}`),
     },
     (req, info) => app.fetch(req, info),

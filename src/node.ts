@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
+import { isLoopbackListenHost } from './config/internal-host.js';
 import type { RefreshTokenHasher } from './crypto/refresh-token.js';
 import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
 
@@ -70,11 +71,12 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
       throw new ConfigError('DATABASE_URL', `cannot create the database directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): choose a writable path`);
     }
   }
+  const hostname = env['HOST'] ?? '127.0.0.1';
   // Refresh-token bcrypt on worker threads, off the event loop (adapter/node/bcrypt-pool.ts); closed with the app.
   const pool = options.refreshTokenHasher ? undefined : createBcryptPool();
   let app: Awaited<ReturnType<typeof createAuthApi>>;
   try {
-    app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address, refreshTokenHasher: options.refreshTokenHasher ?? pool! });
+    app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address, refreshTokenHasher: options.refreshTokenHasher ?? pool!, loopbackOnly: isLoopbackListenHost(hostname) });
   } catch (err) {
     await pool?.close();
     throw err;
@@ -87,7 +89,6 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
     };
   }
   const port = Number(env['PORT'] ?? 8787);
-  const hostname = env['HOST'] ?? '127.0.0.1';
   // A whole request (headers and body) must arrive within this time; Node's default is 300 s,
   // so a client declaring a body it never sends held a connection for five minutes.
   const requestTimeoutMs = Number(env['HTTP_REQUEST_TIMEOUT_MS'] ?? 30_000);

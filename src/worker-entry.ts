@@ -26,6 +26,17 @@ export interface WorkerStorage {
   open: OpenDatabaseUrl;
 }
 
+/**
+ * One log line per refused request: the first problem in full (the service
+ * token leads when it is missing), then how many more and which keys.
+ */
+export function bootFailureLine(err: unknown): string {
+  if (!(err instanceof ConfigError)) return `svc-auth: boot failed: ${(err as Error).message}`;
+  const [first, ...rest] = err.issues;
+  const more = rest.length ? ` (and ${rest.length} more: ${rest.map((i) => i.key).join(', ')})` : '';
+  return `svc-auth: refusing to serve: ${first!.message}${more}`;
+}
+
 /** The Workers module (`fetch` + `scheduled`) over the storage `storageOf` picks from the bindings. */
 export function createWorker(storageOf: (env: WorkerEnv) => WorkerStorage) {
   let booting: Promise<AuthApi> | null = null;
@@ -57,7 +68,7 @@ export function createWorker(storageOf: (env: WorkerEnv) => WorkerStorage) {
         const app = await boot(env);
         return app.fetch(request, env, ctx as Parameters<AuthApi['fetch']>[2]);
       } catch (err) {
-        console.error(`svc-auth: boot failed: ${(err as Error).message}`);
+        console.error(bootFailureLine(err));
         return Response.json(INTERNAL_ERROR_BODY, { status: 500, headers: { 'Cache-Control': 'no-store' } });
       }
     },

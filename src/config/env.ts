@@ -10,7 +10,7 @@ import { parseClientSecretEnvAllowlist } from './oauth-secret-env.js';
 export type EnvRecord = Record<string, string | undefined>;
 
 export interface ApiSecrets {
-  /** HS256 key of service tokens, OTP hash key, fallback for the others. */
+  /** HS256 key of service tokens, OTP hash key, fallback for the others (`API_SERVICE_TOKEN`, or the development token generated for this database). */
   serviceToken: string;
   refreshLookup: string;
   totpEncryption: string;
@@ -56,6 +56,12 @@ export interface ApiEnv {
   /** `OAUTH_CLIENT_SECRET_ENVS`: names beyond `*_CLIENT_SECRET` a provider's `clientSecretEnv` may use (config/oauth-secret-env.ts). */
   oauthClientSecretEnvs: string[];
   secrets: ApiSecrets;
+  /**
+   * `GENERATE_DEV_SECRETS=true`: outside production, an API without
+   * `API_SERVICE_TOKEN` may generate its own development token even when it
+   * is reachable from other machines (a Worker). Refused in production.
+   */
+  generateDevSecrets: boolean;
   /** Present in production only (development uses the persisted `dev-main` key). */
   productionKeys: ProductionKeysEnv | null;
   /** Non-fatal remarks for the operator (dev fallbacks). Never contains a secret. */
@@ -64,7 +70,14 @@ export interface ApiEnv {
   raw: EnvRecord;
 }
 
-export const DEV_SERVICE_TOKEN = 'svc-dev-service-token-not-for-production';
+/**
+ * What `parseEnv` returns: the environment before the boot resolves its
+ * secrets. `secrets` is null outside production when `API_SERVICE_TOKEN` is
+ * unset: `createAuthApi` then uses the random development token stored in the
+ * database (`crypto/dev-secrets.ts`) — there is no constant fallback.
+ */
+export type ParsedEnv = Omit<ApiEnv, 'secrets'> & { secrets: ApiSecrets | null };
+
 export const DEFAULT_DATABASE_URL = 'file:./.data/svc.db';
 export const DEFAULT_BCRYPT_COST = 4;
 const MIN_SECRET_LENGTH = 32;
@@ -137,12 +150,33 @@ function parseDelivery(env: EnvRecord, production: boolean): DeliveryEnv {
   return { mode, webhookUrl: parsed.toString(), webhookSecret };
 }
 
+/** The secrets that fall back to the service token when unset (contract §1.1). */
+const FALLBACK_SECRETS = ['REFRESH_TOKEN_LOOKUP_SECRET', 'TOTP_SECRET_ENCRYPTION_KEY', 'OAUTH_STATE_SECRET', 'DECOY_SUBJECT_SECRET'] as const;
+
+/**
+ * Every secret of the API given its service token: each dedicated variable
+ * when set, the service token otherwise (contract §1.1).
+ *
+ * @example
+ * const env: ApiEnv = { ...parsed, secrets: parsed.secrets ?? secretsFor(parsed.raw, generatedToken) };
+ */
+export function secretsFor(env: EnvRecord, serviceToken: string): ApiSecrets {
+  const own = (name: (typeof FALLBACK_SECRETS)[number]) => secret(env, name) ?? serviceToken;
+  return {
+    serviceToken,
+    refreshLookup: own('REFRESH_TOKEN_LOOKUP_SECRET'),
+    totpEncryption: own('TOTP_SECRET_ENCRYPTION_KEY'),
+    oauthState: own('OAUTH_STATE_SECRET'),
+    decoySubject: own('DECOY_SUBJECT_SECRET'),
+  };
+}
+
 /**
  * Parses the API's environment. Every problem is collected and reported in
  * one `ConfigError` (one line per variable), so a newcomer fixes them in one
  * attempt; secrets and production keys still fail loudly.
  */
-export function parseEnv(env: EnvRecord): ApiEnv {
+export function parseEnv(env: EnvRecord): ParsedEnv {
   const issues: ConfigError[] = [];
   /** Runs one check; a ConfigError is recorded and `fallback` stands in so the other checks still run. */
   const check = <T>(fn: () => T, fallback: T): T => {
@@ -157,26 +191,25 @@ export function parseEnv(env: EnvRecord): ApiEnv {
   const fail = (key: string, problem: string) => issues.push(new ConfigError(key, problem));
   const production = str(env, 'NODE_ENV') === 'production';
   const warnings: string[] = [];
-  const issuer = check(() => parseIssuer(str(env, 'ISSUER')), 'http://invalid.invalid');
-  if (production && !issuer.startsWith('https://') && !issues.some((i) => i.key === 'ISSUER')) fail('ISSUER', 'must use https in production');
-
-  let serviceToken = check(() => secret(env, 'API_SERVICE_TOKEN'), undefined);
-  if (!serviceToken) {
-    if (production) fail('API_SERVICE_TOKEN', 'is required in production');
-    else warnings.push('API_SERVICE_TOKEN is unset: using the development constant (never do this in production)');
-    serviceToken = DEV_SERVICE_TOKEN;
-  }
+  const serviceToken = check(() => secret(env, 'API_SERVICE_TOKEN'), undefined);
+  if (!serviceToken && production && !issues.some((i) => i.key === 'API_SERVICE_TOKEN')) fail('API_SERVICE_TOKEN', 'is required in production (wrangler secret put API_SERVICE_TOKEN on Workers; at least 32 random characters)');
+  const generateRaw = str(env, 'GENERATE_DEV_SECRETS');
+  if (generateRaw !== undefined && generateRaw !== 'true' && generateRaw !== 'false') fail('GENERATE_DEV_SECRETS', 'must be true or false');
+  if (generateRaw === 'true' && production) fail('GENERATE_DEV_SECRETS', 'must not be true in production');
   const optionalSecret = (name: string) => check(() => secret(env, name), undefined);
   const oauthState = optionalSecret('OAUTH_STATE_SECRET');
   if (!oauthState && production && str(env, 'OAUTH_STATE_SECRET') === undefined) fail('OAUTH_STATE_SECRET', 'is required in production');
   optionalSecret('COOKIE_SIGNING_KEY'); // accepted and unused (contract §1.1), but still length-checked
-  const secrets: ApiSecrets = {
-    serviceToken,
-    refreshLookup: optionalSecret('REFRESH_TOKEN_LOOKUP_SECRET') ?? serviceToken,
-    totpEncryption: optionalSecret('TOTP_SECRET_ENCRYPTION_KEY') ?? serviceToken,
-    oauthState: oauthState ?? serviceToken,
-    decoySubject: optionalSecret('DECOY_SUBJECT_SECRET') ?? serviceToken,
-  };
+  // Length-checked here, with every other problem; secretsFor reads them once the env is valid.
+  optionalSecret('REFRESH_TOKEN_LOOKUP_SECRET');
+  optionalSecret('TOTP_SECRET_ENCRYPTION_KEY');
+  optionalSecret('DECOY_SUBJECT_SECRET');
+  if (!serviceToken && !production) {
+    warnings.push('API_SERVICE_TOKEN is unset: using the random development token stored in this database (set API_SERVICE_TOKEN before deploying)');
+  }
+
+  const issuer = check(() => parseIssuer(str(env, 'ISSUER')), 'http://invalid.invalid');
+  if (production && !issuer.startsWith('https://') && !issues.some((i) => i.key === 'ISSUER')) fail('ISSUER', 'must use https in production');
 
   let productionKeys: ProductionKeysEnv | null = null;
   if (production) {
@@ -251,6 +284,7 @@ export function parseEnv(env: EnvRecord): ApiEnv {
     }
   }, []);
   if (issues.length) throw ConfigError.combine(issues);
+  const secrets = serviceToken ? secretsFor(env, serviceToken) : null;
 
   return {
     issuer,
@@ -271,6 +305,7 @@ export function parseEnv(env: EnvRecord): ApiEnv {
     delivery,
     oauthClientSecretEnvs,
     secrets,
+    generateDevSecrets: generateRaw === 'true',
     productionKeys,
     warnings,
     raw: env,

@@ -50,3 +50,17 @@ export function isInternalHost(hostname: string): boolean {
   if (v4 !== null) return v4;
   return host === 'localhost' || INTERNAL_SUFFIXES.some((s) => host.endsWith(s));
 }
+
+/**
+ * Whether a server's listen address (`HOST`) accepts loopback connections
+ * only: `localhost`, 127.0.0.0/8 or `::1`. `0.0.0.0`, `::` and every other
+ * address can be reached from other machines.
+ *
+ * @example
+ * isLoopbackListenHost('127.0.0.1'); // true
+ * isLoopbackListenHost('0.0.0.0');   // false
+ */
+export function isLoopbackListenHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}

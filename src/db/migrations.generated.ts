@@ -103,5 +103,13 @@ export const MIGRATIONS: Migration[] = [
       "ALTER TABLE `magic_link_tokens` ADD `refused_at` integer;",
       "ALTER TABLE `magic_link_tokens` ADD `requested_by` text;"
     ]
+  },
+  {
+    "tag": "0006_development_secrets",
+    "folderMillis": 1795785936715,
+    "hash": "c17bc3d33798a655d22a887bdc7269e2dcb5de50c110302a6585fa983f1a98c7",
+    "statements": [
+      "CREATE TABLE `development_secrets` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`value` text NOT NULL,\n\t`created_at` integer NOT NULL\n);"
+    ]
   }
 ];

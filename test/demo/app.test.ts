@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCookieCodec } from '../../adapter/core/cookies.js';
-import { createDemoApp, DEMO_COOKIE_SECRET } from '../../demo/app.js';
+import { createDemoApp } from '../../demo/app.js';
 import { createUser, signIn } from '../helpers/factories.js';
 import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN } from '../helpers/make-app.js';
+
+const DEMO_COOKIE_SECRET = 'demo-test-cookie-secret-0123456789abcdef';
 
 async function demo(production = false) {
   const t = await makeApi();
@@ -11,7 +13,7 @@ async function demo(production = false) {
     serviceSecret: TEST_SERVICE_TOKEN,
     printMessages: false,
     production,
-    ...(production ? { cookieSecret: 'demo-test-production-cookie-secret-0123456789' } : {}),
+    cookieSecret: production ? 'demo-test-production-cookie-secret-0123456789' : DEMO_COOKIE_SECRET,
     fetch: (input, init) => Promise.resolve(t.api.request(input, init)),
     resolveClientIp: () => '198.51.100.9', // app.request has no socket
   });
@@ -131,9 +133,13 @@ describe('demo app', () => {
     expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(200);
   });
 
-  it('refuses to start in production with the public default cookie secret', async () => {
-    // A cookie signed with the published default would pass requireAuth + requireRole('admin:read').
-    expect(() => createDemoApp({ authServerUrl: TEST_ISSUER, serviceSecret: TEST_SERVICE_TOKEN, printMessages: false, production: true })).toThrow(/cookieSecret is required in production/);
+  it('has no default cookie secret: a missing or short one refuses to start (issue 30)', async () => {
+    // A default in the source would let anyone sign a cookie that requireAuth + requireRole('admin:read') accept.
+    for (const production of [false, true]) {
+      for (const cookieSecret of [undefined, 'short']) {
+        expect(() => createDemoApp({ authServerUrl: TEST_ISSUER, serviceSecret: TEST_SERVICE_TOKEN, printMessages: false, production, cookieSecret: cookieSecret as string })).toThrow(/cookieSecret must be at least 32 characters/);
+      }
+    }
   });
 
   it('does not mount /dev/outbox in production', async () => {

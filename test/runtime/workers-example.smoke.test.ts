@@ -6,6 +6,7 @@
  * the app's delivery handler printed, /auth/users/me, an app route guarded by
  * requireAuth (JWKS fetched through the binding), refresh, logout.
  */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, freePort, http, removeDir, start, tempDir, waitForHttp, type Spawned } from './processes.js';
@@ -22,6 +23,8 @@ describe('examples/workers: app worker + API worker over a service binding', () 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const example = (f: string) => join(ROOT, 'examples/workers', f);
+    // As the README says: the secrets come from .dev.vars (kept when it exists), never from the configs.
+    execFileSync(process.execPath, [example('dev-vars.mjs')], { cwd: ROOT });
     dev = start(
       process.execPath,
       [BIN.wrangler, 'dev', '-c', example('app.wrangler.toml'), '-c', example('api.wrangler.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'state')],

@@ -21,3 +21,14 @@ export const signingKeys = sqliteTable('signing_keys', {
   publicPem: text().notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Secrets a development instance generates for itself when the operator set
+ * none (`API_SERVICE_TOKEN` outside production): random per database, never a
+ * constant in the source. Production never reads this table.
+ */
+export const developmentSecrets = sqliteTable('development_secrets', {
+  name: text().primaryKey(),
+  value: text().notNull(),
+  createdAt: createdAt(),
+});

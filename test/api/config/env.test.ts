@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/config-error.js';
-import { DEFAULT_BCRYPT_COST, DEV_SERVICE_TOKEN, parseEnv, type EnvRecord } from '../../../src/config/env.js';
+import { DEFAULT_BCRYPT_COST, parseEnv, type EnvRecord } from '../../../src/config/env.js';
 import { configSchemas } from '../../../src/config/keys.js';
 import { createAuthApi } from '../../../src/index.js';
 import { createLogger } from '../../../src/log.js';
@@ -64,15 +64,15 @@ describe('parseEnv: secrets (contract §1.1)', () => {
     },
   );
 
-  it('falls back to the development constant with a warning outside production', () => {
+  it('leaves the secrets to the boot outside production when API_SERVICE_TOKEN is unset (no constant fallback)', () => {
     const env = parseEnv({ ISSUER: 'http://a.test' });
-    expect(env.secrets.serviceToken).toBe(DEV_SERVICE_TOKEN);
-    expect(env.secrets.refreshLookup).toBe(DEV_SERVICE_TOKEN);
+    expect(env.secrets).toBeNull();
     expect(env.warnings.join()).toContain('API_SERVICE_TOKEN');
   });
 
   it('uses each dedicated secret when set, API_SERVICE_TOKEN otherwise', () => {
     const env = parseEnv({ ISSUER: 'http://a.test', API_SERVICE_TOKEN: SECRET, REFRESH_TOKEN_LOOKUP_SECRET: 'r'.repeat(40) });
+    if (!env.secrets) throw new Error('secrets expected');
     expect(env.secrets.refreshLookup).toBe('r'.repeat(40));
     expect(env.secrets.decoySubject).toBe(SECRET);
     expect(env.secrets.oauthState).toBe(SECRET);
