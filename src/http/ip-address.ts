@@ -82,7 +82,8 @@ const isV4Mapped = (g: number[]) => g[0] === 0 && g[1] === 0 && g[2] === 0 && g[
 
 /** Parses an IPv4 or IPv6 literal (brackets and a zone id allowed and dropped); anything else is null. */
 export function parseIp(value: string | undefined | null): IpAddress | null {
-  if (!value) return null;
+  // The longest literal is `[` + 45 characters + a 64-character zone + `]`: refuse more before any regex runs.
+  if (!value || value.length > 160) return null;
   let v = value.trim().toLowerCase();
   if (v.startsWith('[') && v.endsWith(']')) v = v.slice(1, -1);
   if (V4.test(v)) return { version: 4, text: v };

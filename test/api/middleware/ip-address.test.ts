@@ -73,9 +73,12 @@ describe('normalizeIp', () => {
     expect(normalizeIp(input)).toBeNull();
   });
 
-  it('refuses absent values', () => {
+  it('refuses absent and oversized values', () => {
     expect(normalizeIp(undefined)).toBeNull();
     expect(normalizeIp(null)).toBeNull();
+    expect(normalizeIp(`fe80::1%${'a'.repeat(65)}`)).toBeNull();
+    expect(normalizeIp(`${'0:'.repeat(5000)}:1`)).toBeNull();
+    expect(normalizeIp(`2001:db8::1${'%'.repeat(10_000)}a`)).toBeNull();
   });
 });
 
