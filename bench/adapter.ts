@@ -83,7 +83,7 @@ try {
   const id = randomId();
   await api.deps.db.insert(users).values({ id, email: `${id}@bench.test`, roles: ['user'], verified: true, emailVerified: true, createdAt: now, updatedAt: now });
   const [user] = await api.deps.db.select().from(users).where(eq(users.id, id));
-  const env = await issueSession(api.deps, { user: user!, method: 'passkey', client: { ip: '203.0.113.7', userAgent: 'bench', trusted: false, externalDelivery: false, startedAtMs: 0 }, mfaSatisfied: true });
+  const env = await issueSession(api.deps, { user: user!, method: 'passkey', client: { ip: '203.0.113.7', ipKey: '203.0.113.7', userAgent: 'bench', trusted: false, externalDelivery: false, startedAtMs: 0 }, mfaSatisfied: true });
   if (isMfaRequired(env)) throw new Error('unexpected MFA');
   const cookie = `svc-access=${createCookieCodec(COOKIE_SECRET, ORIGIN).sign({ kind: 'access', sub: env.sub, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: env.phone, organizationId: env.organizationId }, env.ttl, Date.now())}`;
 

@@ -33,7 +33,7 @@ const baseEnv = {
   RPID: 'localhost',
   ORIGINS: 'http://localhost:3000',
 };
-const client = { ip: '203.0.113.7', userAgent: 'bench', trusted: false, externalDelivery: false, startedAtMs: 0 };
+const client = { ip: '203.0.113.7', ipKey: '203.0.113.7', userAgent: 'bench', trusted: false, externalDelivery: false, startedAtMs: 0 };
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 function percentile(sorted: number[], p: number): number {

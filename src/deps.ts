@@ -38,7 +38,13 @@ export interface Deps {
 
 /** The trusted client context of one request (contract §3.0 step 2). */
 export interface RequestContext {
+  /** The client address, canonical (events, sessions, the magic link's device binding). */
   ip: string | null;
+  /**
+   * What per-IP limiters count: the IPv4 address, or the IPv6 address masked to
+   * `RATE_LIMIT_IPV6_PREFIX` bits (`2001:db8:1:2::/64`). Null when the address is unknown.
+   */
+  ipKey: string | null;
   userAgent: string | null;
   /** A valid service token was presented. */
   trusted: boolean;

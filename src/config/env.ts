@@ -43,6 +43,8 @@ export interface ApiEnv {
   trustProxy: TrustProxy;
   loginResponseFloorMs: number;
   rateLimitStore: 'database' | 'memory';
+  /** `RATE_LIMIT_IPV6_PREFIX`: per-IP limiters count an IPv6 client by this many leading bits (32–128, default 64). */
+  rateLimitIpv6PrefixBits: number;
   disableRateLimits: boolean;
   ownerEmails: string[];
   refreshTokenBcryptCost: number;
@@ -233,6 +235,11 @@ export function parseEnv(env: EnvRecord): ParsedEnv {
   const store = storeRaw === 'memory' ? 'memory' : 'database';
   if (storeRaw !== store) fail('RATE_LIMIT_STORE', 'must be database or memory');
 
+  // One subscriber holds at least a /64; 128 keys the whole address (issue 30 item 2).
+  const prefixRaw = str(env, 'RATE_LIMIT_IPV6_PREFIX');
+  const rateLimitIpv6PrefixBits = prefixRaw === undefined ? 64 : /^\d{1,3}$/.test(prefixRaw) ? Number(prefixRaw) : NaN;
+  if (!(rateLimitIpv6PrefixBits >= 32 && rateLimitIpv6PrefixBits <= 128)) fail('RATE_LIMIT_IPV6_PREFIX', 'must be an integer from 32 to 128');
+
   const costRaw = str(env, 'REFRESH_TOKEN_BCRYPT_COST');
   const cost = costRaw === undefined ? DEFAULT_BCRYPT_COST : Number(costRaw);
   if (!Number.isInteger(cost) || cost < 4 || cost > 15) fail('REFRESH_TOKEN_BCRYPT_COST', 'must be an integer from 4 to 15');
@@ -296,6 +303,7 @@ export function parseEnv(env: EnvRecord): ParsedEnv {
     trustProxy,
     loginResponseFloorMs,
     rateLimitStore: store,
+    rateLimitIpv6PrefixBits,
     disableRateLimits,
     ownerEmails: list('OWNER_EMAIL').map((e) => e.toLowerCase()),
     refreshTokenBcryptCost: cost,

@@ -10,21 +10,10 @@ import type { TrustProxy } from '../config/env.js';
 import type { AppEnv, Deps } from '../deps.js';
 import { requestHeader } from '../../adapter/hono/headers.js';
 import { placeLabel } from '../services/requested-by.js';
+import { normalizeIp, parseIp, rateLimitKey } from '../http/ip-address.js';
 
 /** Returns the socket address of a request, when the runtime exposes it. */
 export type ConnectionIp = (c: Context) => string | undefined;
-
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const IPV6 = /^[0-9a-fA-F:.]{2,45}$/;
-
-export function normalizeIp(value: string | undefined | null): string | null {
-  if (!value) return null;
-  let v = value.trim();
-  if (v.startsWith('::ffff:') && IPV4.test(v.slice(7))) v = v.slice(7);
-  if (IPV4.test(v)) return v;
-  if (IPV6.test(v) && v.includes(':')) return v.toLowerCase();
-  return null;
-}
 
 export const truncateUa = (ua: string | undefined | null): string | null => {
   const t = ua?.trim();
@@ -73,8 +62,11 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
       }
     }
     const externalDelivery = trusted && requestHeader(c, 'x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
+    const address = parseIp(ip);
     c.set('client', {
       ip,
+      // Per-IP limiters count this: an IPv6 client by its prefix (issue 30 item 2).
+      ipKey: address ? rateLimitKey(address, deps.env.rateLimitIpv6PrefixBits) : null,
       userAgent,
       trusted,
       externalDelivery,

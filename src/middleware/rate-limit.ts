@@ -1,6 +1,7 @@
 /**
  * Global slow-down + limit per client IP, and the per-flow limiters
  * (contract §3.19). Global limiters fail open; per-flow limiters fail closed.
+ * "IP" is the client's `ipKey`: an IPv6 client counts by its prefix.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -33,13 +34,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const globalRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const { limiter, config, clock, log } = c.get('deps');
   if (limiter.disabled) return next();
-  const { ip } = c.get('client');
+  const { ipKey } = c.get('client');
   let decision: LimitDecision | null = null;
   let delayAfter = 0;
   try {
     const cfg = await config.get();
     delayAfter = cfg.delay_after;
-    decision = await limiter.hit(`global:ip:${ip ?? 'unknown'}`, cfg.rate_limit, MINUTE_MS, clock.now());
+    decision = await limiter.hit(`global:ip:${ipKey ?? 'unknown'}`, cfg.rate_limit, MINUTE_MS, clock.now());
   } catch (err) {
     log.log('warn', 'global rate limiter unavailable; failing open', { error: errorSummary(err) });
   }
@@ -78,14 +79,14 @@ export function flowLimit(spec: FlowLimit, identity: (c: Context<AppEnv>) => str
   return createMiddleware<AppEnv>(async (c, next) => {
     const { limiter, clock, log } = c.get('deps');
     if (limiter.disabled) return next();
-    const { ip } = c.get('client');
+    const { ipKey } = c.get('client');
     const now = clock.now();
     let worst: LimitDecision | null = null;
     try {
       const id = await identity(c);
       const second = spec.name === 'oauth' ? `oauth:provider:${id}` : `${spec.name}:id:${id}`;
       const decisions = await Promise.all([
-        limiter.hit(`${spec.name}:ip:${ip ?? 'unknown'}`, spec.ipLimit, FLOW_WINDOW_MS, now),
+        limiter.hit(`${spec.name}:ip:${ipKey ?? 'unknown'}`, spec.ipLimit, FLOW_WINDOW_MS, now),
         id ? limiter.hit(second, spec.idLimit, FLOW_WINDOW_MS, now) : Promise.resolve(null),
       ]);
       for (const d of decisions) if (d && !d.allowed && (!worst || d.resetSeconds > worst.resetSeconds)) worst = d;

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { credentials } from '../db/schema.js';
 import type { AppEnv } from '../deps.js';
+import { normalizeIp } from '../http/ip-address.js';
 import { pageQuery } from '../http/pagination.js';
 import { authEventJson } from '../http/serialize.js';
 import { parseQuery } from '../http/validate.js';
@@ -48,9 +49,10 @@ function expandTypes(raw: string | string[] | undefined): { types?: string[]; su
 export const adminEventRoutes = new Hono<AppEnv>()
   .get('/admin/auth-events', requireAccess, requireRole('admin:read'), async (c) => {
     const q = parseQuery(c, eventsQuery);
+    // Events store one spelling per address (RFC 5952), so the filter matches any spelling of it.
     const { rows, total } = await queryEvents(
       c.get('deps').db,
-      { userId: q.userId, actorUserId: q.actorUserId, sessionId: q.sessionId, ipAddress: q.ip, ...expandTypes(q.type), fromMs: q.from, toMs: q.to },
+      { userId: q.userId, actorUserId: q.actorUserId, sessionId: q.sessionId, ipAddress: q.ip && (normalizeIp(q.ip) ?? q.ip), ...expandTypes(q.type), fromMs: q.from, toMs: q.to },
       { limit: q.limit, offset: q.offset },
     );
     return c.json({ events: rows.map(authEventJson), total });

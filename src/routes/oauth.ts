@@ -14,7 +14,7 @@ import { completeIdTokenLogin } from '../services/id-token-login.js';
 import { completeOAuthLogin, startOAuthLogin } from '../services/oauth-login.js';
 import { requireUsableProvider, usableProviders } from '../services/oauth-providers.js';
 
-const oauthLimit = flowLimit(FLOW_LIMITS.oauth, (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ip ?? 'unknown'}`);
+const oauthLimit = flowLimit(FLOW_LIMITS.oauth, (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ipKey ?? 'unknown'}`);
 
 export const startBody = z.object({
   redirectUri: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),

@@ -30,6 +30,7 @@ export async function createUser(t: TestApi, fields: Partial<UserRow> = {}): Pro
 
 export const testClient = (over: Partial<RequestContext> = {}): RequestContext => ({
   ip: '203.0.113.7',
+  ipKey: '203.0.113.7',
   userAgent: 'vitest',
   trusted: false,
   externalDelivery: false,

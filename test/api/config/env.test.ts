@@ -114,6 +114,11 @@ describe('parseEnv: other variables (contract §0.6)', () => {
     ['REFRESH_TOKEN_BCRYPT_COST', '16'],
     ['REFRESH_TOKEN_BCRYPT_COST', 'ten'],
     ['RATE_LIMIT_STORE', 'redis'],
+    ['RATE_LIMIT_IPV6_PREFIX', '31'],
+    ['RATE_LIMIT_IPV6_PREFIX', '129'],
+    ['RATE_LIMIT_IPV6_PREFIX', '64.5'],
+    ['RATE_LIMIT_IPV6_PREFIX', '0x40'],
+    ['RATE_LIMIT_IPV6_PREFIX', '/64'],
     ['TRUST_PROXY', 'xff:0'],
     ['TRUST_PROXY', 'yes'],
     ['DATABASE_URL', 'postgres://db'],
@@ -128,6 +133,7 @@ describe('parseEnv: other variables (contract §0.6)', () => {
       production: false,
       databaseUrl: 'file:./.data/svc.db',
       rateLimitStore: 'database',
+      rateLimitIpv6PrefixBits: 64,
       disableRateLimits: false,
       refreshTokenBcryptCost: DEFAULT_BCRYPT_COST,
       loginResponseFloorMs: 250,
@@ -135,6 +141,12 @@ describe('parseEnv: other variables (contract §0.6)', () => {
       appOrigins: [],
       appId: null,
     });
+  });
+
+  it('parses RATE_LIMIT_IPV6_PREFIX from 32 to 128', () => {
+    expect(parseEnv({ ISSUER: 'http://a.test', RATE_LIMIT_IPV6_PREFIX: '48' }).rateLimitIpv6PrefixBits).toBe(48);
+    expect(parseEnv({ ISSUER: 'http://a.test', RATE_LIMIT_IPV6_PREFIX: ' 128 ' }).rateLimitIpv6PrefixBits).toBe(128);
+    expect(parseEnv({ ISSUER: 'http://a.test', RATE_LIMIT_IPV6_PREFIX: '32' }).rateLimitIpv6PrefixBits).toBe(32);
   });
 
   it('parses lists, TRUST_PROXY and the login floor', () => {

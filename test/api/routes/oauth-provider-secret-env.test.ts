@@ -178,7 +178,7 @@ describe('clientSecretEnv at boot and at use: nothing is ever sent', () => {
       const state = new URL(start.body.authorizationUrl).searchParams.get('state')!;
       // A provider object that never went through the schema (as a future code path might pass one).
       const forged = { ...oauthProviderSchema(false).parse(provider()), clientSecretEnv: name };
-      const client = { ip: '127.0.0.1', userAgent: 'test', trusted: false, externalDelivery: false, startedAtMs: Date.now() };
+      const client = { ip: '127.0.0.1', ipKey: '127.0.0.1', userAgent: 'test', trusted: false, externalDelivery: false, startedAtMs: Date.now() };
       await expect(completeOAuthLogin(t.api.deps, { provider: forged, code: 'the-code', state, binding: start.body.binding, client })).rejects.toMatchObject({ code: 'oauth_login_failed' });
     }
     expect(received).toEqual([]);

@@ -11,7 +11,7 @@ import { issueSession, isMfaRequired } from '../../../src/services/session-issua
 import { createUser } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
-const client = { ip: '203.0.113.7', userAgent: 'test', trusted: false, externalDelivery: false, startedAtMs: 0 };
+const client = { ip: '203.0.113.7', ipKey: '203.0.113.7', userAgent: 'test', trusted: false, externalDelivery: false, startedAtMs: 0 };
 
 async function org(t: TestApi, userId: string, createdAtMs: number) {
   const id = randomId();
