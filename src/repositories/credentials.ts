@@ -25,8 +25,9 @@ export async function insertCredential(db: Db, row: NewCredential): Promise<bool
 }
 
 /**
- * Records a use (counter, backup state BS, last use): the counter moves only from the value the verification read,
- * so two racing assertions with the same counter cannot both succeed.
+ * Records a use (counter, backup state BS, last use): the counter moves only
+ * from the value the verification read, so two racing assertions with the
+ * same counter cannot both succeed.
  */
 export async function recordCredentialUse(
   db: Db,

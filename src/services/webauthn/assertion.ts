@@ -7,7 +7,7 @@
  */
 import { fromBase64Url } from '../../crypto/encoding.js';
 import type { AuthenticationResponseJSON } from '../../crypto/webauthn/types.js';
-import { verifyAuthentication } from '../../crypto/webauthn/verify-authentication.js';
+import { verifyAuthentication, type VerifiedAuthentication } from '../../crypto/webauthn/verify-authentication.js';
 import type { CredentialRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { findUserCredential, recordCredentialUse } from '../../repositories/credentials.js';
@@ -63,7 +63,7 @@ export async function verifyAssertion(
   if (!credential) return { ok: false, reason: 'unknown_credential' };
 
   const rp = relyingParty(await deps.config.get());
-  let verified: Awaited<ReturnType<typeof verifyAuthentication>>;
+  let verified: VerifiedAuthentication;
   try {
     // UV is required by the verifier; the backup-eligibility and counter rules are ours, below.
     verified = await verifyAuthentication(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, publicKey: fromBase64Url(credential.publicKey) });
