@@ -13,6 +13,7 @@ import { Hono, type Context } from 'hono';
 import type { AuthMessage } from '../adapter/core/messaging.js';
 import type { SvcAdapterOptions } from '../adapter/core/options.js';
 import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, type SvcVariables } from '../adapter/hono/index.js';
+import { demoSecurityHeaders } from './security-headers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PUBLIC = join(here, 'public');
@@ -96,6 +97,8 @@ export function createDemoApp(opts: DemoOptions) {
   const auth = requireAuth({ cookieSecret: adapterOptions.cookieSecret, issuer: origin });
 
   const app = new Hono<{ Variables: SvcVariables }>();
+  // First, so it also covers pages other middleware replaces (the 403 page) and redirects.
+  app.use('*', demoSecurityHeaders);
   app.route('/auth', svcAdapter(adapterOptions));
   app.route('/auth/totp', svcTotpBridge(adapterOptions));
 
@@ -112,7 +115,13 @@ export function createDemoApp(opts: DemoOptions) {
     if (c.res.status !== 403 || !c.res.headers.get('content-type')?.startsWith('text/html')) return;
     // In development, say how to become an admin of one's own demo (OWNER_EMAIL is read by the API).
     const page = readFileSync(join(PUBLIC, 'forbidden.html'), 'utf8').replace('<!--dev-hint-->', production ? '' : DEV_ADMIN_HINT);
-    c.res = c.html(page, 403, { 'cache-control': 'no-cache' });
+    // A fresh answer with the demo's page headers: assigning c.res would merge in the console's (its CSP
+    // is for its own pages). Cookies the console set (a refreshed session) are kept.
+    const cookies = c.res.headers.getSetCookie();
+    c.res = undefined;
+    const res = new Response(page, { status: 403, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } });
+    for (const cookie of cookies) res.headers.append('set-cookie', cookie);
+    c.res = res;
   };
   app.get('/', (c) => file(c, join(PUBLIC, 'index.html')));
   app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));

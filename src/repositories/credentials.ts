@@ -25,13 +25,19 @@ export async function insertCredential(db: Db, row: NewCredential): Promise<bool
 }
 
 /**
- * Records a use: the counter moves only from the value the verification read,
- * so two racing assertions with the same counter cannot both succeed.
+ * Records a use (counter, backup state BS, last use): the counter moves only
+ * from the value the verification read, so two racing assertions with the
+ * same counter cannot both succeed.
  */
-export async function recordCredentialUse(db: Db, id: string, expectedCounter: number, newCounter: number, now: Date): Promise<boolean> {
+export async function recordCredentialUse(
+  db: Db,
+  id: string,
+  use: { expectedCounter: number; newCounter: number; backedUp: boolean; now: Date },
+): Promise<boolean> {
+  const { expectedCounter, newCounter, backedUp, now } = use;
   const updated = await db
     .update(credentials)
-    .set({ counter: newCounter, lastUsedAt: now, updatedAt: now })
+    .set({ counter: newCounter, backedUp, lastUsedAt: now, updatedAt: now })
     .where(and(eq(credentials.id, id), eq(credentials.counter, expectedCounter)))
     .returning({ id: credentials.id });
   return updated.length === 1;

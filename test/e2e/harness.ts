@@ -92,7 +92,9 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * A browser context (its own cookie jar) with one page. `pageErrors` collects
- * every uncaught exception of the demo's scripts (the tests expect none).
+ * every uncaught exception of the demo's scripts and every Content-Security-Policy
+ * violation Chromium reports on the console (a blocked script, style or frame;
+ * the tests expect none).
  */
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
@@ -100,6 +102,9 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   page.setDefaultTimeout(15_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`${page.url()}: ${message.text()}`);
+  });
   return { context, page, pageErrors };
 }
 

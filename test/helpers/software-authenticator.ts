@@ -4,7 +4,7 @@
  * assertions signed over `authenticatorData || SHA-256(clientDataJSON)`, so
  * the verifier (src/crypto/webauthn) checks genuine signatures. Overrides produce the
  * faulty ceremonies the security tests need (wrong origin, wrong rpId hash,
- * tampered signature, no UV, custom counter, PRF results).
+ * tampered signature, no UV, custom counter, PRF results, backup flags).
  */
 import { fromBase64Url, toBase64Url, utf8 } from '../../src/crypto/encoding.js';
 import { sha256 } from '../../src/crypto/hash.js';
@@ -12,6 +12,8 @@ import { cborEncode, type CborValue } from './cbor.js';
 
 const FLAG_UP = 0x01;
 const FLAG_UV = 0x04;
+const FLAG_BE = 0x08;
+const FLAG_BS = 0x10;
 const FLAG_AT = 0x40;
 
 export interface CeremonyOverrides {
@@ -23,6 +25,10 @@ export interface CeremonyOverrides {
   challenge?: string;
   /** Set the UV flag (default true). */
   userVerified?: boolean;
+  /** Set the BE (backup eligible) flag (default false). */
+  backupEligible?: boolean;
+  /** Set the BS (backed up) flag (default false). */
+  backedUp?: boolean;
   /** Signature counter to report (default: previous + 1 for assertions, 0 for registration). */
   counter?: number;
   /** Flip a byte of the signature. */
@@ -93,7 +99,7 @@ export class SoftwareAuthenticator {
   }
 
   private flags(over: CeremonyOverrides, extra = 0): number {
-    return FLAG_UP | (over.userVerified === false ? 0 : FLAG_UV) | extra;
+    return FLAG_UP | (over.userVerified === false ? 0 : FLAG_UV) | (over.backupEligible ? FLAG_BE : 0) | (over.backedUp ? FLAG_BS : 0) | extra;
   }
 
   /** Answers `navigator.credentials.create()` for creation options JSON. */

@@ -2,11 +2,12 @@
  * Assertion options and verification shared by passkey login and passkey
  * step-up (contract §3.6, §3.11): user verification always required, the
  * challenge consumed before any other check, the credential looked up by id
- * and owner, and a non-zero stored counter that does not increase refused.
+ * and owner, a backup eligibility (BE) other than the stored one refused, and a
+ * non-zero stored counter that does not increase refused.
  */
 import { fromBase64Url } from '../../crypto/encoding.js';
 import type { AuthenticationResponseJSON } from '../../crypto/webauthn/types.js';
-import { verifyAuthentication } from '../../crypto/webauthn/verify-authentication.js';
+import { verifyAuthentication, type VerifiedAuthentication } from '../../crypto/webauthn/verify-authentication.js';
 import type { CredentialRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { findUserCredential, recordCredentialUse } from '../../repositories/credentials.js';
@@ -42,7 +43,7 @@ export async function assertionOptions(deps: Pick<Deps, 'config'>, input: { chal
 
 export type AssertionResult =
   | { ok: true; credential: CredentialRow; newCounter: number }
-  | { ok: false; reason: 'no_challenge' | 'unknown_credential' | 'counter' | string };
+  | { ok: false; reason: 'no_challenge' | 'unknown_credential' | 'backup_eligibility_changed' | 'counter' | string };
 
 /**
  * Verifies an assertion for `userId`. Throws 400 `prf_output_not_allowed`
@@ -62,18 +63,25 @@ export async function verifyAssertion(
   if (!credential) return { ok: false, reason: 'unknown_credential' };
 
   const rp = relyingParty(await deps.config.get());
-  let newCounter: number;
+  let verified: VerifiedAuthentication;
   try {
-    // UV is required by the verifier; the counter rule is ours, below.
-    const verified = await verifyAuthentication(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, publicKey: fromBase64Url(credential.publicKey) });
-    newCounter = verified.counter;
+    // UV is required by the verifier; the backup-eligibility and counter rules are ours, below.
+    verified = await verifyAuthentication(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, publicKey: fromBase64Url(credential.publicKey) });
   } catch (err) {
     return { ok: false, reason: classifyVerificationError(err) };
   }
 
+  // BE is fixed when the credential is created (WebAuthn L3 §6.1.3, §7.2): a
+  // signed assertion that changes it comes from a key that moved (or a
+  // misbehaving authenticator), so it is refused like a failed signature.
+  // `device_type` is only ever written from the registration's BE flag.
+  if (verified.deviceType !== credential.deviceType) return { ok: false, reason: 'backup_eligibility_changed' };
+  const newCounter = verified.counter;
   // A non-zero stored counter that does not increase means a cloned authenticator (§3.6).
   if (credential.counter > 0 && newCounter <= credential.counter) return { ok: false, reason: 'counter' };
   // Conditional on the counter we read, so a racing assertion with the same counter loses.
-  if (!(await recordCredentialUse(db, credential.id, credential.counter, newCounter, new Date(now)))) return { ok: false, reason: 'counter' };
+  // BS may change over a credential's life (it was synced, or sync was turned off): record it.
+  const use = { expectedCounter: credential.counter, newCounter, backedUp: verified.backedUp, now: new Date(now) };
+  if (!(await recordCredentialUse(db, credential.id, use))) return { ok: false, reason: 'counter' };
   return { ok: true, credential, newCounter };
 }
