@@ -16,6 +16,7 @@ async function demo() {
   const { app } = createDemoApp({
     authServerUrl: TEST_ISSUER,
     serviceSecret: TEST_SERVICE_TOKEN,
+    cookieSecret: 'demo-test-cookie-secret-0123456789abcdef',
     printMessages: false,
     production: false,
     fetch: (input, init) => Promise.resolve(t.api.request(input, init)),
