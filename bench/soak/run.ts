@@ -27,8 +27,18 @@ export interface SoakOptions {
    * than asked for. The run ends on events, not on how fast the machine is.
    */
   minKills?: number;
-  /** Upper bound of a run that waits for `minKills` (default 4 × `seconds`). */
+  /** Upper bound of a run that waits for `minKills` or `kills` (default 4 × `seconds`). */
   maxSeconds?: number;
+  /**
+   * Event-driven kills (the short soak of `npm test`, issue 31): kill an API
+   * process after every `killEveryRequests` answered requests, `kills` times,
+   * and end once the last restarted process has answered `killEveryRequests`
+   * more. `seconds` and `killEveryMs` are then unused; how fast the machine is
+   * changes how long the run takes, not what it does. A run that cannot reach
+   * its kills within `maxSeconds` throws (it did not happen, so nothing is judged).
+   */
+  killEveryRequests?: number;
+  kills?: number;
   seed: number;
   /** Extra API environment (none by default: the soak runs the shipped defaults). */
   apiEnv?: Record<string, string>;
@@ -113,30 +123,55 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
   );
   const apps = [makeApp(), makeApp()];
   const t0 = Date.now();
-  const minKills = o.killEveryMs ? (o.minKills ?? 0) : 0;
   const hardEnd = t0 + (o.maxSeconds ?? o.seconds * 4) * 1000;
   let kills = 0;
-  // The workload ends once its time is up and enough kills happened (a restarted process
-  // gets 2 s to serve again), or at the hard bound.
-  let killsDoneAt = minKills === 0 ? t0 : Infinity;
-  const running = () => Date.now() < hardEnd && (Date.now() < t0 + o.seconds * 1000 || Date.now() < killsDoneAt + 2000);
-  const killing = () => Date.now() < hardEnd - 2000 && (Date.now() < t0 + o.seconds * 1000 - 2000 || kills < minKills);
-  const killer = (async () => {
-    if (!o.killEveryMs) return;
-    while (killing()) {
-      await new Promise((r) => setTimeout(r, o.killEveryMs * (0.5 + rand())));
-      if (!killing()) break;
-      const victim = cluster.apis[Math.floor(rand() * cluster.apis.length)]!;
-      if (!victim.up) continue;
-      await cluster.kill(victim);
-      kills++;
-      log(`soak: kill -9 API #${victim.index} at ${((Date.now() - t0) / 1000).toFixed(1)} s (${w.ops.length} requests so far)`);
-      await new Promise((r) => setTimeout(r, 300 + rand() * 1000));
-      await cluster.restart(victim);
-      if (kills >= minKills && killsDoneAt === Infinity) killsDoneAt = Date.now();
-    }
-    if (killsDoneAt === Infinity) killsDoneAt = Date.now();
-  })();
+  const kill = async () => {
+    const up = cluster.apis.filter((a) => a.up);
+    const victim = up[Math.floor(rand() * up.length)]!;
+    await cluster.kill(victim);
+    kills++;
+    log(`soak: kill -9 API #${victim.index} at ${((Date.now() - t0) / 1000).toFixed(1)} s (${w.ops.length} requests so far)`);
+    await new Promise((r) => setTimeout(r, 300 + rand() * 1000));
+    await cluster.restart(victim);
+  };
+  let running: () => boolean;
+  let killer: Promise<void>;
+  if (o.killEveryRequests && o.kills) {
+    // Event-driven: the n-th kill comes after n × killEveryRequests answers, and the run ends
+    // killEveryRequests answers after the last restart.
+    const every = o.killEveryRequests;
+    const target = o.kills;
+    let doneAtOps = Infinity;
+    running = () => Date.now() < hardEnd && w.ops.length < doneAtOps;
+    killer = (async () => {
+      while (kills < target) {
+        while (w.ops.length < (kills + 1) * every) {
+          if (Date.now() >= hardEnd) throw new Error(`soak: ${kills} of ${target} kills within ${o.maxSeconds} s (${w.ops.length} requests): the workload stalled`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await kill();
+      }
+      doneAtOps = w.ops.length + every;
+    })();
+  } else {
+    const minKills = o.killEveryMs ? (o.minKills ?? 0) : 0;
+    // The workload ends once its time is up and enough kills happened (a restarted process
+    // gets 2 s to serve again), or at the hard bound.
+    let killsDoneAt = minKills === 0 ? t0 : Infinity;
+    running = () => Date.now() < hardEnd && (Date.now() < t0 + o.seconds * 1000 || Date.now() < killsDoneAt + 2000);
+    const killing = () => Date.now() < hardEnd - 2000 && (Date.now() < t0 + o.seconds * 1000 - 2000 || kills < minKills);
+    killer = (async () => {
+      if (!o.killEveryMs) return;
+      while (killing()) {
+        await new Promise((r) => setTimeout(r, o.killEveryMs * (0.5 + rand())));
+        if (!killing()) break;
+        if (!cluster.apis.some((a) => a.up)) continue;
+        await kill();
+        if (kills >= minKills && killsDoneAt === Infinity) killsDoneAt = Date.now();
+      }
+      if (killsDoneAt === Infinity) killsDoneAt = Date.now();
+    })();
+  }
   const ticker = setInterval(() => log(`soak: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${w.ops.length} requests, ${kills} kills`), 10_000);
   const users: UserState[] = Array.from({ length: o.users }, (_, i) => ({ email: `soak.${o.seed}.${i}@example.com`, ip: `10.${(i >> 8) & 255}.${i & 255}.${o.seed % 250}`, seen: [], wronglySignedOut: 0, raceSignOuts: 0, doubleSuccesses: 0 }));
   w.users = users;

@@ -50,7 +50,7 @@ describe('package exports (built dist)', () => {
       const { createAuthApi, ConfigError } = await import('svc-auth/api');
       if (typeof createAuthApi !== 'function' || typeof ConfigError !== 'function') throw new Error('missing exports');
       const app = await createAuthApi({ env: {
-        ISSUER: 'http://127.0.0.1:1', DATABASE_URL: ':memory:', APP_NAME: 'x', DEFAULT_ROLES: 'user',
+        ISSUER: 'http://127.0.0.1:1', API_SERVICE_TOKEN: 'exports-test-service-token-0123456789abcdef', DATABASE_URL: ':memory:', APP_NAME: 'x', DEFAULT_ROLES: 'user',
         AVAILABLE_ROLES: 'user,admin', LOGIN_METHODS: 'passkey', ACCESS_TOKEN_TTL: '15m', REFRESH_TOKEN_TTL: '1d',
         RATE_LIMIT: '10', DELAY_AFTER: '0', RPID: 'localhost', ORIGINS: 'http://localhost:3000' },
         logger: { log() {} } });
