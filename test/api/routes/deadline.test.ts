@@ -59,7 +59,9 @@ async function apiOn(callTimeoutMs: number, deadlineMs: number) {
 
 describe('a database that stops answering', () => {
   it('DB_TIMEOUT_MS: the call is abandoned and the request answers 503 with Retry-After; the same token rotates afterwards', async () => {
-    const { t, session } = await apiOn(300, 0);
+    // 2 s, not less: the setup's own calls on a loaded machine must not reach it (a 300 ms bound did, once, in a
+    // full run beside other suites); the hang is forever, so any bound shows the call being abandoned.
+    const { t, session } = await apiOn(2000, 0);
     hang = true;
     const stuck = await t.call('POST', '/refresh', { token: session.refreshToken });
     expect(stuck.status).toBe(503);
