@@ -18,6 +18,7 @@ export interface ConformanceContext {
   oidcControl: string;
   sqldUrl?: string;
   persistDir?: string;
+  wranglerLogDir?: string;
 }
 
 declare module 'vitest' {
@@ -47,6 +48,7 @@ export default async function setup(project: TestProject) {
       oidcControl: oidc.controlUrl,
       ...(running.sqldUrl ? { sqldUrl: running.sqldUrl } : {}),
       ...(running.persistDir ? { persistDir: running.persistDir } : {}),
+      ...(running.wranglerLogDir ? { wranglerLogDir: running.wranglerLogDir } : {}),
     });
     return async () => {
       await running.stop();

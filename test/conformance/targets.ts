@@ -36,6 +36,8 @@ export interface RunningTarget {
   sqldUrl?: string;
   /** The wrangler persist directory (workerd-d1 only). */
   persistDir?: string;
+  /** Where `wrangler dev` writes its debug log (workerd-d1 only): the D1 race reads its reload events. */
+  wranglerLogDir?: string;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -54,11 +56,13 @@ export async function startWorkerd(dir: string, env: Record<string, string>, por
   const worker = start(
     process.execPath,
     [BIN.wrangler, 'dev', '--config', join(ROOT, config), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', persistDir, '--log-level', 'warn', ...vars],
-    { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, `wrangler-logs-${port}`) } },
+    { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: wranglerLogDir(dir, port) } },
   );
   await waitForHttp(`http://127.0.0.1:${port}/health/status`, worker, BOOT_TIMEOUT_MS);
   return worker;
 }
+
+export const wranglerLogDir = (dir: string, port: number) => join(dir, `wrangler-logs-${port}`);
 
 /** Starts `src/node.ts` as its own process (the tsx loader, one process). */
 export async function startNode(env: Record<string, string>, port: number): Promise<Spawned> {
@@ -116,7 +120,7 @@ export async function startTarget(target: TargetName, envFor: (base: string, dat
       const { DATABASE_URL: _none, ...env } = envFor(base, '');
       const persistDir = join(dir, 'wrangler-state');
       procs.push(await startWorkerd(dir, env, port, persistDir));
-      return { base, env, persistDir, output, stop };
+      return { base, env, persistDir, wranglerLogDir: wranglerLogDir(dir, port), output, stop };
     }
     const { sqld, url } = await startSqld(dir);
     procs.push(sqld);
