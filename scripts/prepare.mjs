@@ -39,6 +39,13 @@ if (initCwd && inside(initCwd)) process.exit(0);
 
 process.stdout.write('svc-auth: building dist/ for this install (tsc -p tsconfig.build.json)\n');
 rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
+let tsc;
+try {
+  tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
+} catch {
+  // A clone installed with --omit=dev, say: one line instead of a stack.
+  console.error('svc-auth: cannot build dist/: typescript (a dev dependency) is missing here; run npm ci in the clone, or install a tarball from npm pack');
+  process.exit(1);
+}
 const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
 process.exit(r.status ?? 1);
