@@ -196,6 +196,11 @@ describe('svc-auth as a package', () => {
     expect(r.stdout).toMatch(/^svc — the svc auth command line/);
     expect(r.stdout).toContain('doctor');
     expect(readFileSync(join(app, 'node_modules', pkg.name, pkg.bin['svc']!), 'utf8')).toContain('dist/cli/main.js');
+    // The bin alone, without npx's own start (npm's CLI loading and reading the tree).
+    const direct = performance.now();
+    const bin = await run(join(app, 'node_modules', '.bin', 'svc'), ['--help'], app);
+    console.log(`node_modules/.bin/svc --help: ${((performance.now() - direct) / 1000).toFixed(2)} s`);
+    expect(bin.stdout).toMatch(/^svc — the svc auth command line/);
   }, 60_000);
 
   it('migrates a database with the bundled migrations from the installed package', async () => {
