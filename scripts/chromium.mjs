@@ -53,8 +53,13 @@ function missingLibraries(file) {
 function npmShipped() {
   let pkgDir;
   try {
-    // Its exports map hides package.json: resolve the entry (build/index.js) and step up.
-    pkgDir = dirname(dirname(createRequire(join(ROOT, 'package.json')).resolve('@sparticuz/chromium')));
+    // Its exports map hides package.json: resolve the entry (build/index.js, or
+    // build/cjs/index.cjs in 147) and step up to the directory that has it.
+    pkgDir = dirname(createRequire(join(ROOT, 'package.json')).resolve('@sparticuz/chromium'));
+    while (!existsSync(join(pkgDir, 'package.json')) || !existsSync(join(pkgDir, 'bin', 'chromium.br'))) {
+      if (dirname(pkgDir) === pkgDir) return undefined;
+      pkgDir = dirname(pkgDir);
+    }
   } catch {
     return undefined;
   }
