@@ -79,6 +79,7 @@ describe('svc-auth as a package', () => {
     mkdirSync(stage);
     copyFileSync(join(ROOT, 'package.json'), join(stage, 'package.json'));
     copyFileSync(join(ROOT, 'README.md'), join(stage, 'README.md'));
+    copyFileSync(join(ROOT, 'LICENSE'), join(stage, 'LICENSE'));
     for (const d of ['bin', 'migrations']) cpSync(join(ROOT, d), join(stage, d), { recursive: true });
     // --noCheck: emit only (declarations included); a NodeNext resolution mistake still fails when Node runs the output.
     await exec(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist'), '--noCheck'], { cwd: ROOT });
@@ -108,6 +109,7 @@ describe('svc-auth as a package', () => {
   it('packs dist/, bin/ and migrations/ only: no TypeScript source, no tests', () => {
     expect(pkg.scripts['prepack']).toBe('npm run build');
     expect(packedFiles).toContain('dist/cli/main.js');
+    expect(packedFiles).toContain('LICENSE'); // package.json says MIT: the text ships with it
     expect(packedFiles).toContain(pkg.bin['svc']!);
     for (const f of packedFiles) {
       expect(f, f).toMatch(/^(dist\/|bin\/|migrations\/|package\.json$|README\.md$|LICENSE$)/);
