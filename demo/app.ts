@@ -1,7 +1,8 @@
 /**
  * The demo application of `npm start`: a plain Hono app on
  * http://localhost:3000 that mounts the svc adapter at `/auth`, the TOTP
- * bridge at `/auth/totp`, protects `/app` with `requireAuth`, mounts the admin
+ * bridge at `/auth/totp`, the `/.well-known` association files at its root
+ * (`svcWellKnown`), protects `/app` with `requireAuth`, mounts the admin
  * console (`svcAdminConsole`, `admin:read`) at `/admin`, and serves a small login page. Messages are
  * delivered by a dev handler that prints codes and links in the terminal and
  * keeps the last one per address for `GET /dev/outbox?to=` (non-production only).
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { AuthMessage } from '../adapter/core/messaging.js';
 import type { SvcAdapterOptions } from '../adapter/core/options.js';
-import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, type SvcVariables } from '../adapter/hono/index.js';
+import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, svcWellKnown, type SvcVariables } from '../adapter/hono/index.js';
 import { demoSecurityHeaders } from './security-headers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -101,6 +102,8 @@ export function createDemoApp(opts: DemoOptions) {
   app.use('*', demoSecurityHeaders);
   app.route('/auth', svcAdapter(adapterOptions));
   app.route('/auth/totp', svcTotpBridge(adapterOptions));
+  // The association files native apps and related origins need, at the domain root (docs/native-apps.md).
+  app.route('/', svcWellKnown(adapterOptions));
 
   // Pages. A guarded page without a usable cookie goes back to the login page,
   // which refreshes through /auth/users/me and returns (requireAuth never refreshes).

@@ -142,6 +142,22 @@ describe('demo app', () => {
     }
   });
 
+  it('serves the /.well-known association files at its root, as an app mounting svcWellKnown does (issue 31)', async () => {
+    const { app } = await demo();
+    const webauthn = await app.request('/.well-known/webauthn');
+    expect(webauthn.status).toBe(200);
+    expect(webauthn.headers.get('content-type')).toContain('application/json');
+    expect(await webauthn.json()).toEqual({ origins: expect.any(Array) });
+    const links = await app.request('/.well-known/assetlinks.json');
+    expect(links.status).toBe(200);
+    expect(await links.json()).toEqual(expect.any(Array));
+    const apple = await app.request('/.well-known/apple-app-site-association');
+    expect(apple.status).toBe(200);
+    expect(await apple.json()).toMatchObject({ webcredentials: { apps: expect.any(Array) } });
+    // GET only, like the adapter's own table.
+    expect((await app.request('/.well-known/webauthn', { method: 'POST' })).status).toBe(405);
+  });
+
   it('does not mount /dev/outbox in production', async () => {
     const { app } = await demo(true);
     expect((await app.request('/dev/outbox?to=a@b.co')).status).toBe(404);
