@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { CommandContext } from '../commands.js';
+import { displayUrl } from '../database.js';
 import { readDotEnv, resolveDevEnv } from '../dev-env.js';
 import { checkDatabase, checkEnvironment, checkKeys, type Finding } from '../doctor-checks.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -20,7 +21,7 @@ export async function run({ values, env, out, cwd }: CommandContext): Promise<Ex
   // Development: what `npm start` boots with, so its own database checks clean without a hand-written env.
   const checked = production ? { ...env, NODE_ENV: 'production' } : resolveDevEnv(env, readDotEnv(join(cwd, '.env')));
   if (!production) {
-    findings.push({ level: 'ok', check: 'environment', message: `development: npm start's defaults < .env < this environment (ISSUER ${checked['ISSUER']}, DATABASE_URL ${checked['DATABASE_URL']})` });
+    findings.push({ level: 'ok', check: 'environment', message: `development: npm start's defaults < .env < this environment (ISSUER ${checked['ISSUER']}, DATABASE_URL ${displayUrl(checked['DATABASE_URL'] ?? '')})` });
   }
   const { findings: envFindings, parsed } = checkEnvironment(checked);
   findings.push(...envFindings);

@@ -131,6 +131,9 @@ describe('svc doctor', () => {
       const withDotEnv = await svc(['doctor', '--development', '--json'], { HOST: 'localhost' }, { cwd: dir });
       expect(withDotEnv.json).toMatchObject({ ok: true, mode: 'development', errors: 0 });
       expect(withDotEnv.json.findings[0].message).toBe(`development: npm start's defaults < .env < this environment (ISSUER http://localhost:9999, DATABASE_URL ${db.url})`);
+      // The first line never prints a credential of DATABASE_URL (docs/cli.md: printed URLs carry none).
+      const secretUrl = await svc(['doctor', '--development', '--json'], { DATABASE_URL: 'http://user:hunter2-password@127.0.0.1:1/?authToken=tok-secret-123' }, { cwd: dir });
+      expect(JSON.stringify(secretUrl.json.findings[0])).not.toMatch(/hunter2|tok-secret|authToken/);
       // Production rules read no defaults: the same directory still needs a real ISSUER.
       const prod = await svc(['doctor', '--json'], {}, { cwd: dir });
       expect(prod.json.findings.map((f: { check: string; message: string }) => `${f.check}: ${f.message}`)).toContain('ISSUER: is required (the public base URL of the auth API)');
