@@ -306,6 +306,18 @@ describe('POST /totp/verify-mfa', () => {
   });
 });
 
+describe('the code still on screen right after enrolment (issue 31)', () => {
+  it('a step-up with the code that just turned TOTP on answers totp_code_already_used; the next step passes', async () => {
+    const { t, token } = await setup();
+    const secret = await enrollTotp(t, token);
+    const same = await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } });
+    expect(same.status).toBe(403);
+    expect(same.body).toEqual({ error: 'totp_code_already_used', message: 'That code was already used; wait for the next one' });
+    t.clock.advance(STEP_MS);
+    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } })).status).toBe(200);
+  });
+});
+
 describe('POST /totp/disable', () => {
   it('refuses a code that was already spent (replay) and keeps TOTP enabled', async () => {
     const { t, token } = await setup();
@@ -313,7 +325,9 @@ describe('POST /totp/disable', () => {
     t.clock.advance(STEP_MS);
     const code = codeAt(secret, t.clock.now());
     expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code } })).status).toBe(200);
-    expect((await t.call('POST', '/totp/disable', { token, body: { code } })).status).toBe(403);
+    const replay = await t.call('POST', '/totp/disable', { token, body: { code } });
+    expect(replay.status).toBe(403);
+    expect(replay.body.error).toBe('totp_code_already_used');
     expect((await t.call('GET', '/totp/status', { token })).body.enabled).toBe(true);
   });
 
