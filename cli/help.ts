@@ -7,7 +7,7 @@ const OPTION_HELP: Record<string, string> = {
   force: 'with --out: replace an existing file',
   'dry-run': 'report the pending migrations without applying them',
   email: 'the account to create or promote',
-  development: 'check with development rules (default: production rules, whatever NODE_ENV says)',
+  development: "check npm start's environment with development rules (its defaults < .env < env; default: production rules, whatever NODE_ENV says)",
 };
 
 const GLOBAL_HELP = [

@@ -1,7 +1,8 @@
 /**
  * The demo application of `npm start`: a plain Hono app on
  * http://localhost:3000 that mounts the svc adapter at `/auth`, the TOTP
- * bridge at `/auth/totp`, protects `/app` with `requireAuth`, mounts the admin
+ * bridge at `/auth/totp`, the `/.well-known` association files at its root
+ * (`svcWellKnown`), protects `/app` with `requireAuth`, mounts the admin
  * console (`svcAdminConsole`, `admin:read`) at `/admin`, and serves a small login page. Messages are
  * delivered by a dev handler that prints codes and links in the terminal and
  * keeps the last one per address for `GET /dev/outbox?to=` (non-production only).
@@ -10,9 +11,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
+import { readCookie } from '../adapter/core/cookies.js';
 import type { AuthMessage } from '../adapter/core/messaging.js';
+import { createAuthGuard } from '../adapter/core/user.js';
 import type { SvcAdapterOptions } from '../adapter/core/options.js';
-import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, type SvcVariables } from '../adapter/hono/index.js';
+import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, svcWellKnown, type SvcVariables } from '../adapter/hono/index.js';
 import { demoSecurityHeaders } from './security-headers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -95,12 +98,23 @@ export function createDemoApp(opts: DemoOptions) {
     ...(opts.resolveClientIp ? { resolveClientIp: opts.resolveClientIp } : {}),
   };
   const auth = requireAuth({ cookieSecret: adapterOptions.cookieSecret, issuer: origin });
+  // What the login page may assume, from the cookies alone (no API call): `signed-in` when the access
+  // cookie verifies, `refresh` when only a refresh cookie is there (/auth/users/me refreshes it), else
+  // `none` — then the page asks nothing, and the browser logs no failed 401 request on every visit.
+  const accessCookie = createAuthGuard({ cookieSecret: adapterOptions.cookieSecret, issuer: origin }, 'demo');
+  const sessionHint = (c: Context): 'signed-in' | 'refresh' | 'none' => {
+    const header = c.req.header('cookie');
+    if (accessCookie.fromCookie(readCookie(header, accessCookie.cookieName))?.ok) return 'signed-in';
+    return readCookie(header, 'svc-refresh') ? 'refresh' : 'none';
+  };
 
   const app = new Hono<{ Variables: SvcVariables }>();
   // First, so it also covers pages other middleware replaces (the 403 page) and redirects.
   app.use('*', demoSecurityHeaders);
   app.route('/auth', svcAdapter(adapterOptions));
   app.route('/auth/totp', svcTotpBridge(adapterOptions));
+  // The association files native apps and related origins need, at the domain root (docs/native-apps.md).
+  app.route('/', svcWellKnown(adapterOptions));
 
   // Pages. A guarded page without a usable cookie goes back to the login page,
   // which refreshes through /auth/users/me and returns (requireAuth never refreshes).
@@ -123,13 +137,15 @@ export function createDemoApp(opts: DemoOptions) {
     for (const cookie of cookies) res.headers.append('set-cookie', cookie);
     c.res = res;
   };
-  app.get('/', (c) => file(c, join(PUBLIC, 'index.html')));
+  app.get('/', (c) =>
+    c.html(readFileSync(join(PUBLIC, 'index.html'), 'utf8').replace('<meta name="svc-session" content="none">', `<meta name="svc-session" content="${sessionHint(c)}">`), 200, { 'cache-control': 'no-store' }),
+  );
   app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));
   app.get('/app', toLogin('/app'), auth, (c) => file(c, join(PUBLIC, 'app.html')));
   // The admin console: one line; signInUrl sends a visitor without a session to the login page and back.
   app.use('/admin', forbiddenPage);
   app.use('/admin/*', forbiddenPage);
-  app.route('/admin', svcAdminConsole({ ...adapterOptions, title: 'svc demo admin', signInUrl: '/' }));
+  app.route('/admin', svcAdminConsole({ ...adapterOptions, title: 'svc demo admin', signInUrl: '/', appUrl: '/app' }));
   // An application route using the guard and the user loader.
   app.get('/api/profile', auth, async (c) => {
     const { token: _token, ...user } = c.get('user');

@@ -54,6 +54,7 @@ console.log(
     `    demo app   ${demoUrl}   (open this; sign in with any email address)`,
     `    auth API   ${api.url}   (JWKS: ${api.url}/.well-known/jwks.json; database: ${api.env['DATABASE_URL']})`,
     '    codes      sign-in codes and magic links are printed here, in this terminal',
+    `    well-known ${demoUrl}/.well-known/webauthn, /assetlinks.json, /apple-app-site-association (docs/native-apps.md)`,
     '    stop       Ctrl+C',
     '',
   ].join('\n'),

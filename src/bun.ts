@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
+import { listenError } from './config/listen-error.js';
 import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
 
 declare const Bun: {
@@ -22,7 +23,13 @@ try {
     refreshTokenHasher: createBcryptPool(),
     loopbackOnly: isLoopbackListenHost(hostname),
   });
-  const server = Bun.serve({ fetch: (req, srv) => app.fetch(req, srv), port: Number(env['PORT'] ?? 8787), hostname });
+  const port = Number(env['PORT'] ?? 8787);
+  let server: { hostname: string; port: number };
+  try {
+    server = Bun.serve({ fetch: (req, srv) => app.fetch(req, srv), port, hostname });
+  } catch (err) {
+    throw listenError(hostname, port, err);
+  }
   console.log(`svc auth API (bun) listening on http://${server.hostname}:${server.port}`);
 } catch (err) {
   console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : err);

@@ -1,6 +1,7 @@
 /** Deno entry: `deno run -A --sloppy-imports src/deno.ts`. Same app; the socket address comes from `info.remoteAddr`. */
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
+import { listenError } from './config/listen-error.js';
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -22,14 +23,19 @@ if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
 const hostname = env['HOST'] ?? '127.0.0.1';
 try {
   const app = await createAuthApi({ env, connectionIp: (c) => (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname, loopbackOnly: isLoopbackListenHost(hostname) });
-  Deno.serve(
-    {
-      port: Number(env['PORT'] ?? 8787),
-      hostname,
-      onListen: ({ hostname, port }) => console.log(`svc auth API (deno) listening on http://${hostname}:${port}`),
-    },
-    (req, info) => app.fetch(req, info),
-  );
+  const port = Number(env['PORT'] ?? 8787);
+  try {
+    Deno.serve(
+      {
+        port,
+        hostname,
+        onListen: ({ hostname, port }) => console.log(`svc auth API (deno) listening on http://${hostname}:${port}`),
+      },
+      (req, info) => app.fetch(req, info),
+    );
+  } catch (err) {
+    throw listenError(hostname, port, err);
+  }
 } catch (err) {
   console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : err);
   Deno.exit(1);

@@ -33,6 +33,7 @@ export const ERRORS = {
   id_token_nonce_mismatch: [401, 'ID token nonce does not match'],
   id_token_replayed: [401, 'ID token nonce was already used'],
   totp_verification_failed: [403, 'Invalid TOTP code'],
+  totp_code_already_used: [403, 'That code was already used; wait for the next one'],
   not_allowed: [403, 'Not allowed'],
   forbidden: [403, 'Insufficient role'],
   step_up_required: [403, 'Recent step-up authentication is required'],

@@ -7,6 +7,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
+import { listenError } from './config/listen-error.js';
 import type { RefreshTokenHasher } from './crypto/refresh-token.js';
 import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
 
@@ -96,7 +97,7 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
   const server = serveNode(app.fetch, { port, hostname, requestTimeoutMs });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
-    server.once('error', (err) => reject(new ConfigError('PORT', `cannot listen on ${hostname}:${port} (${(err as NodeJS.ErrnoException).code ?? err.message})`)));
+    server.once('error', (err) => reject(listenError(hostname, port, err)));
   });
   return { app, server, url: `http://${hostname}:${port}` };
 }

@@ -3,6 +3,7 @@ const MESSAGES = {
   unauthorized: 'Your session has expired. Please sign in again.',
   otp_verification_failed: 'That code is not valid or has expired.',
   totp_verification_failed: 'That authenticator code is not valid.',
+  totp_code_already_used: 'That code was just used — wait for the next code (about 30 s).',
   authentication_failed: 'The passkey could not be verified.',
   credentials_not_found: 'No passkey is registered for this account on this device.',
   login_method_disabled: 'This sign-in method is not enabled.',

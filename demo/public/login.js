@@ -155,9 +155,15 @@ $('#mfa-form').addEventListener('submit', async (e) => {
 
 for (const b of document.querySelectorAll('[data-back]')) b.addEventListener('click', () => { say('', ''); go('start'); });
 
+/**
+ * What the demo's server saw in the cookies (`signed-in`, `refresh` or `none`; demo/app.ts).
+ * Browsers log every 4xx fetch as a console error, so a visitor without a session is not asked.
+ */
+const sessionHint = () => document.querySelector('meta[name="svc-session"]')?.content || 'refresh';
+
 // A returning browser: /auth/users/me refreshes the session through the adapter when needed.
 (async () => {
-  const me = await call(client.me());
+  const me = sessionHint() !== 'none' ? await call(client.me()) : { status: 401 };
   if (me.status !== 200) {
     go('start');
     return offerPasskeyAutofill();

@@ -18,9 +18,9 @@ export const schemaRef = (id: string) => `#/components/schemas/${id}`;
 
 /**
  * The one place a route answers with a status other than the table's: a failed
- * TOTP code on the pre-auth `verify-login` is 401 (contract §0.4, "401 / 403").
+ * (or already used) TOTP code on the pre-auth `verify-login` is 401 (contract §0.4, "401 / 403").
  */
-const EXTRA_STATUS_CODES: Record<number, ErrorCode[]> = { 401: ['totp_verification_failed'] };
+const EXTRA_STATUS_CODES: Record<number, ErrorCode[]> = { 401: ['totp_verification_failed', 'totp_code_already_used'] };
 
 /** Codes a document adds to the API's table (the adapter's own failures), by status. */
 export type ExtraCodes = Record<number, readonly string[]>;

@@ -58,10 +58,13 @@ export const accountOperations: Operation[] = [
     stepUp: 'if-capable',
     errors: ['totp_verification_failed', ...notFound, 'account_locked'],
   }),
-  op('POST', '/totp/disable', 'Disable TOTP with a current code', A, MessageResponse, { body: totpCodeBody, errors: ['totp_verification_failed', ...notFound, 'account_locked'] }),
+  op('POST', '/totp/disable', 'Disable TOTP with a current code', A, MessageResponse, {
+    body: totpCodeBody,
+    errors: ['totp_verification_failed', 'totp_code_already_used', ...notFound, 'account_locked'],
+  }),
   op('POST', '/totp/verify-mfa', 'Step up with a TOTP code', A, StepUpFreshResponse, {
     body: totpCodeBody,
-    errors: ['totp_verification_failed', 'step_up_unavailable', 'account_locked'],
+    errors: ['totp_verification_failed', 'totp_code_already_used', 'step_up_unavailable', 'account_locked'],
   }),
   op('GET', '/organizations', "The user's organizations", A, OrganizationListResponse),
   op('POST', '/organizations', 'Create an organization (the caller becomes its owner)', A, [{ status: 201, schema: OrganizationResponse }], {

@@ -100,7 +100,7 @@ export const signInOperations: Operation[] = [
   }),
   op('POST', '/totp/verify-login', 'Finish a sign-in with a TOTP code (ephemeral ctx mfa)', 'ephemeral:mfa', SessionEnvelope, {
     body: totpCodeBody,
-    errors: ['totp_verification_failed', ...locked],
+    errors: ['totp_verification_failed', 'totp_code_already_used', ...locked],
   }),
   op('POST', '/refresh', 'Rotate a refresh token: a new session envelope', 'refresh', SessionEnvelope, {
     errors: ['invalid_refresh_token', 'refresh_token_reused'],

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type ErrorCode } from '../errors.js';
 import { parseBody } from '../http/validate.js';
 import { requireAccess, requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
@@ -13,6 +13,9 @@ import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
 import { disableTotp, startTotpEnrollment, totpStatus, verifyTotpEnrollment, verifyTotpLogin, verifyTotpStepUp } from '../services/totp.js';
 
 // The format check (^\d{6}$) is part of verification, so a malformed code is a counted failure, not a 400.
+/** A failed code on the pre-auth `verify-login` is 401, not the access-route 403 (contract §0.4 status rule). */
+const PRE_AUTH_401: ReadonlySet<ErrorCode> = new Set(['totp_verification_failed', 'totp_code_already_used']);
+
 export const codeBody = z.object({ code: z.string().check(z.maxLength(64)) });
 
 const accessLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('access').user.id}`);
@@ -50,7 +53,7 @@ export const totpRoutes = new Hono<AppEnv>()
       return c.json(await verifyTotpLogin(c.get('deps'), actor, code));
     } catch (err) {
       // Pre-auth route: a failed factor is 401, not the access-route 403 (contract §0.4 status rule).
-      if (err instanceof ApiError && err.code === 'totp_verification_failed') return c.json(err.body(), 401);
+      if (err instanceof ApiError && PRE_AUTH_401.has(err.code)) return c.json(err.body(), 401);
       throw err;
     }
   });

@@ -2,6 +2,9 @@
  * Spending one TOTP code (contract §3.12, §3.18): lockout check first, then
  * decrypt, match within ±1 step, and spend the counter with one conditional
  * statement (replay protection). Every failure is a counted `totp_failed`.
+ * A replay answers its own code, `totp_code_already_used`: it is only reached
+ * with a code that matched the secret, so it tells the caller nothing but "wait
+ * for the next step", and it is counted toward the lockout like any failure.
  */
 import { openSecret } from '../crypto/secret-box.js';
 import { matchTotpCounter } from '../crypto/totp.js';
@@ -49,7 +52,8 @@ async function failure(deps: TotpDeps, input: SpendCodeInput, reason: 'invalid_c
   if (flow === 'step_up') await deps.events.record({ ...base, type: 'mfa_otp_failed', metadata });
   const policy = (await deps.config.get()).lockout_policy;
   await deps.lockout.recordFailure(actor.user.id, 'totp_failed', policy, { ...base, metadata });
-  return fail('totp_verification_failed');
+  // An enrolment row has no spent step yet: its `spend` fails only on a race with another enrolment.
+  return fail(reason === 'replay' && flow !== 'enrollment' ? 'totp_code_already_used' : 'totp_verification_failed');
 }
 
 /** Throws 423 while the user is locked out (before any verification). */

@@ -39,6 +39,7 @@ const CONTRACT: Record<ErrorCode, number> = {
   id_token_nonce_mismatch: 401, // idem
   id_token_replayed: 401, // idem
   totp_verification_failed: 403, // 401 on the ephemeral verify-login route (§0.4 status rule)
+  totp_code_already_used: 403, // idem; docs/contract-changes.md: a spent TOTP step
   not_allowed: 403,
   forbidden: 403,
   step_up_required: 403,

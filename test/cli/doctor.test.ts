@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/db/migrations.generated.js';
-import { freePort } from '../runtime/processes.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, removeDir, tempDir } from '../runtime/processes.js';
 import { bootstrap, fileDb, SEEDS, sqldDb, svc, type TestDb } from './helpers.js';
 
 const secret = (c: string) => c.repeat(40);
@@ -110,5 +112,33 @@ describe('svc doctor', () => {
     // Development derives rpid/origins from ISSUER, as its boot does: an empty config is fine.
     const relaxed = await svc(['doctor', '--development', '--json'], { ...dev, DATABASE_URL: empty.url });
     expect(relaxed.json).toMatchObject({ ok: true, mode: 'development', errors: 0 });
+  });
+
+  it('--development checks what `npm start` runs: its defaults < .env < the environment (issue 31)', async () => {
+    const dir = tempDir('doctor-dev');
+    try {
+      // A bare checkout: no ISSUER anywhere, as after `npm start`. It used to say `error ISSUER: is required`.
+      const bare = await svc(['doctor', '--development', '--json'], {}, { cwd: dir });
+      const bareErrors = bare.json.findings.filter((f: { level: string }) => f.level === 'error').map((f: { check: string; message: string }) => `${f.check}: ${f.message}`);
+      expect(bareErrors.filter((e: string) => e.startsWith('ISSUER'))).toEqual([]);
+      expect(bare.json.findings[0]).toEqual({
+        level: 'ok',
+        check: 'environment',
+        message: "development: npm start's defaults < .env < this environment (ISSUER http://127.0.0.1:8787, DATABASE_URL file:./.data/svc.db)",
+      });
+      // `.env` is read from the working directory, and the environment wins over it.
+      writeFileSync(join(dir, '.env'), `DATABASE_URL=${db.url}\nPORT=9999\n`);
+      const withDotEnv = await svc(['doctor', '--development', '--json'], { HOST: 'localhost' }, { cwd: dir });
+      expect(withDotEnv.json).toMatchObject({ ok: true, mode: 'development', errors: 0 });
+      expect(withDotEnv.json.findings[0].message).toBe(`development: npm start's defaults < .env < this environment (ISSUER http://localhost:9999, DATABASE_URL ${db.url})`);
+      // The first line never prints a credential of DATABASE_URL (docs/cli.md: printed URLs carry none).
+      const secretUrl = await svc(['doctor', '--development', '--json'], { DATABASE_URL: 'http://user:hunter2-password@127.0.0.1:1/?authToken=tok-secret-123' }, { cwd: dir });
+      expect(JSON.stringify(secretUrl.json.findings[0])).not.toMatch(/hunter2|tok-secret|authToken/);
+      // Production rules read no defaults: the same directory still needs a real ISSUER.
+      const prod = await svc(['doctor', '--json'], {}, { cwd: dir });
+      expect(prod.json.findings.map((f: { check: string; message: string }) => `${f.check}: ${f.message}`)).toContain('ISSUER: is required (the public base URL of the auth API)');
+    } finally {
+      removeDir(dir);
+    }
   });
 });

@@ -78,6 +78,22 @@ describe('demo app', () => {
     expect(page).toContain('You do not have access to this page');
     // Development: how to become an admin of one's own demo (issue #14).
     expect(page).toContain('OWNER_EMAIL=you@example.com npm start');
+    // The login page knows it is signed in, so its script asks /auth/users/me (issue 31).
+    expect(await (await app.request('/', { headers: { cookie: cookies } })).text()).toContain('<meta name="svc-session" content="signed-in">');
+    const refreshOnly = cookies.split('; ').filter((c) => c.startsWith('svc-refresh=')).join('; ');
+    expect(refreshOnly).not.toBe('');
+    expect(await (await app.request('/', { headers: { cookie: refreshOnly } })).text()).toContain('<meta name="svc-session" content="refresh">');
+  });
+
+  it('tells the login page a visitor has no session, so it makes no request that fails with 401 (issue 31)', async () => {
+    const { app } = await demo();
+    for (const cookie of [undefined, 'svc-access=not.a.token', 'other=1']) {
+      const html = await (await app.request('/', cookie ? { headers: { cookie } } : {})).text();
+      expect(html, cookie).toContain('<meta name="svc-session" content="none">');
+    }
+    // The page's script reads the hint and asks /auth/users/me only when there may be a session.
+    const script = await (await app.request('/static/login.js')).text();
+    expect(script).toContain("sessionHint() !== 'none'");
   });
 
   it('lets an admin:read user into the admin console at /admin and lists users through it', async () => {
@@ -140,6 +156,22 @@ describe('demo app', () => {
         expect(() => createDemoApp({ authServerUrl: TEST_ISSUER, serviceSecret: TEST_SERVICE_TOKEN, printMessages: false, production, cookieSecret: cookieSecret as string })).toThrow(/cookieSecret must be at least 32 characters/);
       }
     }
+  });
+
+  it('serves the /.well-known association files at its root, as an app mounting svcWellKnown does (issue 31)', async () => {
+    const { app } = await demo();
+    const webauthn = await app.request('/.well-known/webauthn');
+    expect(webauthn.status).toBe(200);
+    expect(webauthn.headers.get('content-type')).toContain('application/json');
+    expect(await webauthn.json()).toEqual({ origins: expect.any(Array) });
+    const links = await app.request('/.well-known/assetlinks.json');
+    expect(links.status).toBe(200);
+    expect(await links.json()).toEqual(expect.any(Array));
+    const apple = await app.request('/.well-known/apple-app-site-association');
+    expect(apple.status).toBe(200);
+    expect(await apple.json()).toMatchObject({ webcredentials: { apps: expect.any(Array) } });
+    // GET only, like the adapter's own table.
+    expect((await app.request('/.well-known/webauthn', { method: 'POST' })).status).toBe(405);
   });
 
   it('does not mount /dev/outbox in production', async () => {

@@ -3,7 +3,8 @@
  * a magic link opened in the second completes the sign-in waiting in the
  * first; the first lists both sessions and signs the other one out; the admin
  * page refuses a non-admin with a readable page and lets the OWNER_EMAIL
- * account in.
+ * account in; the console signs out back to the app. A signed-out visit to the
+ * sign-in page logs no console error.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,25 @@ describe('magic link, sessions and admin in Chromium', () => {
   });
 
   const sessionRows = (page: Page) => page.locator('#sessions tr');
+
+  it('loads the sign-in page signed out without a console error: no request fails with 401 (issue 31)', async () => {
+    const { page, context } = await newPage(browser);
+    const consoleErrors: string[] = [];
+    const failed: string[] = [];
+    // Chromium logs every 4xx/5xx fetch as a console error ("Failed to load resource: … 401").
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
+    await page.goto(`${stack.demo}/`);
+    await page.locator('#step-start').waitFor({ state: 'visible' });
+    await page.waitForLoadState('networkidle');
+    await context.close();
+    expect(failed).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
 
   it('signs in by magic link: the link opened in a second browser, the first one continues by itself', async () => {
     await registerWithEmailCode(stack, first, GRACE);
@@ -122,5 +142,16 @@ describe('magic link, sessions and admin in Chromium', () => {
     await expect.poll(() => second.locator('#users-table tbody tr').count()).toBe(2);
     expect(await second.textContent('#users-table')).toContain(GRACE);
     await screenshot(second, '14-admin');
+
+    // The console's way back (issue 31): a link to the app, and Sign out, which ends the session and lands in the app.
+    await expect(second.getAttribute('#back-to-app', 'href')).resolves.toBe('/app');
+    await expect(second.locator('#back-to-app').isVisible()).resolves.toBe(true);
+    await expect(second.locator('#sign-out').isVisible()).resolves.toBe(true);
+    await second.click('#sign-out');
+    await second.waitForURL(`${stack.demo}/?next=%2Fapp`);
+    await second.locator('#step-start').waitFor({ state: 'visible' });
+    expect((await second.context().request.get(`${stack.demo}/auth/users/me`)).status()).toBe(401);
+    await second.goto(`${stack.demo}/admin`);
+    await second.waitForURL(`${stack.demo}/?next=%2Fadmin`);
   });
 });

@@ -143,6 +143,6 @@ describe('auth API on Node (src/node.ts)', () => {
     const bad = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env: { ...env, PORT: port } });
     expect(await bad.exited).not.toBe(0);
     const lines = bad.output().trim().split('\n').filter((l) => !l.startsWith('[svc-auth] warn'));
-    expect(lines).toEqual([`svc-auth: configuration error: PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`]);
+    expect(lines).toEqual([`svc-auth: configuration error: PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE): the port is in use; stop what uses it, or start with PORT=<another port> (HOST=<address> to change the address)`]);
   });
 });

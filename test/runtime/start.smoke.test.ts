@@ -40,6 +40,15 @@ describe('npm start', () => {
     expect(block).toMatch(new RegExp(`auth API +${base} `));
     expect(block).toContain('codes      sign-in codes and magic links are printed here');
     expect(block).toContain('stop       Ctrl+C');
+    expect(block).toContain(`well-known ${demo}/.well-known/webauthn`);
+  });
+
+  it('serves the demo\'s /.well-known association files, the origins from the development defaults (issue 31)', async () => {
+    const res = await http(`${demo}/.well-known/webauthn`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ origins: [demo] });
+    expect((await http(`${demo}/.well-known/assetlinks.json`)).status).toBe(200);
+    expect((await http(`${demo}/.well-known/apple-app-site-association`)).status).toBe(200);
   });
 
   it('creates ./.data/svc.db and answers the JWKS', async () => {

@@ -35,7 +35,9 @@ ${page.charts ? html`<link rel="stylesheet" href="${base}/assets/uplot.css">` : 
   <nav aria-label="Console">
     <ul>${NAV.map(([p, label]) => html`<li><a href="${base}${p === '/' ? '' : p}"${p === current ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul>
   </nav>
-  <div class="who"><span class="who-label">Signed in as</span><span id="who">${session.email ?? session.userId}</span>${session.canWrite ? '' : html`<span class="pill grey">read-only</span>`}</div>
+  <div class="who"><span class="who-label">Signed in as</span><span id="who">${session.email ?? session.userId}</span>${session.canWrite ? '' : html`<span class="pill grey">read-only</span>`}
+    <button type="button" id="sign-out" class="secondary" data-sign-out="${settings.signOutUrl}" data-after="${settings.appUrl}">Sign out</button></div>
+  <a id="back-to-app" href="${settings.appUrl}">← Back to the app</a>
 </div></aside>
 <main id="main">
   <header class="page-head"><h1>${page.title}</h1><div class="actions">${page.actions ?? ''}</div></header>

@@ -17,12 +17,33 @@ export interface SvcAdminConsoleOptions extends SvcAdapterOptions {
   signInUrl?: string;
   /** Rows per page on the users, organizations and events screens (1–100). Default 25. */
   pageSize?: number;
+  /** The app the console is mounted in: the "Back to the app" link, and where "Sign out" lands. Default `/`. */
+  appUrl?: string;
+  /**
+   * The adapter's logout route that "Sign out" calls with `DELETE` (same origin,
+   * cookies), before going to `appUrl`. Default `/auth/logout` (`svcAdapter` at `/auth`).
+   */
+  signOutUrl?: string;
 }
 
 export interface ConsoleSettings {
   title: string;
   signInUrl: string | null;
   pageSize: number;
+  appUrl: string;
+  signOutUrl: string;
+}
+
+/**
+ * A path on this origin: `/x`. Never `//host`, and no backslash, whitespace or
+ * control character anywhere (browsers read `/\host` and `/<tab>/host` as `//host`).
+ */
+const isSameOriginPath = (v: unknown): v is string => typeof v === 'string' && v.startsWith('/') && !v.startsWith('//') && !/[\\\s\u0000-\u001f\u007f]/.test(v);
+
+function pathOption(name: 'appUrl' | 'signOutUrl', value: string | undefined, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (!isSameOriginPath(value)) throw new Error(`svcAdminConsole: ${name} must be a same-origin path such as "${fallback}"`);
+  return value;
 }
 
 /** Applies the defaults once and refuses bad values at construction, naming the option. */
@@ -32,5 +53,11 @@ export function consoleSettings(opts: SvcAdminConsoleOptions): ConsoleSettings {
   if (opts.signInUrl !== undefined && (typeof opts.signInUrl !== 'string' || !opts.signInUrl.startsWith('/') || opts.signInUrl.startsWith('//'))) {
     throw new Error('svcAdminConsole: signInUrl must be a same-origin path such as "/login"');
   }
-  return { title: opts.title ?? 'svc admin', signInUrl: opts.signInUrl ?? null, pageSize };
+  return {
+    title: opts.title ?? 'svc admin',
+    signInUrl: opts.signInUrl ?? null,
+    pageSize,
+    appUrl: pathOption('appUrl', opts.appUrl, '/'),
+    signOutUrl: pathOption('signOutUrl', opts.signOutUrl, '/auth/logout'),
+  };
 }

@@ -25,6 +25,7 @@ async function setup(extra: Partial<SvcAdminConsoleOptions> = {}, apiEnv: Record
 }
 
 const SAME_ORIGIN = { origin: APP_ORIGIN, 'sec-fetch-site': 'same-origin' };
+const CONSOLE_BASE = { authServerUrl: 'http://127.0.0.1:1', audience: 'http://127.0.0.1:1', issuer: APP_ORIGIN, serviceSecret: 's'.repeat(40), cookieSecret: 'c'.repeat(40) };
 
 /** Every `<script>` must load a file or carry JSON data: no inline code for the CSP to allow. */
 const inlineScripts = (page: string) => [...page.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attrs, code]) => !/\bsrc=/.test(attrs!) && !/type="application\/json"/.test(attrs!) && code!.trim() !== '');
@@ -74,6 +75,33 @@ describe('svcAdminConsole pages', () => {
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(inlineScripts(res.text), path).toEqual([]);
       expect(res.text, path).not.toMatch(/\son[a-z]+=/i); // no inline event handlers either
+    }
+  });
+
+  it('has a back-to-app link and a sign-out control on every screen (appUrl default /, signOutUrl default /auth/logout)', async () => {
+    const { h, admin } = await setup();
+    for (const path of ['/admin', '/admin/users', '/admin/config']) {
+      const res = await h.send('GET', path, { cookies: admin.cookies });
+      expect(res.text, path).toContain('<a id="back-to-app" href="/">← Back to the app</a>');
+      expect(res.text, path).toContain('<button type="button" id="sign-out" class="secondary" data-sign-out="/auth/logout" data-after="/">Sign out</button>');
+    }
+    const { h: h2, admin: admin2 } = await setup({ appUrl: '/home', signOutUrl: '/api/auth/logout' });
+    const res = await h2.send('GET', '/admin', { cookies: admin2.cookies });
+    expect(res.text).toContain('<a id="back-to-app" href="/home">');
+    expect(res.text).toContain('data-sign-out="/api/auth/logout" data-after="/home"');
+    // The control's script: DELETE the adapter's logout (same origin, cookies), then go back to the app.
+    const js = await h2.send('GET', '/admin/assets/console.js');
+    expect(js.text).toContain("fetch(button.dataset.signOut, { method: 'DELETE', credentials: 'same-origin'");
+    // What the control calls signs the browser out: the console then refuses the old cookies.
+    const out = await h.send('DELETE', '/auth/logout', { cookies: admin.cookies, headers: SAME_ORIGIN });
+    expect(out.status).toBe(204);
+    expect((await h.send('GET', '/admin', { cookies: out.cookies })).status).toBe(401);
+  });
+
+  it('refuses an appUrl or signOutUrl that is not a same-origin path', () => {
+    for (const bad of ['//evil.test', 'https://evil.test/', 'javascript:alert(1)', '', '/\\evil.test', '/\t/evil.test', '/a b']) {
+      expect(() => svcAdminConsole({ ...CONSOLE_BASE, appUrl: bad }), bad).toThrow('svcAdminConsole: appUrl must be a same-origin path');
+      expect(() => svcAdminConsole({ ...CONSOLE_BASE, signOutUrl: bad }), bad).toThrow('svcAdminConsole: signOutUrl must be a same-origin path');
     }
   });
 

@@ -74,7 +74,10 @@ describe('MFA login step', () => {
     const { t, secret, first } = await mfaLogin();
     const code = codeAt(secret, t.clock.now());
     expect((await t.call('POST', '/totp/verify-login', { token: first.token, body: { code } })).status).toBe(200);
-    expect((await t.call('POST', '/totp/verify-login', { token: first.token, body: { code } })).status).toBe(401);
+    const replay = await t.call('POST', '/totp/verify-login', { token: first.token, body: { code } });
+    // A spent step is told apart from a wrong code (so a UI can say "wait for the next code"), still 401 pre-auth.
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ error: 'totp_code_already_used', message: 'That code was already used; wait for the next one' });
   });
 
   it('locks after ten wrong codes with 423 and retryAfterSeconds', async () => {

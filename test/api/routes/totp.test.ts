@@ -183,11 +183,18 @@ describe('TOTP verification window and replay', () => {
     expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code } })).status).toBe(200);
     const replay = await t.call('POST', '/totp/verify-mfa', { token, body: { code } });
     expect(replay.status).toBe(403);
-    expect(replay.body.error).toBe('totp_verification_failed');
+    // Its own code, so the demo can say "wait for the next code" instead of "not valid".
+    expect(replay.body).toEqual({ error: 'totp_code_already_used', message: 'That code was already used; wait for the next one' });
     const previous = codeAt(secret, t.clock.now() - STEP_MS);
-    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: previous } })).status).toBe(403);
+    const older = await t.call('POST', '/totp/verify-mfa', { token, body: { code: previous } });
+    expect(older.status).toBe(403);
+    expect(older.body.error).toBe('totp_code_already_used');
+    // A wrong code still answers the generic failure: only a correct, spent code says "already used".
+    const wrong = await t.call('POST', '/totp/verify-mfa', { token, body: { code: wrongCodeAt(secret, t.clock.now()) } });
+    expect(wrong.body.error).toBe('totp_verification_failed');
     const failed = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.userId, user.id))).filter((e) => e.type === 'totp_failed');
-    expect(failed.map((e) => (e.metadata as { reason: string }).reason)).toEqual(['replay', 'replay']);
+    // A replay still counts toward the lockout like any failed code.
+    expect(failed.map((e) => (e.metadata as { reason: string }).reason)).toEqual(['replay', 'replay', 'invalid_code']);
   });
 
   it('lets only one of two concurrent uses of the same code pass', async () => {
@@ -299,6 +306,18 @@ describe('POST /totp/verify-mfa', () => {
   });
 });
 
+describe('the code still on screen right after enrolment (issue 31)', () => {
+  it('a step-up with the code that just turned TOTP on answers totp_code_already_used; the next step passes', async () => {
+    const { t, token } = await setup();
+    const secret = await enrollTotp(t, token);
+    const same = await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } });
+    expect(same.status).toBe(403);
+    expect(same.body).toEqual({ error: 'totp_code_already_used', message: 'That code was already used; wait for the next one' });
+    t.clock.advance(STEP_MS);
+    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } })).status).toBe(200);
+  });
+});
+
 describe('POST /totp/disable', () => {
   it('refuses a code that was already spent (replay) and keeps TOTP enabled', async () => {
     const { t, token } = await setup();
@@ -306,7 +325,9 @@ describe('POST /totp/disable', () => {
     t.clock.advance(STEP_MS);
     const code = codeAt(secret, t.clock.now());
     expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code } })).status).toBe(200);
-    expect((await t.call('POST', '/totp/disable', { token, body: { code } })).status).toBe(403);
+    const replay = await t.call('POST', '/totp/disable', { token, body: { code } });
+    expect(replay.status).toBe(403);
+    expect(replay.body.error).toBe('totp_code_already_used');
     expect((await t.call('GET', '/totp/status', { token })).body.enabled).toBe(true);
   });
 

@@ -104,7 +104,7 @@ describe('the MFA login step', () => {
     const s = await withTotp();
     const { token, code, device } = await emailCodeFor(s.email);
     const first = await call('POST', '/otp/verify-login-email-otp', { device, token, body: { verificationToken: code } });
-    expectError(await call('POST', '/totp/verify-login', { device, token: first.body.token, body: { code: codeAt(s.secret, -1) } }), 401, 'totp_verification_failed');
+    expectError(await call('POST', '/totp/verify-login', { device, token: first.body.token, body: { code: codeAt(s.secret, -1) } }), 401, 'totp_code_already_used');
   });
 });
 

@@ -251,6 +251,22 @@ document.addEventListener('reset', (ev) => {
   if (ev.target instanceof HTMLFormElement) clearErrors(ev.target);
 });
 
+// Sign out: the adapter's logout (DELETE, same origin, the cookies), then back to the app.
+// The app's page is where a signed-out visitor belongs, whatever the logout answered.
+const signOut = $('#sign-out');
+if (signOut) {
+  signOut.addEventListener('click', async () => {
+    const button = signOut;
+    button.disabled = true;
+    try {
+      await fetch(button.dataset.signOut, { method: 'DELETE', credentials: 'same-origin', headers: { accept: 'application/json' } });
+    } catch {
+      // Offline: the cookies stay; the app's page says what it sees.
+    }
+    location.assign(button.dataset.after || '/');
+  });
+}
+
 document.addEventListener('click', async (ev) => {
   const button = ev.target instanceof Element ? ev.target.closest('button[data-api]') : null;
   if (!button) return;
