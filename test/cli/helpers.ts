@@ -57,6 +57,14 @@ function cliBundle(): string {
   return bundled;
 }
 
+export interface SvcRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (for --json runs), else undefined. */
+  json: any;
+}
+
 /**
  * One invocation. The child gets only PATH/HOME plus `env`, so the caller's
  * DATABASE_URL, NO_COLOR or FORCE_COLOR never leak into an assertion.
