@@ -17,6 +17,22 @@ export const SECRET_ENV = 'TESTOP_CLIENT_SECRET';
 /** The redirect URIs registered at the test provider (every redirect a successful flow may use). */
 export const PROVIDER_REDIRECTS = [APP_CALLBACK, OTHER_CALLBACK];
 
+/**
+ * A provider config that needs no running provider (its URLs are never called): for the routes
+ * that list, validate or limit providers.
+ */
+export const staticProvider = (over: Record<string, unknown> = {}) => ({
+  id: 'acme',
+  name: 'Acme',
+  clientId: 'client-1',
+  clientSecretEnv: 'ACME_CLIENT_SECRET',
+  authorizationUrl: 'https://idp.example/authorize',
+  tokenUrl: 'https://idp.example/token',
+  userInfoUrl: 'https://idp.example/userinfo',
+  scopes: ['openid', 'email'],
+  ...over,
+});
+
 export function providerConfig(op: TestOidcProvider, over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: 'testop',

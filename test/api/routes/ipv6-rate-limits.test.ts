@@ -9,6 +9,7 @@ import { captureSender, settle } from '../../helpers/capture-sender.js';
 import { createUser } from '../../helpers/factories.js';
 import { makeApi, type CallResult, type TestApi } from '../../helpers/make-app.js';
 import { externalDelivery } from '../../helpers/service-token.js';
+import { staticProvider } from '../../helpers/oauth.js';
 
 /** Fixed start 10 s into a minute, so a window boundary never falls inside a test. */
 const START = Date.UTC(2026, 0, 1, 12, 0, 10);
@@ -118,16 +119,7 @@ describe('SMS sends from one /64', () => {
 });
 
 describe('OAuth provider+IP key', () => {
-  const provider = {
-    id: 'acme',
-    name: 'Acme',
-    clientId: 'client-1',
-    clientSecretEnv: 'ACME_CLIENT_SECRET',
-    authorizationUrl: 'https://idp.example/authorize',
-    tokenUrl: 'https://idp.example/token',
-    userInfoUrl: 'https://idp.example/userinfo',
-    scopes: ['openid', 'email'],
-  };
+  const provider = staticProvider();
 
   it('the 11th start for one provider from one /64 gets 429', async () => {
     const t = await makeApi({ env: { LOGIN_METHODS: 'passkey,oauth', OAUTH_PROVIDERS: JSON.stringify([provider]), ACME_CLIENT_SECRET: 'provider-secret-value-123' } });

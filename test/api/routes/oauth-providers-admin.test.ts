@@ -3,19 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { authEvents } from '../../../src/db/schema.js';
 import { signedIn } from '../../helpers/admin.js';
 import { makeApi } from '../../helpers/make-app.js';
+import { staticProvider } from '../../helpers/oauth.js';
 
 const SECRET_VALUE = 'the-real-client-secret-value-0123456789';
-const provider = (over: Record<string, unknown> = {}) => ({
-  id: 'acme',
-  name: 'Acme',
-  clientId: 'client-1',
-  clientSecretEnv: 'ACME_CLIENT_SECRET',
-  authorizationUrl: 'https://idp.example/authorize',
-  tokenUrl: 'https://idp.example/token',
-  userInfoUrl: 'https://idp.example/userinfo',
-  scopes: ['openid', 'email'],
-  ...over,
-});
+const provider = staticProvider;
 
 async function setup(providers: unknown[] = [provider()]) {
   const t = await makeApi({

@@ -2,18 +2,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { authEvents } from '../../../src/db/schema.js';
 import { makeApi } from '../../helpers/make-app.js';
+import { staticProvider } from '../../helpers/oauth.js';
 
-const provider = (over: Record<string, unknown> = {}) => ({
-  id: 'acme',
-  name: 'Acme',
-  clientId: 'client-1',
-  clientSecretEnv: 'ACME_CLIENT_SECRET',
-  authorizationUrl: 'https://idp.example/authorize',
-  tokenUrl: 'https://idp.example/token',
-  userInfoUrl: 'https://idp.example/userinfo',
-  scopes: ['openid', 'email'],
-  ...over,
-});
+const provider = staticProvider;
 
 const apiWith = (providers: unknown[], loginMethods = 'passkey,oauth') =>
   makeApi({ env: { LOGIN_METHODS: loginMethods, OAUTH_PROVIDERS: JSON.stringify(providers), ACME_CLIENT_SECRET: 'provider-secret-value-123' } });
