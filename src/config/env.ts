@@ -6,17 +6,11 @@
  */
 import { ConfigError } from './config-error.js';
 import { parseClientSecretEnvAllowlist } from './oauth-secret-env.js';
+import { secret, secretsFor, type ApiSecrets } from './secrets.js';
+
+export { secretsFor, type ApiSecrets } from './secrets.js';
 
 export type EnvRecord = Record<string, string | undefined>;
-
-export interface ApiSecrets {
-  /** HS256 key of service tokens, OTP hash key, fallback for the others (`API_SERVICE_TOKEN`, or the development token generated for this database). */
-  serviceToken: string;
-  refreshLookup: string;
-  totpEncryption: string;
-  oauthState: string;
-  decoySubject: string;
-}
 
 export interface ProductionKeysEnv {
   activeKid: string;
@@ -82,7 +76,6 @@ export type ParsedEnv = Omit<ApiEnv, 'secrets'> & { secrets: ApiSecrets | null }
 
 export const DEFAULT_DATABASE_URL = 'file:./.data/svc.db';
 export const DEFAULT_BCRYPT_COST = 4;
-const MIN_SECRET_LENGTH = 32;
 const KID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
 
 const str = (env: EnvRecord, name: string): string | undefined => {
@@ -91,13 +84,6 @@ const str = (env: EnvRecord, name: string): string | undefined => {
   const t = v.trim();
   return t === '' ? undefined : t;
 };
-
-function secret(env: EnvRecord, name: string): string | undefined {
-  const v = env[name];
-  if (v === undefined || v === '') return undefined;
-  if (v.length < MIN_SECRET_LENGTH) throw new ConfigError(name, `must be at least ${MIN_SECRET_LENGTH} characters`);
-  return v;
-}
 
 export function parseIssuer(value: string | undefined): string {
   if (!value) throw new ConfigError('ISSUER', 'is required (the public base URL of the auth API)');
@@ -150,27 +136,6 @@ function parseDelivery(env: EnvRecord, production: boolean): DeliveryEnv {
   const webhookSecret = secret(env, 'DELIVERY_WEBHOOK_SECRET');
   if (!webhookSecret) throw new ConfigError('DELIVERY_WEBHOOK_SECRET', 'is required when DELIVERY_MODE=webhook');
   return { mode, webhookUrl: parsed.toString(), webhookSecret };
-}
-
-/** The secrets that fall back to the service token when unset (contract §1.1). */
-const FALLBACK_SECRETS = ['REFRESH_TOKEN_LOOKUP_SECRET', 'TOTP_SECRET_ENCRYPTION_KEY', 'OAUTH_STATE_SECRET', 'DECOY_SUBJECT_SECRET'] as const;
-
-/**
- * Every secret of the API given its service token: each dedicated variable
- * when set, the service token otherwise (contract §1.1).
- *
- * @example
- * const env: ApiEnv = { ...parsed, secrets: parsed.secrets ?? secretsFor(parsed.raw, generatedToken) };
- */
-export function secretsFor(env: EnvRecord, serviceToken: string): ApiSecrets {
-  const own = (name: (typeof FALLBACK_SECRETS)[number]) => secret(env, name) ?? serviceToken;
-  return {
-    serviceToken,
-    refreshLookup: own('REFRESH_TOKEN_LOOKUP_SECRET'),
-    totpEncryption: own('TOTP_SECRET_ENCRYPTION_KEY'),
-    oauthState: own('OAUTH_STATE_SECRET'),
-    decoySubject: own('DECOY_SUBJECT_SECRET'),
-  };
 }
 
 /**
