@@ -52,94 +52,31 @@ async function ownerRole(deps: LinkDeps, email: string, roles: string[]): Promis
 
 const identityProfile = (p: OAuthProfile) => ({ email: p.email, ...(p.name ? { name: p.name } : {}) });
 
+/** One callback's inputs, shared by the steps of the table. */
+interface LinkCall {
+  deps: LinkDeps;
+  provider: OAuthProviderConfig;
+  profile: OAuthProfile;
+  eventBase: ReturnType<typeof clientFields>;
+  nowMs: number;
+}
+
+type IdentityRow = Omit<Parameters<typeof insertOAuthIdentity>[1], 'userId'>;
+
 export async function resolveOAuthUser(
   deps: LinkDeps,
   input: { provider: OAuthProviderConfig; profile: OAuthProfile; client: RequestContext },
   attempt = 0,
 ): Promise<LinkResult> {
-  const { db, clock, events } = deps;
   const { provider, profile, client } = input;
-  const now = clock.now();
-  const eventBase = clientFields(client);
+  const call: LinkCall = { deps, provider, profile, eventBase: clientFields(client), nowMs: deps.clock.now() };
 
-  const identity = await findOAuthIdentity(db, provider.id, profile.subject);
-  if (identity) {
-    if (provider.requireEmailVerified && !profile.emailVerified) throw emailNotVerified();
-    const user = await findUserById(db, identity.userId);
-    if (!user || user.revoked || !user.verified) throw refuse('not_allowed', 'not_allowed');
-    await touchOAuthIdentity(db, identity.id, { email: profile.email, profile: identityProfile(profile), nowMs: now });
-    return { user, outcome: 'existing_identity' };
-  }
-
-  const identityRow = {
-    id: randomId(),
-    providerId: provider.id,
-    providerSubject: profile.subject,
-    email: profile.email,
-    profile: identityProfile(profile),
-    lastLoginAt: new Date(now),
-    createdAt: new Date(now),
-    updatedAt: new Date(now),
-  };
+  const identity = await findOAuthIdentity(deps.db, provider.id, profile.subject);
+  if (identity) return signInWithIdentity(call, identity);
 
   try {
-    const local = await findUserByEmail(db, profile.email);
-    if (local) {
-      // Same body as "signup disabled", so the existence of the account is not revealed.
-      if (provider.accountLinking === 'disabled') throw refuse('linking_disabled', 'oauth_signup_disabled');
-      if (!profile.emailVerified) throw emailNotVerified();
-      if (local.revoked) throw refuse('not_allowed', 'not_allowed');
-      const claim = !local.verified || !local.emailVerified;
-      const role = claim ? await ownerRole(deps, local.email, local.roles) : null;
-      const roles = role ? [...local.roles, role] : local.roles;
-      if (claim) {
-        // An unverified account is claimed (contract §3.13 [C]): verified, pending codes gone, an unverified phone cleared.
-        await db.batch([
-          insertOAuthIdentity(db, { ...identityRow, userId: local.id }),
-          db
-            .update(users)
-            .set({
-              verified: true,
-              emailVerified: true,
-              roles,
-              phone: sql`CASE WHEN ${users.phoneVerified} = 1 THEN ${users.phone} ELSE NULL END`,
-              updatedAt: new Date(now),
-            })
-            .where(eq(users.id, local.id)),
-          db.delete(otpCodes).where(eq(otpCodes.userId, local.id)),
-        ]);
-      } else {
-        await insertOAuthIdentity(db, { ...identityRow, userId: local.id });
-      }
-      if (role) await events.record({ ...eventBase, type: 'owner_role_granted', userId: local.id, metadata: { role, method: 'oauth' } });
-      await events.record({ ...eventBase, type: 'oauth_identity_linked', userId: local.id, metadata: { providerId: provider.id, claimed: claim } });
-      const user = await findUserById(db, local.id);
-      return { user: user!, outcome: 'linked' };
-    }
-
-    if (!provider.allowSignup) throw refuse('signup_disabled', 'oauth_signup_disabled');
-    if (!profile.emailVerified) throw emailNotVerified();
-    const cfg = await deps.config.get();
-    const role = await ownerRole(deps, profile.email, cfg.default_roles);
-    const userId = randomId();
-    await db.batch([
-      db.insert(users).values({
-        id: userId,
-        email: profile.email,
-        phone: null,
-        roles: role ? [...cfg.default_roles, role] : cfg.default_roles,
-        verified: true,
-        emailVerified: true,
-        createdAt: new Date(now),
-        updatedAt: new Date(now),
-      }),
-      insertOAuthIdentity(db, { ...identityRow, userId }),
-    ]);
-    await events.record({ ...eventBase, type: 'user_created', userId, metadata: { method: 'oauth', providerId: provider.id } });
-    if (role) await events.record({ ...eventBase, type: 'owner_role_granted', userId, metadata: { role, method: 'oauth' } });
-    await events.record({ ...eventBase, type: 'oauth_identity_linked', userId, metadata: { providerId: provider.id, claimed: false } });
-    const user = await findUserById(db, userId);
-    return { user: user!, outcome: 'created' };
+    const local = await findUserByEmail(deps.db, profile.email);
+    return local ? await linkToLocalUser(call, local) : await createOAuthUser(call);
   } catch (err) {
     // A concurrent callback created the user or the identity first: resolve again, once.
     if (attempt === 0 && uniqueViolation(err)) {
@@ -147,4 +84,93 @@ export async function resolveOAuthUser(
     }
     throw err;
   }
+}
+
+/** The identity exists: its user signs in (requireEmailVerified honoured). */
+async function signInWithIdentity(call: LinkCall, identity: { id: string; userId: string }): Promise<LinkResult> {
+  const { deps, provider, profile, nowMs } = call;
+  if (provider.requireEmailVerified && !profile.emailVerified) throw emailNotVerified();
+  const user = await findUserById(deps.db, identity.userId);
+  if (!user || user.revoked || !user.verified) throw refuse('not_allowed', 'not_allowed');
+  await touchOAuthIdentity(deps.db, identity.id, { email: profile.email, profile: identityProfile(profile), nowMs });
+  return { user, outcome: 'existing_identity' };
+}
+
+function newIdentityRow({ provider, profile, nowMs }: LinkCall): IdentityRow {
+  return {
+    id: randomId(),
+    providerId: provider.id,
+    providerSubject: profile.subject,
+    email: profile.email,
+    profile: identityProfile(profile),
+    lastLoginAt: new Date(nowMs),
+    createdAt: new Date(nowMs),
+    updatedAt: new Date(nowMs),
+  };
+}
+
+/** The email matches a local user: link (accountLinking "email", verified provider email) or refuse. */
+async function linkToLocalUser(call: LinkCall, local: UserRow): Promise<LinkResult> {
+  const { deps, provider, profile, eventBase } = call;
+  // Same body as "signup disabled", so the existence of the account is not revealed.
+  if (provider.accountLinking === 'disabled') throw refuse('linking_disabled', 'oauth_signup_disabled');
+  if (!profile.emailVerified) throw emailNotVerified();
+  if (local.revoked) throw refuse('not_allowed', 'not_allowed');
+  const claim = !local.verified || !local.emailVerified;
+  const role = claim ? await ownerRole(deps, local.email, local.roles) : null;
+  const identityRow = { ...newIdentityRow(call), userId: local.id };
+  if (claim) await claimUnverifiedUser(call, identityRow, role ? [...local.roles, role] : local.roles);
+  else await insertOAuthIdentity(deps.db, identityRow);
+  if (role) await deps.events.record({ ...eventBase, type: 'owner_role_granted', userId: local.id, metadata: { role, method: 'oauth' } });
+  await deps.events.record({ ...eventBase, type: 'oauth_identity_linked', userId: local.id, metadata: { providerId: provider.id, claimed: claim } });
+  const user = await findUserById(deps.db, local.id);
+  return { user: user!, outcome: 'linked' };
+}
+
+/** An unverified account is claimed (contract §3.13 [C]): verified, pending codes gone, an unverified phone cleared. */
+async function claimUnverifiedUser({ deps, nowMs }: LinkCall, identityRow: IdentityRow & { userId: string }, roles: string[]): Promise<void> {
+  const { db } = deps;
+  await db.batch([
+    insertOAuthIdentity(db, identityRow),
+    db
+      .update(users)
+      .set({
+        verified: true,
+        emailVerified: true,
+        roles,
+        phone: sql`CASE WHEN ${users.phoneVerified} = 1 THEN ${users.phone} ELSE NULL END`,
+        updatedAt: new Date(nowMs),
+      })
+      .where(eq(users.id, identityRow.userId)),
+    db.delete(otpCodes).where(eq(otpCodes.userId, identityRow.userId)),
+  ]);
+}
+
+/** No local user: create a verified one (allowSignup, verified provider email), or refuse. */
+async function createOAuthUser(call: LinkCall): Promise<LinkResult> {
+  const { deps, provider, profile, eventBase, nowMs } = call;
+  const { db, events } = deps;
+  if (!provider.allowSignup) throw refuse('signup_disabled', 'oauth_signup_disabled');
+  if (!profile.emailVerified) throw emailNotVerified();
+  const cfg = await deps.config.get();
+  const role = await ownerRole(deps, profile.email, cfg.default_roles);
+  const userId = randomId();
+  await db.batch([
+    db.insert(users).values({
+      id: userId,
+      email: profile.email,
+      phone: null,
+      roles: role ? [...cfg.default_roles, role] : cfg.default_roles,
+      verified: true,
+      emailVerified: true,
+      createdAt: new Date(nowMs),
+      updatedAt: new Date(nowMs),
+    }),
+    insertOAuthIdentity(db, { ...newIdentityRow(call), userId }),
+  ]);
+  await events.record({ ...eventBase, type: 'user_created', userId, metadata: { method: 'oauth', providerId: provider.id } });
+  if (role) await events.record({ ...eventBase, type: 'owner_role_granted', userId, metadata: { role, method: 'oauth' } });
+  await events.record({ ...eventBase, type: 'oauth_identity_linked', userId, metadata: { providerId: provider.id, claimed: false } });
+  const user = await findUserById(db, userId);
+  return { user: user!, outcome: 'created' };
 }
