@@ -7,7 +7,7 @@
  * Node only: this file imports `node:` modules and is reached through
  * `svc-auth/node`, never from the core or the Hono adapter.
  */
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import type { FetchLike } from '../core/options.js';
@@ -111,41 +111,22 @@ function failed(cause: unknown): TypeError {
  * app.route('/auth', svcAdapter(auth));
  */
 export function nodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): NodeUpstreamFetch {
-  const maxSockets = options.maxSockets ?? 64;
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
-  const agentOptions = {
-    keepAlive: true,
-    maxSockets,
-    maxFreeSockets: options.maxFreeSockets ?? maxSockets,
-    // Node's agent applies `timeout` to idle sockets and lowers it to a server's Keep-Alive hint.
-    timeout: options.idleTimeoutMs ?? 4000,
-    scheduling: 'lifo' as const,
-  };
+  const agentOptions = keepAliveAgentOptions(options);
   const httpAgent = new HttpAgent(agentOptions);
   let httpsAgent: HttpsAgent | undefined;
 
   const fetchFn = (input: string, init: RequestInit = {}): Promise<Response> => {
-    let url: URL;
+    let prepared: PreparedRequest | 'global';
     try {
-      url = new URL(String(input));
+      prepared = prepareRequest(input, init);
     } catch (e) {
-      return Promise.reject(new TypeError(`Invalid URL: ${String(input)}`, { cause: e }));
+      return Promise.reject(e);
     }
-    const https = url.protocol === 'https:';
-    if (!https && url.protocol !== 'http:') return globalThis.fetch(input, init);
-    if (url.username || url.password) return Promise.reject(new TypeError('Request cannot be constructed from a URL that includes credentials'));
-    const rawMethod = init.method ?? 'GET';
-    const method = NORMALIZED_METHODS.has(rawMethod.toUpperCase()) ? rawMethod.toUpperCase() : rawMethod;
-    const headers = toHeaders(init.headers);
-    const body = toBytes(init.body, headers);
-    if (body === undefined) return globalThis.fetch(input, init);
-    if (body !== null && (method === 'GET' || method === 'HEAD')) return Promise.reject(new TypeError('Request with GET/HEAD method cannot have body.'));
-    if (body !== null) headers['content-length'] = body.length;
-    else if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers['content-length'] = 0;
+    if (prepared === 'global') return globalThis.fetch(input, init);
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const agent = https ? (httpsAgent ??= new HttpsAgent(agentOptions)) : httpAgent;
-    const send = https ? httpsRequest : httpRequest;
+    const { url, https, method, headers, body } = prepared;
     const target = {
       protocol: url.protocol,
       hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
@@ -153,65 +134,10 @@ export function nodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): NodeU
       path: url.pathname + url.search,
       method,
       headers,
-      agent,
+      agent: https ? (httpsAgent ??= new HttpsAgent(agentOptions)) : httpAgent,
     };
-
-    return new Promise<Response>((resolve, reject) => {
-      let settled = false;
-      let req: ClientRequest | undefined;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const onAbort = () => {
-        settle(() => reject(signal!.reason));
-        req?.destroy();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-
-      const attempt = (retry: boolean) => {
-        let answered = false;
-        const r = send(target, (res: IncomingMessage) => {
-          answered = true;
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > maxBodyBytes) {
-              settle(() => reject(failed(new Error(`response body over ${maxBodyBytes} bytes`))));
-              r.destroy();
-            } else chunks.push(c);
-          });
-          res.on('error', (e) => settle(() => reject(failed(e))));
-          res.on('aborted', () => settle(() => reject(failed(new Error('response aborted')))));
-          res.on('end', () => {
-            if (settled) return;
-            const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-            const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-            const decode = raw.length > 0 && method !== 'HEAD' ? DECODERS[encoding] : undefined;
-            const finish = (bytes: Buffer) => settle(() => {
-              try {
-                resolve(toResponse(res, bytes, method, init.redirect, String(input)));
-              } catch (e) {
-                reject(e instanceof TypeError ? e : failed(e));
-              }
-            });
-            if (!decode) return finish(raw);
-            decode(raw, (err, out) => (err ? settle(() => reject(failed(err))) : finish(out)));
-          });
-        });
-        req = r;
-        r.on('error', (e: NodeJS.ErrnoException) => {
-          if (settled) return;
-          if (!retry && !answered && r.reusedSocket && RESET_CODES.has(e.code ?? '') && RETRYABLE_METHODS.has(method)) return attempt(true);
-          settle(() => reject(failed(e)));
-        });
-        r.end(body ?? undefined);
-      };
-      attempt(false);
-    });
+    const request = https ? httpsRequest : httpRequest;
+    return exchange({ request, target, body, method, signal, maxBodyBytes, redirect: init.redirect, url: String(input) });
   };
 
   return Object.assign(fetchFn, {
@@ -219,6 +145,141 @@ export function nodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): NodeU
       httpAgent.destroy();
       httpsAgent?.destroy();
     },
+  });
+}
+
+function keepAliveAgentOptions(options: NodeUpstreamFetchOptions) {
+  const maxSockets = options.maxSockets ?? 64;
+  return {
+    keepAlive: true,
+    maxSockets,
+    maxFreeSockets: options.maxFreeSockets ?? maxSockets,
+    // Node's agent applies `timeout` to idle sockets and lowers it to a server's Keep-Alive hint.
+    timeout: options.idleTimeoutMs ?? 4000,
+    scheduling: 'lifo' as const,
+  };
+}
+
+interface PreparedRequest {
+  url: URL;
+  https: boolean;
+  method: string;
+  headers: OutgoingHttpHeaders;
+  body: Buffer | null;
+}
+
+/**
+ * The request as `node:http` takes it, or `'global'` when this transport does
+ * not take it (not http(s), a Blob/FormData/stream body). Throws the TypeError
+ * the global `fetch` rejects with for a request it cannot construct.
+ */
+function prepareRequest(input: string, init: RequestInit): PreparedRequest | 'global' {
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch (e) {
+    throw new TypeError(`Invalid URL: ${String(input)}`, { cause: e });
+  }
+  const https = url.protocol === 'https:';
+  if (!https && url.protocol !== 'http:') return 'global';
+  if (url.username || url.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
+  const rawMethod = init.method ?? 'GET';
+  const method = NORMALIZED_METHODS.has(rawMethod.toUpperCase()) ? rawMethod.toUpperCase() : rawMethod;
+  const headers = toHeaders(init.headers);
+  const body = toBytes(init.body, headers);
+  if (body === undefined) return 'global';
+  if (body !== null && (method === 'GET' || method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
+  if (body !== null) headers['content-length'] = body.length;
+  else if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers['content-length'] = 0;
+  return { url, https, method, headers, body };
+}
+
+interface Exchange {
+  request: typeof httpRequest;
+  target: RequestOptions;
+  body: Buffer | null;
+  method: string;
+  signal: AbortSignal | undefined;
+  maxBodyBytes: number;
+  redirect: RequestRedirect | undefined;
+  url: string;
+}
+
+/** Settles the fetch promise once: later events (a late error, the abort listener) are ignored. */
+interface Settle {
+  settled(): boolean;
+  fail(error: unknown): void;
+  succeed(makeResponse: () => Response): void;
+}
+
+/** Sends the request (once more on a fresh socket for a reset idempotent one) and resolves with the whole answer. */
+function exchange(x: Exchange): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    let settled = false;
+    let req: ClientRequest | undefined;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      x.signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const onAbort = () => {
+      settle(() => reject(x.signal!.reason));
+      req?.destroy();
+    };
+    x.signal?.addEventListener('abort', onAbort, { once: true });
+    const s: Settle = {
+      settled: () => settled,
+      fail: (error) => settle(() => reject(error)),
+      succeed: (makeResponse) =>
+        settle(() => {
+          try {
+            resolve(makeResponse());
+          } catch (e) {
+            reject(e instanceof TypeError ? e : failed(e));
+          }
+        }),
+    };
+
+    const attempt = (retry: boolean) => {
+      let answered = false;
+      const r = x.request(x.target, (res: IncomingMessage) => {
+        answered = true;
+        collectBody(res, x, s, () => r.destroy());
+      });
+      req = r;
+      r.on('error', (e: NodeJS.ErrnoException) => {
+        if (settled) return;
+        if (!retry && !answered && r.reusedSocket && RESET_CODES.has(e.code ?? '') && RETRYABLE_METHODS.has(x.method)) return attempt(true);
+        s.fail(failed(e));
+      });
+      r.end(x.body ?? undefined);
+    };
+    attempt(false);
+  });
+}
+
+/** Reads the body (at most `maxBodyBytes`), decompresses it and settles with the Response. */
+function collectBody(res: IncomingMessage, x: Exchange, s: Settle, destroyRequest: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > x.maxBodyBytes) {
+      s.fail(failed(new Error(`response body over ${x.maxBodyBytes} bytes`)));
+      destroyRequest();
+    } else chunks.push(c);
+  });
+  res.on('error', (e) => s.fail(failed(e)));
+  res.on('aborted', () => s.fail(failed(new Error('response aborted'))));
+  res.on('end', () => {
+    if (s.settled()) return;
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+    const decode = raw.length > 0 && x.method !== 'HEAD' ? DECODERS[encoding] : undefined;
+    const finish = (bytes: Buffer) => s.succeed(() => toResponse(res, bytes, x.method, x.redirect, x.url));
+    if (!decode) return finish(raw);
+    decode(raw, (err, out) => (err ? s.fail(failed(err)) : finish(out)));
   });
 }
 
