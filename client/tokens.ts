@@ -107,14 +107,64 @@ export interface BearerAuthDeps {
 }
 
 export function createBearerAuth(d: BearerAuthDeps): BearerAuth {
+  const store = createTokenStore(d);
+  let inflight: Promise<StoredTokens> | null = null;
+
+  async function runRefresh(): Promise<StoredTokens> {
+    const cur = store.current();
+    if (!cur) throw new SvcError('signed_out', 0, 'Not signed in');
+    let body: Record<string, unknown>;
+    try {
+      body = await d.callRefresh(cur.refreshToken);
+    } catch (e) {
+      if (e instanceof SvcError && e.status === 401 && SIGN_OUT_CODES.has(e.code) && store.current() === cur) {
+        await store.clear(e.code as SignedOutReason).catch(() => {}); // the refresh answer is the error to report; dirty retries the delete
+      }
+      throw e;
+    }
+    if (store.current() !== cur) throw new SvcError('signed_out', 0, 'Signed out during refresh');
+    await store.replace(tokensFrom(body, d.now()));
+    return store.current()!;
+  }
+
+  function refresh(): Promise<StoredTokens> {
+    inflight ??= runRefresh().finally(() => (inflight = null));
+    return inflight;
+  }
+
+  return {
+    ...store,
+    refresh,
+    async accessToken() {
+      const t = await store.load();
+      if (!t) throw new SvcError('signed_out', 0, 'Not signed in');
+      await store.flush();
+      // A short-lived token (ttl ≤ 2 × leeway) is refreshed at half its life, not on every call.
+      const leewayMs = Math.min(d.leewayMs, (t.accessTtlMs ?? Infinity) / 2);
+      if (t.accessExpiresAtMs - d.now() > leewayMs) return t.accessToken;
+      return (await refresh()).accessToken;
+    },
+    async afterUnauthorized(used) {
+      if (inflight) return (await inflight).accessToken;
+      const tokens = store.current();
+      if (tokens && tokens.accessToken !== used) return tokens.accessToken;
+      return (await refresh()).accessToken;
+    },
+  };
+}
+
+/** The token record in memory and in storage: memory is authoritative; a failed write is retried by the next call. */
+type TokenStore = Pick<BearerAuth, 'load' | 'current' | 'replace' | 'clear'> & {
+  /** Writes again what a failed write left out of storage. */
+  flush(): Promise<void>;
+};
+
+function createTokenStore(d: BearerAuthDeps): TokenStore {
   let tokens: StoredTokens | null = null;
   let loaded = false;
   let loading: Promise<StoredTokens | null> | null = null;
-  let inflight: Promise<StoredTokens> | null = null;
   /** Storage does not hold what memory holds (a write failed); the next call writes again. */
   let dirty = false;
-
-  const signIn = (t: StoredTokens) => d.session.signedIn(t.user, t.organizationId);
 
   async function persist(): Promise<void> {
     const snapshot = tokens;
@@ -135,87 +185,48 @@ export function createBearerAuth(d: BearerAuthDeps): BearerAuth {
     } catch (e) {
       throw storageFailed(e, 'read the tokens'); // not marked loaded: the next call reads again, nothing is deleted
     }
-    let parsed: unknown = null;
-    try {
-      parsed = raw ? JSON.parse(raw) : null;
-    } catch {
-      parsed = null; // an unreadable record is a signed-out state; it is overwritten by the next sign-in
-    }
-    const ok = isObject(parsed) && typeof parsed['refreshToken'] === 'string' && typeof parsed['accessToken'] === 'string' && isObject(parsed['user']);
-    const record = ok ? (parsed as unknown as StoredTokens) : null;
-    // A record whose refresh token has expired is a signed-out state (kept in storage: nothing is deleted on read).
-    tokens = record && !(record.refreshExpiresAtMs <= d.now()) ? record : null;
+    tokens = parseRecord(raw, d.now());
     loaded = true;
-    if (tokens) signIn(tokens);
+    if (tokens) d.session.signedIn(tokens.user, tokens.organizationId);
     else d.session.signedOut('initial');
     return tokens;
   }
 
-  async function load(): Promise<StoredTokens | null> {
-    if (loaded) return tokens;
-    loading ??= readStorage().finally(() => (loading = null));
-    return loading;
-  }
-
-  async function clear(reason: SignedOutReason): Promise<void> {
-    tokens = null;
-    loaded = true;
-    d.session.signedOut(reason);
-    await persist();
-  }
-
-  async function runRefresh(): Promise<StoredTokens> {
-    const cur = tokens;
-    if (!cur) throw new SvcError('signed_out', 0, 'Not signed in');
-    let body: Record<string, unknown>;
-    try {
-      body = await d.callRefresh(cur.refreshToken);
-    } catch (e) {
-      if (e instanceof SvcError && e.status === 401 && SIGN_OUT_CODES.has(e.code) && tokens === cur) {
-        await clear(e.code as SignedOutReason).catch(() => {}); // the refresh answer is the error to report; dirty retries the delete
-      }
-      throw e;
-    }
-    if (tokens !== cur) throw new SvcError('signed_out', 0, 'Signed out during refresh');
-    tokens = tokensFrom(body, d.now());
-    signIn(tokens);
-    await persist();
-    return tokens;
-  }
-
-  function refresh(): Promise<StoredTokens> {
-    inflight ??= runRefresh().finally(() => (inflight = null));
-    return inflight;
-  }
-
-  async function accessToken(): Promise<string> {
-    const t = await load();
-    if (!t) throw new SvcError('signed_out', 0, 'Not signed in');
-    if (dirty) await persist();
-    // A short-lived token (ttl ≤ 2 × leeway) is refreshed at half its life, not on every call.
-    const leewayMs = Math.min(d.leewayMs, (t.accessTtlMs ?? Infinity) / 2);
-    if (t.accessExpiresAtMs - d.now() > leewayMs) return t.accessToken;
-    return (await refresh()).accessToken;
-  }
-
-  async function afterUnauthorized(used: string): Promise<string> {
-    if (inflight) return (await inflight).accessToken;
-    if (tokens && tokens.accessToken !== used) return tokens.accessToken;
-    return (await refresh()).accessToken;
-  }
-
   return {
-    load,
+    async load() {
+      if (loaded) return tokens;
+      loading ??= readStorage().finally(() => (loading = null));
+      return loading;
+    },
     current: () => tokens,
-    accessToken,
-    afterUnauthorized,
-    refresh,
     async replace(next) {
       tokens = next;
       loaded = true;
-      signIn(next);
+      d.session.signedIn(next.user, next.organizationId);
       await persist();
     },
-    clear,
+    async clear(reason) {
+      tokens = null;
+      loaded = true;
+      d.session.signedOut(reason);
+      await persist();
+    },
+    async flush() {
+      if (dirty) await persist();
+    },
   };
+}
+
+/** The stored record, or null for a signed-out state: none, unreadable, or its refresh token expired. */
+function parseRecord(raw: string | null, nowMs: number): StoredTokens | null {
+  let parsed: unknown = null;
+  try {
+    parsed = raw ? JSON.parse(raw) : null;
+  } catch {
+    parsed = null; // an unreadable record is a signed-out state; it is overwritten by the next sign-in
+  }
+  const ok = isObject(parsed) && typeof parsed['refreshToken'] === 'string' && typeof parsed['accessToken'] === 'string' && isObject(parsed['user']);
+  const record = ok ? (parsed as unknown as StoredTokens) : null;
+  // A record whose refresh token has expired is a signed-out state (kept in storage: nothing is deleted on read).
+  return record && !(record.refreshExpiresAtMs <= nowMs) ? record : null;
 }
