@@ -28,15 +28,15 @@ export type {
   RefreshCookiePayload,
   SessionEnvelope,
 } from './contract.js';
-export { failure, type CoreError, type HandlerResult, type Result, type SetCookieCommand } from './result.js';
-export { resolveOptions, type CookieAttributes, type CookieNames, type FetchLike, type ResolvedOptions, type SameSite, type SvcAdapterOptions } from './options.js';
+export type { CoreError, HandlerResult, Result, SetCookieCommand } from './result.js';
+export type { CookieAttributes, CookieNames, FetchLike, ResolvedOptions, SameSite, SvcAdapterOptions } from './options.js';
 export { createCookieCodec, parseCookieHeader, serializeClearCookie, serializeCookie, type CookieCodec } from './cookies.js';
 export { createServiceTokens, type AdapterSubject, type ServiceTokens } from './service-token.js';
-export { buildQuery, callUpstream, ipLiteral, type ClientInfo, type UpstreamRequest, type UpstreamResponse } from './upstream.js';
+export { callUpstream, type ClientInfo, type UpstreamRequest, type UpstreamResponse } from './upstream.js';
 export { createJwksVerifier, type JwksVerifier } from './jwks.js';
-export { createRefreshDedup, processRefreshDedup, refreshKey, type RefreshDedup } from './refresh.js';
-export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey, newIdempotencyKey } from './idempotency-key.js';
-export { grants, satisfiesAny, ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from './roles.js';
+export { createRefreshDedup, type RefreshDedup } from './refresh.js';
+export { isIdempotencyKey, newIdempotencyKey } from './idempotency-key.js';
+export { grants, satisfiesAny } from './roles.js';
 export { redact } from './redact.js';
 export {
   dispatchMessage,
@@ -49,14 +49,10 @@ export {
   type MessagingOptions,
   type SmsMessage,
 } from './messaging.js';
-export { sessionResult, type Transport } from './session-result.js';
 export { ROUTES, TOTP_BRIDGE_ROUTES, type BridgeRouteEntry, type CredentialKind, type ResponseKind, type RouteEntry, type ServiceKind } from './route-table.js';
-export { ensureCookies, type EnsureOutcome } from './ensure-cookies.js';
-export { originAllowed } from './origin-guard.js';
 export { createAdapterCore, type AdapterCore } from './core.js';
-export { guardOrigin, handleAdapterRequest, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
+export { handleAdapterRequest, type AdapterRequest } from './pipeline.js';
 export { handleBridgeRequest } from './bridge.js';
-export { appleAppSiteAssociation, assetLinks, handleWellKnownRequest, webauthnRelatedOrigins, WELL_KNOWN_ROUTES, type PublicAssociations, type WellKnownRoute } from './well-known.js';
-export { accessTokenFor, bearerFrom, createAuthGuard, loadUser, type AuthFailure, type AuthGuard, type AuthUser, type RequireAuthOptions } from './user.js';
-export { getUserWith, requiredRoles, roleFailure, type RoleFailure } from './guards.js';
-export { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, internalFailure, MAX_BODY_BYTES, setCookieHeaders, startDeliveries, toWire, type BodyOutcome, type WireResponse } from './wire.js';
+export { handleWellKnownRequest, WELL_KNOWN_ROUTES, type WellKnownRoute } from './well-known.js';
+export { createAuthGuard, loadUser, type AuthFailure, type AuthGuard, type AuthUser, type RequireAuthOptions } from './user.js';
+export { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, internalFailure, MAX_BODY_BYTES, startDeliveries, toWire, type BodyOutcome, type WireResponse } from './wire.js';

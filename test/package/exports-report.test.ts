@@ -2,6 +2,7 @@
  * The public surface is reviewed, not accidental (issue 32 item 8):
  * docs/exports.md lists every export of every package entry point, and this
  * test fails with the difference when the code's exports change without it.
+ * `svc-auth/core` exports only what docs/adapters.md documents.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,17 @@ describe('public exports report', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     const entries = Object.keys(pkg.exports).filter((s) => s !== './package.json');
     for (const subpath of entries) expect(generated).toContain(`\n## svc-auth${subpath.slice(1)}\n`);
+  });
+
+  it('keeps svc-auth/core to documented names: no pipeline internals, every value documented in docs/adapters.md', () => {
+    const core = section(generated, 'svc-auth/core');
+    for (const internal of ['refreshKey', 'processRefreshDedup', 'ipLiteral', 'buildQuery', 'sessionResult', 'ensureCookies', 'selectTransport', 'guardOrigin', 'mergeCookies', 'resolveOptions']) {
+      expect(core.has(internal), internal).toBe(false);
+    }
+    const adapters = readFileSync(join(ROOT, 'docs/adapters.md'), 'utf8');
+    const values = [...core].filter(([, kind]) => !/^(interface|type)$/.test(kind)).map(([name]) => name);
+    expect(values.length).toBeGreaterThan(10);
+    expect(values.filter((name) => !adapters.includes(`\`${name}`))).toEqual([]);
   });
 
   it('names each kind, and marks a value exported with `export type` as type only', () => {
