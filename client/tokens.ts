@@ -179,13 +179,7 @@ function createTokenStore(d: BearerAuthDeps): TokenStore {
   }
 
   async function readStorage(): Promise<StoredTokens | null> {
-    let raw: string | null;
-    try {
-      raw = await d.storage.get(d.key);
-    } catch (e) {
-      throw storageFailed(e, 'read the tokens'); // not marked loaded: the next call reads again, nothing is deleted
-    }
-    tokens = parseRecord(raw, d.now());
+    tokens = await readRecord(d); // a failure leaves it not loaded: the next call reads again, nothing is deleted
     loaded = true;
     if (tokens) d.session.signedIn(tokens.user, tokens.organizationId);
     else d.session.signedOut('initial');
@@ -215,6 +209,16 @@ function createTokenStore(d: BearerAuthDeps): TokenStore {
       if (dirty) await persist();
     },
   };
+}
+
+async function readRecord(d: BearerAuthDeps): Promise<StoredTokens | null> {
+  let raw: string | null;
+  try {
+    raw = await d.storage.get(d.key);
+  } catch (e) {
+    throw storageFailed(e, 'read the tokens');
+  }
+  return parseRecord(raw, d.now());
 }
 
 /** The stored record, or null for a signed-out state: none, unreadable, or its refresh token expired. */

@@ -3,7 +3,7 @@
  * passkeys, without React), minified + gzip. Measured 9.0 KB (9 012 B) on 2026-11-25:
  * the client (every adapter route, bearer refresh, session state) is ~5 KB and
  * @simplewebauthn/browser ~3 KB. 10 189 B on 2026-11-27 after the client grew
- * (id-token sign-in, flow bindings, refresh idempotency), and 10 302 B once
+ * (id-token sign-in, flow bindings, refresh idempotency), and 10 315 B once
  * `createSvcClient` and `createBearerAuth` were split into named functions
  * (issue 32 item 8: their shared state became object properties, which the
  * minifier cannot shorten). The 10.5 KB limit leaves a little headroom and still
