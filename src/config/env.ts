@@ -182,7 +182,7 @@ function readRateLimits(c: EnvChecks): Pick<ApiEnv, 'disableRateLimits' | 'rateL
   const prefixRaw = c.str('RATE_LIMIT_IPV6_PREFIX');
   const rateLimitIpv6PrefixBits = prefixRaw === undefined ? 64 : /^\d{1,3}$/.test(prefixRaw) ? Number(prefixRaw) : NaN;
   if (!(rateLimitIpv6PrefixBits >= 32 && rateLimitIpv6PrefixBits <= 128)) c.fail('RATE_LIMIT_IPV6_PREFIX', 'must be an integer from 32 to 128');
-  return { disableRateLimits, rateLimitStore, rateLimitIpv6PrefixBits };
+  return { rateLimitStore, rateLimitIpv6PrefixBits, disableRateLimits };
 }
 
 function readCostAndTimeouts(c: EnvChecks): Pick<ApiEnv, 'refreshTokenBcryptCost' | 'requestDeadlineMs' | 'dbTimeoutMs'> {
