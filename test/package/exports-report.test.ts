@@ -4,7 +4,7 @@
  * test fails with the difference when the code's exports change without it.
  * `svc-auth/core` exports only what docs/adapters.md documents.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildExportsReport, REPORT_FILE, reportDiff, UPDATE_COMMAND } from '../../scripts/exports-report.js';
@@ -49,6 +49,17 @@ describe('public exports report', () => {
     const values = [...core].filter(([, kind]) => !/^(interface|type)$/.test(kind)).map(([name]) => name);
     expect(values.length).toBeGreaterThan(10);
     expect(values.filter((name) => !adapters.includes(`\`${name}`))).toEqual([]);
+  });
+
+  it('documents every value any entry point exports somewhere in docs/ or README.md (prose or example)', () => {
+    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'exports.md').map((f) => `docs/${f}`)]
+      .map((f) => readFileSync(join(ROOT, f), 'utf8'))
+      .join('\n');
+    const undocumented: string[] = [];
+    for (const entry of [...generated.matchAll(/^## (\S+)$/gm)].map((m) => m[1]!)) {
+      for (const [name, kind] of section(generated, entry)) if (!/^(interface|type)$/.test(kind) && !new RegExp(`\\b${name}\\b`).test(docs)) undocumented.push(`${entry}: ${name}`);
+    }
+    expect(undocumented).toEqual([]);
   });
 
   it('names each kind, and marks a value exported with `export type` as type only', () => {
