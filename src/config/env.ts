@@ -1,8 +1,9 @@
 /**
  * `parseEnv(record)` (with its value parsers in env-values.ts) is the only
- * place that names environment variables (contract §0.6, §1.1). It gets `process.env` on Node/Bun and the bindings on
- * Workers, validates everything once and fails with a `ConfigError` naming the
- * variable. Config seeds (contract §6) are read later by the system-config bootstrap.
+ * place that names environment variables (contract §0.6, §1.1). It gets
+ * `process.env` on Node/Bun and the bindings on Workers, validates everything
+ * once and fails with a `ConfigError` naming the variable. Config seeds
+ * (contract §6) are read later by the system-config bootstrap.
  */
 import { ConfigError } from './config-error.js';
 import { parseClientSecretEnvAllowlist } from './oauth-secret-env.js';
