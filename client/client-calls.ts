@@ -24,11 +24,11 @@ export interface ClientContext {
   readonly session: SessionControl;
   readonly auth: BearerAuth;
   readonly send: Send;
-  /** `POST /refresh` with the refresh token (bearer) or none (cookie); one `Idempotency-Key` per attempt (issue 29). */
+  /** `POST /refresh` with the refresh token (bearer) or none (cookie); one `Idempotency-Key` per attempt. */
   readonly sendRefresh: (refreshToken: string | null) => Promise<Answer>;
   /** Bearer transport: the pre-auth token of the sign-in under way. */
   ephemeral: string | null;
-  /** Bearer transport: flow bindings of OAuth flows started and not yet finished, by state (issue 29). */
+  /** Bearer transport: flow bindings of OAuth flows started and not yet finished, by state. */
   readonly oauthBindings: Map<string, string>;
   /** same_device (bearer): the binding of this client's pending magic link. */
   magicLinkBinding: string | null;

@@ -91,7 +91,7 @@ function createContext(opts: SvcClientOptions, bearer: boolean, fetchFn: FetchLi
   const now = opts.now ?? Date.now;
   const session = createSessionStore();
   const send = createSend(fetchFn, opts.baseUrl.replace(/\/+$/, ''), bearer);
-  // One `Idempotency-Key` per refresh attempt, reused for its retries after a lost answer (issue 29).
+  // One `Idempotency-Key` per refresh attempt, reused for its retries after a lost answer.
   const refreshAttempts = createRefreshAttempts();
   const sendRefresh = (refreshToken: string | null) =>
     refreshAttempts(refreshToken ?? 'cookie', (key) => send('POST', '/refresh', refreshToken, undefined, key));

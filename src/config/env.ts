@@ -179,7 +179,7 @@ function readRateLimits(c: EnvChecks): Pick<ApiEnv, 'disableRateLimits' | 'rateL
   const rateLimitStore = storeRaw === 'memory' ? 'memory' : 'database';
   if (storeRaw !== rateLimitStore) c.fail('RATE_LIMIT_STORE', 'must be database or memory');
 
-  // One subscriber holds at least a /64; 128 keys the whole address (issue 30 item 2).
+  // One subscriber holds at least a /64; 128 keys the whole address.
   const prefixRaw = c.str('RATE_LIMIT_IPV6_PREFIX');
   const rateLimitIpv6PrefixBits = prefixRaw === undefined ? 64 : /^\d{1,3}$/.test(prefixRaw) ? Number(prefixRaw) : NaN;
   if (!(rateLimitIpv6PrefixBits >= 32 && rateLimitIpv6PrefixBits <= 128)) c.fail('RATE_LIMIT_IPV6_PREFIX', 'must be an integer from 32 to 128');

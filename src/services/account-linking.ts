@@ -127,7 +127,7 @@ async function linkToLocalUser(call: LinkCall, local: UserRow): Promise<LinkResu
   return { user: user!, outcome: 'linked' };
 }
 
-/** An unverified account is claimed (contract §3.13 [C]): verified, pending codes gone, an unverified phone cleared. */
+/** An unverified account is claimed (contract §3.13): verified, pending codes gone, an unverified phone cleared. */
 async function claimUnverifiedUser({ deps, nowMs }: LinkCall, identityRow: IdentityRow & { userId: string }, roles: string[]): Promise<void> {
   const { db } = deps;
   await db.batch([

@@ -5,8 +5,8 @@
  * @simplewebauthn/browser ~3 KB. 10 189 B on 2026-11-27 after the client grew
  * (id-token sign-in, flow bindings, refresh idempotency), and 10 315 B once
  * `createSvcClient` and `createBearerAuth` were split into named functions
- * (issue 32 item 8: their shared state became object properties, which the
- * minifier cannot shorten). The 10.5 KB limit leaves a little headroom and still
+ * (their shared state became object properties, which the minifier cannot
+ * shorten). The 10.5 KB limit leaves a little headroom and still
  * fails loudly if a runtime import of zod, hono or the API (tens of KB) leaks in
  * through a non-type import.
  */

@@ -1,5 +1,5 @@
 /**
- * The public surface is reviewed, not accidental (issue 32 item 8):
+ * The public surface is reviewed, not accidental:
  * docs/exports.md lists every export of every package entry point, and this
  * test fails with the difference when the code's exports change without it.
  * `svc-auth/core` exports only what docs/adapters.md documents.

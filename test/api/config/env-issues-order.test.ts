@@ -1,7 +1,7 @@
 /**
  * parseEnv reports every problem in one ConfigError, one line per variable, in
  * a stable order (the order of its checks). Pinned when parseEnv was split into
- * one reader per group (issue 32 item 8): the same environment gives the same
+ * one reader per group: the same environment gives the same
  * lines, in the same order, as the single function did.
  */
 import { describe, expect, it } from 'vitest';
