@@ -51,7 +51,10 @@ function kindsOf(checker: ts.TypeChecker, exported: ts.Symbol): string {
   if (f & ts.SymbolFlags.TypeAlias) kinds.push('type');
   if (f & (ts.SymbolFlags.ValueModule | ts.SymbolFlags.NamespaceModule)) kinds.push('namespace');
   const kind = kinds.join(', ') || 'unknown';
-  return typeOnly(checker, exported) && (f & ts.SymbolFlags.Value) !== 0 ? `${kind} (type only)` : kind;
+  if (!(f & ts.SymbolFlags.Value) || !typeOnly(checker, exported)) return kind;
+  // `export type` of a name that is a value and a type (a zod schema and its type) exports the type alone.
+  const typeSide = kinds.filter((k) => k === 'interface' || k === 'type');
+  return typeSide.length && !(f & (ts.SymbolFlags.Class | ts.SymbolFlags.Enum)) ? typeSide.join(', ') : `${kind} (type only)`;
 }
 
 function variableKind(symbol: ts.Symbol): string {

@@ -62,22 +62,26 @@ describe('public exports report', () => {
     expect(undocumented).toEqual([]);
   });
 
-  it('names each kind, and marks a value exported with `export type` as type only', () => {
+  it('names each kind; `export type` of a class is type only, of a value-and-type name just its type', () => {
     const dir = tempDir('exports-report');
     dirs.push(dir);
     mkdirSync(join(dir, 'lib'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', exports: { '.': { types: './dist/lib/index.d.ts' }, './package.json': './package.json' } }));
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
-    writeFileSync(join(dir, 'lib/impl.ts'), 'export class Box {}\nexport function make() {}\nexport interface Shape {}\nexport type Id = string;\nexport enum Mode { A }\n');
+    writeFileSync(
+      join(dir, 'lib/impl.ts'),
+      'export class Box {}\nexport function make() {}\nexport interface Shape {}\nexport type Id = string;\nexport enum Mode { A }\nexport const Schema = 1;\nexport type Schema = number;\n',
+    );
     writeFileSync(
       join(dir, 'lib/index.ts'),
-      "export { make, Mode } from './impl.js';\nexport type { Box, Shape, Id } from './impl.js';\nexport const limit = 1;\nexport let counter = 0;\nexport class Thing {}\n",
+      "export { make, Mode } from './impl.js';\nexport type { Box, Shape, Id, Schema } from './impl.js';\nexport const limit = 1;\nexport let counter = 0;\nexport class Thing {}\n",
     );
     const rows = section(buildExportsReport(dir), 'fixture');
     expect(Object.fromEntries(rows)).toEqual({
       Box: 'class (type only)',
       Id: 'type',
       Mode: 'enum',
+      Schema: 'type',
       Shape: 'interface',
       Thing: 'class',
       counter: 'let',
