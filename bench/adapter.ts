@@ -23,7 +23,7 @@ import { randomId } from '../src/crypto/random.js';
 import { users } from '../src/db/schema.js';
 import { createAuthApi } from '../src/index.js';
 import { createLogger } from '../src/log.js';
-import { issueSession, isMfaRequired } from '../src/services/session-issuance.js';
+import { issueSession, isMfaRequired } from '../src/services/session/issuance.js';
 
 const ISSUER = 'http://bench.test';
 const SERVICE = 'bench-service-token-0123456789abcdef-0123456789';

@@ -6,9 +6,9 @@ import { systemClock, type Clock } from '../src/clock.js';
 import { parseEnv, type ApiEnv, type ApiSecrets } from '../src/config/env.js';
 import type { Database, Db } from '../src/db/client.js';
 import { createLogger, type Logger } from '../src/log.js';
-import { createAuthEvents, type AuthEvents } from '../src/services/auth-events.js';
-import type { PatchActor } from '../src/services/config-patch.js';
-import { createSystemConfigService, type SystemConfigService } from '../src/services/system-config.js';
+import { createAuthEvents, type AuthEvents } from '../src/services/events/auth-events.js';
+import type { PatchActor } from '../src/services/config/patch.js';
+import { createSystemConfigService, type SystemConfigService } from '../src/services/config/system-config.js';
 import { API_VERSION } from '../src/version.js';
 import type { Streams } from './output.js';
 

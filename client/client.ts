@@ -1,5 +1,5 @@
 /** `createSvcClient`: the runtime-neutral client (Web `fetch` only, no DOM). */
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../common/route-table.js';
 import { invalidResponse, isObject, SvcError } from './errors.js';
 import { exchange, fillPath, queryString, type FetchLike } from './http.js';
 import { FIELD_RULES, ROUTE_KEYS, type RouteMethods, type RouteName } from './routes.js';

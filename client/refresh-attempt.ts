@@ -8,7 +8,7 @@
  * answer, success or refusal, ends the attempt; the next refresh gets a new key.
  * The key stays in memory only.
  */
-import { newIdempotencyKey } from '../adapter/core/idempotency-key.js';
+import { newIdempotencyKey } from '../common/idempotency-key.js';
 import { SvcError } from './errors.js';
 
 export const REFRESH_RETRY_DELAY_MS = 250;

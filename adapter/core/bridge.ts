@@ -9,7 +9,7 @@ import type { AdapterCore } from './core.js';
 import { passthrough, is2xx } from './handlers/forward.js';
 import { forTransport, guardOrigin, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
 import { failure, type HandlerResult } from './result.js';
-import type { BridgeRouteEntry } from './route-table.js';
+import type { BridgeRouteEntry } from '../../common/route-table.js';
 import { sessionResult } from './session-result.js';
 
 

@@ -27,7 +27,7 @@ export type {
   OAuthBindingCookiePayload,
   RefreshCookiePayload,
   SessionEnvelope,
-} from './contract.js';
+} from '../../common/contract.js';
 export { failure, type CoreError, type HandlerResult, type Result, type SetCookieCommand } from './result.js';
 export { resolveOptions, type CookieAttributes, type CookieNames, type FetchLike, type ResolvedOptions, type SameSite, type SvcAdapterOptions } from './options.js';
 export { createCookieCodec, parseCookieHeader, serializeClearCookie, serializeCookie, type CookieCodec } from './cookies.js';
@@ -35,9 +35,9 @@ export { createServiceTokens, type AdapterSubject, type ServiceTokens } from './
 export { buildQuery, callUpstream, ipLiteral, type ClientInfo, type UpstreamRequest, type UpstreamResponse } from './upstream.js';
 export { createJwksVerifier, type JwksVerifier } from './jwks.js';
 export { createRefreshDedup, processRefreshDedup, refreshKey, type RefreshDedup } from './refresh.js';
-export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey, newIdempotencyKey } from './idempotency-key.js';
-export { grants, satisfiesAny, ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from './roles.js';
-export { redact } from './redact.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey, newIdempotencyKey } from '../../common/idempotency-key.js';
+export { grants, satisfiesAny, ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../common/roles.js';
+export { redact } from '../../common/redact.js';
 export {
   dispatchMessage,
   renderMessage,
@@ -48,9 +48,9 @@ export {
   type MessageHandler,
   type MessagingOptions,
   type SmsMessage,
-} from './messaging.js';
+} from '../../common/messaging.js';
 export { sessionResult, type Transport } from './session-result.js';
-export { ROUTES, TOTP_BRIDGE_ROUTES, type BridgeRouteEntry, type CredentialKind, type ResponseKind, type RouteEntry, type ServiceKind } from './route-table.js';
+export { ROUTES, TOTP_BRIDGE_ROUTES, type BridgeRouteEntry, type CredentialKind, type ResponseKind, type RouteEntry, type ServiceKind } from '../../common/route-table.js';
 export { ensureCookies, type EnsureOutcome } from './ensure-cookies.js';
 export { originAllowed } from './origin-guard.js';
 export { createAdapterCore, type AdapterCore } from './core.js';

@@ -11,7 +11,7 @@
  * lists `HEAD` wherever it lists `GET`.
  */
 import { failure, type HandlerResult } from './result.js';
-import type { HttpMethod } from './route-table.js';
+import type { HttpMethod } from '../../common/route-table.js';
 
 /** Methods a fallback hands on to the application instead of answering 405. */
 export const HOST_METHODS: ReadonlySet<string> = new Set(['OPTIONS']);

@@ -3,7 +3,7 @@
  * construction. Misconfiguration throws synchronously with a message naming
  * the option; nothing here is re-checked per request.
  */
-import type { MessagingOptions } from './messaging.js';
+import type { MessagingOptions } from '../../common/messaging.js';
 
 export type SameSite = 'lax' | 'strict' | 'none';
 

@@ -10,7 +10,7 @@ import { runRoute } from './handlers/index.js';
 import { originAllowed } from './origin-guard.js';
 import { allCookieNames } from './refresh-call.js';
 import { failure, type HandlerResult, type SetCookieCommand } from './result.js';
-import type { RouteEntry } from './route-table.js';
+import type { RouteEntry } from '../../common/route-table.js';
 import type { Transport } from './session-result.js';
 import type { ClientInfo } from './upstream.js';
 

@@ -9,7 +9,7 @@
  */
 import type { AdapterCore } from './core.js';
 import { forwardFailure, isObject, unreachable } from './handlers/forward.js';
-import { newIdempotencyKey } from './idempotency-key.js';
+import { newIdempotencyKey } from '../../common/idempotency-key.js';
 import { failure, type HandlerResult, type SetCookieCommand } from './result.js';
 import { accessPayload } from './session-result.js';
 import type { ClientInfo, UpstreamResponse } from './upstream.js';

@@ -3,8 +3,8 @@
  * handlers return a `HandlerResult`, a response plan each adapter applies
  * (clears before sets, every cookie before the body; contract §5.4).
  */
-import type { AdapterErrorCode, CookiePayload } from './contract.js';
-import type { AuthMessage } from './messaging.js';
+import type { AdapterErrorCode, CookiePayload } from '../../common/contract.js';
+import type { AuthMessage } from '../../common/messaging.js';
 
 export type Result<T, E = CoreError> = { ok: true; value: T } | { ok: false; error: E };
 

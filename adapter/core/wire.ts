@@ -7,9 +7,9 @@
  */
 import { serializeClearCookie, serializeCookie } from './cookies.js';
 import type { AdapterCore } from './core.js';
-import { dispatchMessage } from './messaging.js';
+import { dispatchMessage } from '../../common/messaging.js';
 import type { ResolvedOptions } from './options.js';
-import { redact } from './redact.js';
+import { redact } from '../../common/redact.js';
 import { failure, type HandlerResult } from './result.js';
 
 /** Body limit of every mounted route (contract §5.13); Express's `"100kb"` is the same number. */

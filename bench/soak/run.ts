@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { svcAdapter } from '../../adapter/hono/index.js';
-import { newIdempotencyKey } from '../../adapter/core/idempotency-key.js';
-import type { AuthMessage } from '../../adapter/core/messaging.js';
+import { newIdempotencyKey } from '../../common/idempotency-key.js';
+import type { AuthMessage } from '../../common/messaging.js';
 import { removeDir, tempDir } from '../../test/runtime/processes.js';
 import { SOAK_SERVICE_TOKEN, startCluster, type Cluster } from './cluster.js';
 import { runFlood } from './flood.js';

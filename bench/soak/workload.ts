@@ -10,7 +10,7 @@
  * user out — while a replay without the key would.
  */
 import type { Hono } from 'hono';
-import { newIdempotencyKey } from '../../adapter/core/idempotency-key.js';
+import { newIdempotencyKey } from '../../common/idempotency-key.js';
 
 export interface Op {
   name: string;

@@ -3,7 +3,7 @@
  * env parsing rule and built-in default.
  */
 import * as z from 'zod/mini';
-import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
+import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../common/roles.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
 import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
 
@@ -129,7 +129,7 @@ export const DEFAULT_LOCKOUT_POLICY: LockoutPolicy = {
  * ISSUER set). None of them weakens a defence: they are display names, role
  * lists that grant nothing beyond `user` by default, the contract's own TTLs
  * and limits. `rpid` and `origins` have a development-only default derived
- * from ISSUER (`developmentDefault` in services/system-config.ts).
+ * from ISSUER (`developmentDefault` in services/config/system-config.ts).
  */
 export const DEFAULT_SMS_HOURLY_BUDGET: SmsHourlyBudget = { perCallingCode: 100, global: 1000 };
 

@@ -5,7 +5,7 @@
  * WebAuthn origins, so nobody computes an `apk-key-hash` by hand.
  */
 import * as z from 'zod/mini';
-import { toBase64Url } from '../crypto/encoding.js';
+import { toBase64Url } from '../../common/encoding.js';
 
 /** 32 bytes as upper- or lower-case colon-hex, the form `keytool -list -v` and Play Console print. */
 export const SHA256_FINGERPRINT_PATTERN = /^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){31}$/;

@@ -5,7 +5,7 @@
  * magic link keeps it on its row. The adapter carries the value in a signed
  * HttpOnly cookie (adapter/core/handlers/flow-binding.ts).
  */
-import { timingSafeEqual, toBase64Url } from './encoding.js';
+import { timingSafeEqual, toBase64Url } from '../../common/encoding.js';
 import { sha256 } from './hash.js';
 import { randomToken } from './random.js';
 

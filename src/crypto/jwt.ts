@@ -18,7 +18,7 @@ export interface AccessClaims extends JWTPayload {
   typ: 'access';
   roles: string[];
   org_id?: string;
-  /** RFC 9470 §4: how and when the session was authenticated (services/auth-context.ts). */
+  /** RFC 9470 §4: how and when the session was authenticated (services/session/auth-context.ts). */
   acr?: string;
   auth_time?: number;
   amr?: string[];

@@ -11,7 +11,7 @@
  */
 import type { JWTPayload } from 'jose';
 import type { KeyStore } from './keys.js';
-import { generationalMemo, type GenerationalMemo } from '../../adapter/core/memo.js';
+import { generationalMemo, type GenerationalMemo } from '../../common/memo.js';
 
 /** Tokens remembered per key set and issuer, per generation (at most twice this: tokens live 15 minutes). */
 const GENERATION = 5_000;

@@ -8,8 +8,8 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { TrustProxy } from '../config/env.js';
 import type { AppEnv, Deps } from '../deps.js';
-import { requestHeader } from '../../adapter/hono/headers.js';
-import { placeLabel } from '../services/requested-by.js';
+import { requestHeader } from '../../common/hono-request.js';
+import { placeLabel } from '../services/magic-link/requested-by.js';
 import { normalizeIp, parseIp, rateLimitKey } from '../http/ip-address.js';
 
 /** Returns the socket address of a request, when the runtime exposes it. */

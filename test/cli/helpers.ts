@@ -15,7 +15,7 @@ import { buildSync } from 'esbuild';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/client.js';
 import { openDatabase } from '../../src/db/open.js';
-import { bootstrapSystemConfig } from '../../src/services/system-config.js';
+import { bootstrapSystemConfig } from '../../src/services/config/system-config.js';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };

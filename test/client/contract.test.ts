@@ -4,7 +4,7 @@
  * `SvcError` (never an unhandled exception).
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
 import { createSvcClient, ROUTE_KEYS, SvcError, type SessionState } from '../../client/index.js';
 
 const fetchAnswering = (make: () => Response | Promise<Response>) => {

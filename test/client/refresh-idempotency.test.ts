@@ -7,7 +7,7 @@
  * new key would sign the user out.
  */
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../adapter/core/idempotency-key.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../common/idempotency-key.js';
 import { createSvcClient, memoryStorage } from '../../client/index.js';
 import { BASE_URL, nativeApp, signUp, type NativeApp } from './helpers.js';
 

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_CSP } from '../../adapter/hono/admin-console/console-http.js';
+import { CONSOLE_CSP } from '../../adapter/admin-console/console-http.js';
 import { createDemoApp } from '../../demo/app.js';
 import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN } from '../helpers/make-app.js';
 

@@ -1,7 +1,7 @@
 /**
  * Property-based fuzzing of every adapter route on both frameworks (issue #16
  * item 1): Hono in memory, Express over a real loopback port. The routes come
- * from the adapter's route table (adapter/core/route-table.ts), so a new route
+ * from the adapter's route table (common/route-table.ts), so a new route
  * is fuzzed without touching this file. Same properties as the API suite.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';

@@ -8,7 +8,7 @@
  * keeps it.
  */
 import type { AdapterCore } from '../core.js';
-import type { CookiePayload } from '../contract.js';
+import type { CookiePayload } from '../../../common/contract.js';
 import type { SetCookieCommand } from '../result.js';
 import { isObject, omit } from './forward.js';
 

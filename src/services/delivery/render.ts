@@ -1,5 +1,5 @@
 /** Default message rendering (contract §5.10 wording), shared by every sender. */
-import { describeRequester } from '../requested-by.js';
+import { describeRequester } from '../magic-link/requested-by.js';
 import type { DeliveryPayload, OutboundMessage } from './types.js';
 
 const escapeHtml = (s: string) =>

@@ -12,7 +12,7 @@ import type { CredentialRow, UserRow } from '../../db/schema.js';
 import type { Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { insertCredential, listCredentials } from '../../repositories/credentials.js';
-import { clientFields } from '../auth-events.js';
+import { clientFields } from '../events/auth-events.js';
 import { consumeChallenge, issueChallenge } from './challenges.js';
 import { creationOptions } from './options.js';
 import { assertNoPrfOutput, reportsPrfEnabled } from './prf.js';

@@ -7,7 +7,7 @@
  * upstream call.
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES } from '../../../common/route-table.js';
 import { MAX_JSON_DEPTH, decodeJsonBody } from '../../../adapter/core/wire.js';
 import { expressMount } from '../express/harness.js';
 import { honoMount, makeHarness, upstreamPaths, type Mount } from '../helpers.js';

@@ -3,7 +3,7 @@
  * survive so log lines stay useful.
  */
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../../adapter/core/redact.js';
+import { redact } from '../../../common/redact.js';
 
 const R = '[REDACTED]';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grants, satisfiesAny } from '../../../adapter/core/roles.js';
+import { grants, satisfiesAny } from '../../../common/roles.js';
 
 describe('role satisfaction (spec "Authorization", contract §5.9)', () => {
   const ROLES = ['admin', 'admin:write', 'admin:read'] as const;

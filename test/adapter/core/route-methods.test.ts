@@ -8,7 +8,7 @@
  * fall through to the application (its CORS preflight, its own routes).
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../common/route-table.js';
 import { expressMount } from '../express/harness.js';
 import { honoMount, makeHarness, refreshOnlyBrowser, upstreamPaths, type Mount } from '../helpers.js';
 

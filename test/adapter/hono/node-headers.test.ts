@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCookieCodec } from '../../../adapter/core/cookies.js';
 import { requireAuth, svcAdapter, type SvcVariables } from '../../../adapter/hono/index.js';
-import { requestHeader } from '../../../adapter/hono/headers.js';
+import { requestHeader } from '../../../common/hono-request.js';
 import { APP_ORIGIN, COOKIE_SECRET } from '../helpers.js';
 
 const codec = createCookieCodec(COOKIE_SECRET, APP_ORIGIN);

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../common/route-table.js';
 import { svcAdapter } from '../../../adapter/hono/index.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { loginToken } from '../../helpers/passkeys.js';

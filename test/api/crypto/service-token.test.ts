@@ -9,7 +9,7 @@ import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { describe, expect, it } from 'vitest';
-import { toBase64Url, utf8 } from '../../../src/crypto/encoding.js';
+import { toBase64Url, utf8 } from '../../../common/encoding.js';
 import { createServiceTokenVerifier, type ServiceTokenResult } from '../../../src/crypto/service-token.js';
 
 const SECRET = 'service-token-test-secret-0123456789abcdef';

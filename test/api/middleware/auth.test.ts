@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
-import { utf8, toBase64Url } from '../../../src/crypto/encoding.js';
+import { utf8, toBase64Url } from '../../../common/encoding.js';
 import { generateRsaPem } from '../../../src/crypto/keys.js';
 import { signEphemeralToken } from '../../../src/crypto/jwt.js';
 import { randomId } from '../../../src/crypto/random.js';

@@ -12,7 +12,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcAdapter } from '../../../adapter/hono/index.js';
-import { nodeIncoming, readNodeBody } from '../../../adapter/core/node-body.js';
+import { nodeIncoming, readNodeBody } from '../../../common/body.js';
 import { serveNode } from '../../../src/node.js';
 import { COOKIE_SECRET, APP_ORIGIN } from '../../adapter/helpers.js';
 import { createUser } from '../../helpers/factories.js';

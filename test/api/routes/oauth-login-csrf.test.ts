@@ -10,7 +10,7 @@
  * initiator still completes it. Runs against the real test OpenID provider.
  */
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, fromUtf8, toBase64Url } from '../../../src/crypto/encoding.js';
+import { fromBase64Url, fromUtf8, toBase64Url } from '../../helpers/bytes.js';
 import { sha256 } from '../../../src/crypto/hash.js';
 import { authEvents, oauthConsumedStates, sessions } from '../../../src/db/schema.js';
 import { makeOAuthApi, oidcProviderForFile } from '../../helpers/oauth.js';

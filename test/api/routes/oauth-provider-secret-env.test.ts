@@ -18,8 +18,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clientSecretEnvProblem, isServiceEnvName } from '../../../src/config/oauth-secret-env.js';
 import { oauthProviderSchema } from '../../../src/config/oauth-provider.js';
 import { authEvents } from '../../../src/db/schema.js';
-import { completeOAuthLogin } from '../../../src/services/oauth-login.js';
-import { writeConfigKeys } from '../../../src/services/system-config.js';
+import { completeOAuthLogin } from '../../../src/services/oauth/login.js';
+import { writeConfigKeys } from '../../../src/services/config/system-config.js';
 import { signedIn } from '../../helpers/admin.js';
 import { readNames } from '../../helpers/env-names.js';
 import { makeApi, TEST_SERVICE_TOKEN } from '../../helpers/make-app.js';
@@ -219,7 +219,7 @@ describe('the deny list covers every env name the service reads', () => {
   ];
   // The shared scan of the .env.example drift test, plus a wider one over every package of the repository.
   const found = readNames();
-  for (const file of ['src', 'adapter', 'cli', 'bin', 'demo', 'examples'].flatMap(files)) {
+  for (const file of ['src', 'common', 'adapter', 'cli', 'bin', 'demo', 'examples'].flatMap(files)) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const re of READS) for (const m of text.matchAll(re)) found.add(m[1]!);
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineRefreshTokenHasher } from '../../../src/crypto/refresh-token.js';
 import { randomId } from '../../../src/crypto/random.js';
 import { authEvents, organizationMemberships, organizations, sessions, users } from '../../../src/db/schema.js';
-import { markStepUp } from '../../../src/services/step-up.js';
+import { markStepUp } from '../../../src/services/session/step-up.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 

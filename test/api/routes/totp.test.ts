@@ -357,7 +357,7 @@ describe('POST /totp/disable', () => {
     expect(await eventTypes(t, user.id)).toContain('totp_disabled');
 
     // Other methods sign in directly again: no MFA step.
-    const { issueSession } = await import('../../../src/services/session-issuance.js');
+    const { issueSession } = await import('../../../src/services/session/issuance.js');
     const { testClient } = await import('../../helpers/factories.js');
     const again = await issueSession(t.api.deps, { user, method: 'email_otp', client: testClient() });
     expect('mfaRequired' in again).toBe(false);

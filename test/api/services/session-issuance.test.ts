@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomId } from '../../../src/crypto/random.js';
 import { organizationMemberships, organizations, totpCredentials } from '../../../src/db/schema.js';
-import { issueSession, isMfaRequired } from '../../../src/services/session-issuance.js';
+import { issueSession, isMfaRequired } from '../../../src/services/session/issuance.js';
 import { createUser } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
