@@ -1,5 +1,5 @@
 /**
- * OAuthProviderConfig (spec "OAuth provider config", contract §6.1): one
+ * OAuthProviderConfig (contract §6.1): one
  * element of the `oauth_providers` system-config key. The boot-level schema in
  * `keys.ts` only checks the array and unique ids; every provider is validated
  * here, where it is used, because a provider that fails validation is hidden,
@@ -126,7 +126,7 @@ export function oauthProviderSchema(production: boolean, allowlist: readonly str
 
 export type OAuthProviderConfig = z.output<ReturnType<typeof buildSchema>>;
 
-/** The field names of the spec table (used to strip unknown keys before echoing a stored entry). */
+/** The field names of the contract's table (§6.1; used to strip unknown keys before echoing a stored entry). */
 export const PROVIDER_FIELDS = Object.keys(schemas.dev.shape) as (keyof OAuthProviderConfig)[];
 
 /** The public shape of `GET /oauth/providers` and of the start response. */

@@ -1,5 +1,5 @@
 /**
- * Account linking on the OAuth callback (spec "OAuth rules" 4, contract §3.13
+ * Account linking on the OAuth callback (contract §3.13, callback step 4
  * step 4), exactly per the table:
  *   identity exists → that user (requireEmailVerified honoured);
  *   email matches + accountLinking "email" → link, only with a verified provider email;

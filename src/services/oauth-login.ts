@@ -29,7 +29,7 @@ type OAuthDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys
 const httpOrigins = (origins: string[]) => origins.filter((o) => /^https?:\/\//.test(o)).map((o) => o.replace(/\/$/, ''));
 
 /**
- * The redirect allowlist (spec "OAuth rules" 2): exact string equality with
+ * The redirect allowlist (contract §3.13, "Start"): exact string equality with
  * `redirectUris ∪ {redirectUri}` when that set is non-empty; otherwise the
  * URL's origin must equal an http(s) entry of `origins` (never a prefix match).
  */

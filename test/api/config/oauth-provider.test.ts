@@ -15,7 +15,7 @@ const dev = oauthProviderSchema(false);
 const ok = (over: Record<string, unknown>) => dev.safeParse({ ...base, ...over }).success;
 
 describe('OAuthProviderConfig (contract §6.1)', () => {
-  it('applies the defaults of the spec table', () => {
+  it('applies the defaults of the contract table (§6.1)', () => {
     expect(dev.parse(base)).toEqual({
       ...base,
       enabled: true,

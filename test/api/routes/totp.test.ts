@@ -18,7 +18,7 @@ const eventTypes = async (t: Awaited<ReturnType<typeof makeApi>>, userId: string
   (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.userId, userId))).map((e) => e.type);
 
 describe('TOTP enrollment', () => {
-  it('starts with the spec fields, then a valid code enables it and status reflects it', async () => {
+  it('starts with the contract fields (§3.12), then a valid code enables it and status reflects it', async () => {
     const { t, user, token } = await setup();
     expect((await t.call('GET', '/totp/status', { token })).body).toEqual({ enabled: false, verifiedAt: null, lastUsedAt: null });
 
