@@ -25,7 +25,7 @@ export function parseUrl(value: string): URL | null {
 
 /**
  * Absolute https URL; http is accepted outside production (contract §6.1). In
- * production it may not name this machine or a private network (issue 29): the
+ * production it may not name this machine or a private network: the
  * API fetches these, so an admin could otherwise aim it at internal services.
  */
 function endpointUrl(production: boolean) {
@@ -65,7 +65,7 @@ const scope = z.string().check(z.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, 'mus
 
 /**
  * The NAME of the env variable holding the client secret, under the rule of
- * `oauth-secret-env.ts` (issue 29 finding 1): `*_CLIENT_SECRET` or allowlisted,
+ * `oauth-secret-env.ts`: `*_CLIENT_SECRET` or allowlisted,
  * never a variable the service reads for itself. One issue per name: the later
  * checks stand aside when an earlier one already failed (zod runs them all).
  */

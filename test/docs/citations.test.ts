@@ -101,3 +101,18 @@ describe('§ citations', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('references a reader can follow', () => {
+  const offending = (pattern: RegExp) =>
+    scanned.flatMap(({ file, text }) =>
+      text.split('\n').flatMap((line, i) => [...line.matchAll(pattern)].map((m) => `${file}:${i + 1}: ${m[0]}`)),
+    );
+
+  it('names no issue numbers: the reason itself is written down', () => {
+    expect(offending(/\bissues? ?#?\d+(?:(?:,| and| or) #?\d+)*/gi)).toEqual([]);
+  });
+
+  it('names no decision labels (D2–D11, D5a–D5f)', () => {
+    expect(offending(/(?<![:\w])D(?:[2-9]|1[01]|5[a-f])\b(?!:)/g)).toEqual([]);
+  });
+});

@@ -306,7 +306,7 @@ describe('POST /totp/verify-mfa', () => {
   });
 });
 
-describe('the code still on screen right after enrolment (issue 31)', () => {
+describe('the code still on screen right after enrolment', () => {
   it('a step-up with the code that just turned TOTP on answers totp_code_already_used; the next step passes', async () => {
     const { t, token } = await setup();
     const secret = await enrollTotp(t, token);
