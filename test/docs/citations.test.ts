@@ -80,6 +80,7 @@ describe('§ citations', () => {
     expect(sections.has('3.8')).toBe(true);
     expect(sections.has('4')).toBe(true);
     expect(sections.has('4.2')).toBe(true);
+    expect(sections.has('9.9')).toBe(false);
     expect(all.filter((c) => c.document === 'contract').length).toBeGreaterThan(300);
   });
 
@@ -110,6 +111,10 @@ describe('references a reader can follow', () => {
 
   it('names no issue numbers: the reason itself is written down', () => {
     expect(offending(/\bissues? ?#?\d+(?:(?:,| and| or) #?\d+)*/gi)).toEqual([]);
+  });
+
+  it('cites no document the repository lacks by title or path (spec "OAuth rules", shared/contract.md)', () => {
+    expect(offending(/\bspec ["'][A-Z][^"']*["']|shared\/(?:contract|spec|style)\.md/g)).toEqual([]);
   });
 
   it('names no decision labels (D2–D11, D5a–D5f)', () => {
