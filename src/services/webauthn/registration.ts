@@ -42,7 +42,7 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     context: { requirePrf, prfRequested },
     nowMs: clock.now(),
   });
-  // `prf: {}` asks the authenticator to report PRF support: with requirePrf [C], or requestPrf (optional PRF).
+  // `prf: {}` asks the authenticator to report PRF support: with requirePrf (required PRF), or requestPrf (optional PRF).
   const options = creationOptions({
     rpName: rp.rpName,
     rpId: rp.rpId,
