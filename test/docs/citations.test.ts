@@ -26,7 +26,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/env-names.js';
 
-const ROOTS = ['src', 'adapter', 'client', 'cli', 'demo', 'scripts', 'bench', 'test', 'docs', 'README.md', 'examples'];
+// `common` (the neutral home of the wire vocabulary) and `bin` are scanned once they exist; an absent root is skipped.
+const ROOTS = ['src', 'adapter', 'common', 'client', 'cli', 'bin', 'demo', 'scripts', 'bench', 'test', 'docs', 'README.md', 'examples'];
 const TEXT = /\.(ts|tsx|js|mjs|cjs|md|json|html|css|toml|sql)$/;
 const SKIP = new Set(['node_modules', '.wrangler', 'dist', 'package-lock.json']);
 
