@@ -1,6 +1,6 @@
 /**
  * `npm run bench:adapter`: the adapter's hot paths, reported as ratios measured
- * side by side in one run (issue 8).
+ * side by side in one run.
  *
  * 1. A Hono route guarded by `requireAuth` (cookie path) vs the same route
  *    unguarded — in-process through `app.fetch` (no sockets), so the ratio is

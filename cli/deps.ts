@@ -37,7 +37,7 @@ export function cliDeps(database: Database, env: Record<string, string | undefin
   // Service logs (a failed event write) go to stderr, one redacted line each.
   const log = createLogger((_level, line) => streams.stderr.write(`${line}\n`), 'warn');
   // ISSUER and the secrets do not matter to these services; NODE_ENV does (production provider rules), and so does
-  // OAUTH_CLIENT_SECRET_ENVS (the extra secret names a provider may use, issue 29).
+  // OAUTH_CLIENT_SECRET_ENVS (the extra secret names a provider may use).
   const apiEnv = { ...parseEnv({ ISSUER: 'http://svc-cli.invalid', DATABASE_URL: env['DATABASE_URL'], OAUTH_CLIENT_SECRET_ENVS: env['OAUTH_CLIENT_SECRET_ENVS'] }), secrets: NO_SECRETS, production: env['NODE_ENV']?.trim() === 'production' };
   return { db: database.db, clock, log, events: createAuthEvents(database.db, clock, log), config: createSystemConfigService(database.db, clock), env: apiEnv };
 }

@@ -83,7 +83,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
   const index = routeIndex();
   const session = createSessionStore();
   let ephemeral: string | null = null;
-  /** Bearer transport: flow bindings of OAuth flows started and not yet finished, by state (issue 29). */
+  /** Bearer transport: flow bindings of OAuth flows started and not yet finished, by state. */
   const oauthBindings = new Map<string, string>();
   /** same_device (bearer): the binding of this client's pending magic link. */
   let magicLinkBinding: string | null = null;
@@ -99,7 +99,7 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
       body,
       ...(bearer ? {} : { credentials: 'include' as const }),
     });
-  // One `Idempotency-Key` per refresh attempt, reused for its retries after a lost answer (issue 29).
+  // One `Idempotency-Key` per refresh attempt, reused for its retries after a lost answer.
   const refreshAttempts = createRefreshAttempts();
   const sendRefresh = (refreshToken: string | null) =>
     refreshAttempts(refreshToken ?? 'cookie', (key) => send('POST', '/refresh', refreshToken, undefined, key));

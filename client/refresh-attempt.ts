@@ -1,5 +1,5 @@
 /**
- * Keyed refresh attempts (issue 29): every refresh sends an `Idempotency-Key`.
+ * Keyed refresh attempts: every refresh sends an `Idempotency-Key`.
  * A lost answer (network error, 502, 503) may follow a rotation the API
  * committed; presenting the same refresh token with the same key then gets a
  * fresh rotation, while any other replay revokes the session. So the key

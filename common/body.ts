@@ -1,5 +1,5 @@
 /**
- * Request bodies on Node without a WHATWG stream (issue #17), for the API's
+ * Request bodies on Node without a WHATWG stream, for the API's
  * body middleware and the Hono adapter alike. Under
  * @hono/node-server, touching `c.req.raw.body` builds a full `Request` and a
  * `Readable.toWeb` stream for every POST (~0.3 ms of CPU, more than the rest

@@ -27,7 +27,7 @@ export type AdapterErrorCode =
 export type { MfaRequiredBody, SessionEnvelope } from './session.js';
 
 /**
- * What asked for a magic link (issue 29): parsed browser and OS (never the raw
+ * What asked for a magic link: parsed browser and OS (never the raw
  * User-Agent), a coarse place when the deployment knows it, and the ISO time.
  */
 export interface RequestedBy {
@@ -80,7 +80,7 @@ export interface EphemeralCookiePayload {
   token: string;
 }
 /**
- * The OAuth flow binding of a pending sign-in (issue 29): the random value the API's start
+ * The OAuth flow binding of a pending sign-in: the random value the API's start
  * returned, kept away from the page and sent back with that provider's callback.
  */
 export interface OAuthBindingCookiePayload {
@@ -88,7 +88,7 @@ export interface OAuthBindingCookiePayload {
   providerId: string;
   binding: string;
 }
-/** The same_device binding of a pending magic link (issue 29): only this browser may complete it. */
+/** The same_device binding of a pending magic link: only this browser may complete it. */
 export interface MagicLinkCookiePayload {
   kind: 'magic_link';
   binding: string;

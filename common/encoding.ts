@@ -38,7 +38,7 @@ const B64URL_CODES = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop
 const ascii = new TextDecoder();
 
 /**
- * Unpadded base64url, straight from a table into ASCII bytes (issue #17: every
+ * Unpadded base64url, straight from a table into ASCII bytes (every
  * cookie the adapter sets is encoded twice, ~1 KB each; the `btoa` + three
  * regex replacements it replaces were the adapter's heaviest own function).
  */

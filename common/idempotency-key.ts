@@ -1,5 +1,5 @@
 /**
- * The `Idempotency-Key` of a refresh (issue 29; contract §0.2 as amended in
+ * The `Idempotency-Key` of a refresh (contract §0.2 as amended in
  * docs/contract-changes.md): one per refresh attempt, sent again only when the
  * same attempt is retried after a lost answer. The API stores its SHA-256 on
  * the rotated session, and a replay of that refresh token gets the retry

@@ -81,7 +81,7 @@ export function renderMessage(delivery: Exclude<DeliveryPayload, null>, defaults
   if (delivery.kind === 'organization_invitation_email') return renderInvitation(delivery, defaults);
   const url = delivery.magicLinkUrl;
   const by = delivery.requestedBy;
-  // Who asked (issue 29), so the owner can tell a link someone else requested for their address.
+  // Who asked, so the owner can tell a link someone else requested for their address.
   const asked = by ? `Requested from ${describeRequester(by)}. If this wasn't you, ignore this email.` : 'If you did not ask for it, ignore this email.';
   const text = `Sign in to ${appName} with this link:\n\n${url}\n\nThe link expires in 15 minutes. ${asked}`;
   const html = `<p>Sign in to ${escapeHtml(appName)} with this link:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>The link expires in 15 minutes. ${escapeHtml(asked)}</p>`;

@@ -1,5 +1,5 @@
 /**
- * Role satisfaction (spec "Authorization", contract §5.9). One function shared
+ * Role satisfaction (contract §5.9). One function shared
  * by the auth API's role gate, organization scopes and the adapters' `requireRole`.
  */
 

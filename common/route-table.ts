@@ -46,7 +46,7 @@ export interface RouteEntry {
   svc: ServiceKind;
   response: ResponseKind;
   /**
-   * A compatibility form (issue #20): the reference client's GET for a route
+   * A compatibility form: the reference client's GET for a route
    * whose documented form is POST. The upstream call is the POST, and the
    * origin guard applies in every SameSite mode (docs/contract-changes.md).
    */

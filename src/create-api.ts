@@ -85,7 +85,7 @@ function parseEnvReportingSeeds(raw: EnvRecord) {
 /**
  * A development API without `API_SERVICE_TOKEN` generates its own only where
  * nobody else can reach it, or when the operator says so: a Worker is public
- * the moment it runs (issue 30).
+ * the moment it runs.
  */
 function refuseUngeneratedSecrets(parsed: ParsedEnv, loopbackOnly: boolean): void {
   if (parsed.secrets || loopbackOnly || parsed.generateDevSecrets) return;

@@ -13,7 +13,7 @@ import { createBcryptPool } from '../common/node/bcrypt-pool.js';
 
 /*
  * What Node's HTTP parser refuses before the app sees a request is answered in
- * the contract's envelope instead of Node's bare text (issue #23): header
+ * the contract's envelope instead of Node's bare text: header
  * fields too large → 431 `headers_too_large`; headers or body not arriving in
  * time (a declared Content-Length never sent) → 408 `request_timeout`;
  * anything unparseable → 400 `invalid_request`. The socket closes after it.

@@ -46,7 +46,7 @@ export async function consoleSession(core: AdapterCore, cookies: Record<string, 
 }
 
 /**
- * Pages ask the API who the admin is now (issue 29, the authorization matrix):
+ * Pages ask the API who the admin is now (the authorization matrix):
  * the signed cookie alone would keep serving the console to a signed-out,
  * revoked or demoted admin until the access token expired. The roles are the
  * user row's (contract §0.3), so a demotion takes effect on the next page.

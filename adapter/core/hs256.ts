@@ -3,7 +3,7 @@
  *
  * Why not jose here: jose's HS256 goes through async WebCrypto (~73 µs per
  * verify on Node 20), which alone would cost a `requireAuth`-guarded route most
- * of its throughput (issue 8, platform notes). A synchronous HMAC-SHA256 costs
+ * of its throughput (docs/performance.md). A synchronous HMAC-SHA256 costs
  * ~10–20 µs. The rules are the strict subset jose applies: compact form,
  * `alg` exactly `HS256`, no `crit`/`b64` header, an object payload, numeric
  * `exp` (required) and numeric `iat`/`nbf` when present. `test/adapter/core/cookies.test.ts`

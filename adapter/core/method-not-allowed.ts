@@ -1,5 +1,5 @@
 /**
- * 405 for a wrong method on a mounted path (issue 29 finding 7c), from the
+ * 405 for a wrong method on a mounted path, from the
  * route table, so a new route gets it without anyone remembering to.
  *
  * Each adapter registers, after every route of a table, one catch-all handler

@@ -2,7 +2,7 @@
  * The upstream refresh (`POST /refresh` with the raw refresh token as bearer),
  * always through the process-wide dedup (contract §5.7), with the returned
  * envelope verified before anyone may use it. Every upstream refresh carries
- * an `Idempotency-Key` (issue 29): the client's on `POST /auth/refresh`, else
+ * an `Idempotency-Key`: the client's on `POST /auth/refresh`, else
  * a fresh one. An answer lost on the way back (network failure, 502, 503) may
  * follow a rotation the API committed, so it is retried once with the same
  * key, which the API answers with a fresh rotation instead of reuse.

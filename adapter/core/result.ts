@@ -1,5 +1,5 @@
 /**
- * Return values of the core (style §3.4). Primitives return a `Result`;
+ * Return values of the core (expected failures are values, never throws). Primitives return a `Result`;
  * handlers return a `HandlerResult`, a response plan each adapter applies
  * (clears before sets, every cookie before the body; contract §5.4).
  */

@@ -25,7 +25,7 @@ export const bodyless = (method: string): boolean => method === 'GET' || method 
 /**
  * Deepest array/object nesting a body may have. The deepest body of the
  * contract (a WebAuthn response) nests 4 levels; 6,000 levels in 12 KB used to
- * overflow a recursive step downstream and answer 500 (issue #23).
+ * overflow a recursive step downstream and answer 500.
  */
 export const MAX_JSON_DEPTH = 64;
 

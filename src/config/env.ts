@@ -200,7 +200,7 @@ export function parseEnv(env: EnvRecord): ParsedEnv {
   const store = storeRaw === 'memory' ? 'memory' : 'database';
   if (storeRaw !== store) fail('RATE_LIMIT_STORE', 'must be database or memory');
 
-  // One subscriber holds at least a /64; 128 keys the whole address (issue 30 item 2).
+  // One subscriber holds at least a /64; 128 keys the whole address.
   const prefixRaw = str(env, 'RATE_LIMIT_IPV6_PREFIX');
   const rateLimitIpv6PrefixBits = prefixRaw === undefined ? 64 : /^\d{1,3}$/.test(prefixRaw) ? Number(prefixRaw) : NaN;
   if (!(rateLimitIpv6PrefixBits >= 32 && rateLimitIpv6PrefixBits <= 128)) fail('RATE_LIMIT_IPV6_PREFIX', 'must be an integer from 32 to 128');

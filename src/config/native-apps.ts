@@ -1,5 +1,5 @@
 /**
- * The `native_apps` system-config key (issue 19): the Android and Apple apps
+ * The `native_apps` system-config key: the Android and Apple apps
  * that share the web app's passkeys and links. From it come the association
  * files (`assetlinks.json`, `apple-app-site-association`) and the Android
  * WebAuthn origins, so nobody computes an `apk-key-hash` by hand.

@@ -5,7 +5,7 @@
  * nothing is stored at start and the verifier never reaches the browser.
  * Single use is enforced separately (the `oauth_consumed_states` table).
  *
- * Flow binding (issue 29, login CSRF): start also returns a random binding to
+ * Flow binding (login CSRF): start also returns a random binding to
  * its caller, and the MAC'd payload carries its SHA-256, so only the caller
  * that started the flow can finish it (the adapter keeps the binding in an
  * HttpOnly cookie; native apps keep it with the pending flow).

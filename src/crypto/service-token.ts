@@ -5,14 +5,14 @@
  * Every request the adapter forwards carries one, so the check is synchronous
  * HMAC-SHA256 on @noble/hashes (~15 µs) instead of jose's HS256, which imports
  * a WebCrypto key and verifies asynchronously on each call (~140 µs of CPU;
- * issue #17). The rules are the ones `jwtVerify` applied with the options this
+ * on every request's hot path). The rules are the ones `jwtVerify` applied with the options this
  * file used to pass it — compact form, `alg` exactly HS256, the signature over
  * the first two segments, an object payload, `iss` = `svc-adapter`, `aud` =
  * (or, as an array, containing) `svc-auth-api`, `sub`/`iat`/`exp` present,
  * numeric `iat`/`exp`/`nbf`, 30 s of skew on `exp` and `nbf` — plus a strict
  * subset: no `crit` or `b64` header at all (the adapter never sends them),
  * and no `iat` beyond the skew in the future (jose checks that only with
- * `maxTokenAge`; issue 29 finding 7b: a token minted for later is refused,
+ * `maxTokenAge`; a token minted for later is refused, contract §1.5,
  * reason `iat_future`).
  * `test/api/crypto/service-token.test.ts` runs a table of broken tokens
  * through this function and through the jose reference and expects the same answers.

@@ -1,5 +1,5 @@
 /**
- * A bounded memo of API tokens whose signature already verified (issue #17):
+ * A bounded memo of API tokens whose signature already verified:
  * the RS256 check through WebCrypto was the largest single cost of
  * `/users/me` once the queries were prepared (~18% of its CPU). Only a
  * success is remembered, keyed by the exact token string (signature

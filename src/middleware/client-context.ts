@@ -65,7 +65,7 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
     const address = parseIp(ip);
     c.set('client', {
       ip,
-      // Per-IP limiters count this: an IPv6 client by its prefix (issue 30 item 2).
+      // Per-IP limiters count this: an IPv6 client by its prefix.
       ipKey: address ? rateLimitKey(address, deps.env.rateLimitIpv6PrefixBits) : null,
       userAgent,
       trusted,

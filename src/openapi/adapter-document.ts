@@ -34,7 +34,7 @@ const TRANSPORT_VARIANTS: Partial<Record<ResponseKind, [z.ZodMiniType, z.ZodMini
   'org-switch': [A.AdapterOrganizationSwitchCookieResponse, OrganizationSwitchResponse],
 };
 
-/** The OAuth flow binding (issue 29): where it travels in each transport. */
+/** The OAuth flow binding: where it travels in each transport. */
 const OAUTH_BINDING_NOTES: Partial<Record<ResponseKind, string>> = {
   'oauth-start':
     'Cookie transport: the flow binding is set as the signed httpOnly cookie `svc-oauth-binding` (10 minutes) and removed from the body. Bearer transport: `binding` is in the body; keep it with the pending flow and send it to the callback.',

@@ -1,4 +1,4 @@
-/** Magic-link routes (contract §3.5, amended by issue 29's confirmation). Request: G, ML, FL. Verify: G. Check: G, LK. */
+/** Magic-link routes (contract §3.5, with its confirmation modes). Request: G, ML, FL. Verify: G. Check: G, LK. */
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';

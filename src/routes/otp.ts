@@ -50,7 +50,7 @@ otpRoutes.post('/otp/verify-email-otp', registration, otpLimit, async (c) => {
   const alsoWrite = [];
   let ownerRole: string | null = null;
   if (completing) {
-    // Verification, the owner grant and the session commit in one batch (issue #23): a crash
+    // Verification, the owner grant and the session commit in one batch: a crash
     // can no longer leave a verified account without its session, or an owner without the role.
     ownerRole = await ownerGrantRole(deps, user);
     if (ownerRole) roles = [...roles, ownerRole];

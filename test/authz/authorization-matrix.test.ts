@@ -1,5 +1,5 @@
 /**
- * The authorization matrix (issue 29, "close the class"): every route the
+ * The authorization matrix (one test for the whole class of authorization bugs): every route the
  * auth API, the Hono apps (`svcAdapter`, `svcTotpBridge`, `svcAdminConsole`,
  * `svcWellKnown`) and the Express apps (`svcExpressAdapter`,
  * `svcExpressTotpBridge`, `svcExpressAdminConsole`, `svcExpressWellKnown`)

@@ -90,7 +90,7 @@ export const API_ROWS: Record<string, Row> = {
   'PATCH /organizations/:organizationId': { gate: 'org:manager' },
   'POST /organizations/:organizationId/switch': { gate: 'org:member' },
   'GET /organizations/:organizationId/members': { gate: 'org:members' },
-  // Invitations (issue 29): only a manager invites, lists or revokes; only the invitee accepts or declines.
+  // Invitations: only a manager invites, lists or revokes; only the invitee accepts or declines.
   'POST /organizations/:organizationId/invitations': { gate: 'org:manager', body: uniqueEmail },
   'GET /organizations/:organizationId/invitations': { gate: 'org:manager' },
   'DELETE /organizations/:organizationId/invitations/:invitationId': { gate: 'org:manager', params: { invitationId: 'missing' } },
@@ -148,7 +148,7 @@ export const API_ROWS: Record<string, Row> = {
 /**
  * Console pages: the guard checks the signed access cookie, then asks the API
  * (`GET /users/me`) so a signed-out, revoked or demoted admin is refused at
- * once (found by this matrix, issue 29; adapter/admin-console/session.ts).
+ * once (found by this matrix; adapter/admin-console/session.ts).
  */
 const PAGE: Row = { gate: 'admin:read', html: true };
 

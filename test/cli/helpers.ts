@@ -4,7 +4,7 @@
  * port. `svc()` runs the CLI's own code bundled once per test file with
  * esbuild — what `bin/svc.mjs` runs, without tsx transpiling ~100 files in
  * every child (1.6 s instead of 2.9 s per command on a loaded machine,
- * issue 31). The bin itself, as `npx svc` resolves it, is run by
+ * so the suite stays fast). The bin itself, as `npx svc` resolves it, is run by
  * `cli.test.ts` (`SVC_BIN`) and, installed from a tarball, by
  * `test/package/package.test.ts`.
  */

@@ -21,7 +21,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 describe('client: route coverage', () => {
   it('has exactly one method per adapter route and TOTP bridge route', () => {
-    // The compatibility GET forms (issue #20) are for the reference client; this client uses the documented POST.
+    // The compatibility GET forms are for the reference client; this client uses the documented POST.
     const mounted = [...ROUTES.filter((r) => !r.compat).map((r) => `${r.method} ${r.path}`), ...TOTP_BRIDGE_ROUTES.map((r) => `${r.method} /totp${r.path}`)].sort();
     const keys = Object.values(ROUTE_KEYS).sort();
     expect(keys).toEqual(mounted);

@@ -1,5 +1,5 @@
 /**
- * The client's `Idempotency-Key` on refresh (issue 29): one per refresh
+ * The client's `Idempotency-Key` on refresh: one per refresh
  * attempt; a lost answer (network error, 502, 503) is retried once with the
  * same key, and a later refresh with the same refresh token (the attempt never
  * got an answer) reuses it too; an answered attempt ends it, and the next

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI documents (issue 21): valid OpenAPI 3.1, route-complete against
+ * The OpenAPI documents: valid OpenAPI 3.1, route-complete against
  * the app's own registered routes and the adapter's route table, committed
  * and current, and the drift checker really refuses drift.
  */

@@ -1,5 +1,5 @@
 /**
- * Admin device-replacement recovery (contract §3.15, spec "Admin hardening"):
+ * Admin device-replacement recovery (contract §3.15, §4.5):
  * for a user who lost every factor, revoke their sessions, delete their
  * passkeys and disable their TOTP in ONE batch, and record how identity was
  * proven. The answer carries counts only.

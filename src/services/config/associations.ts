@@ -1,5 +1,5 @@
 /**
- * The public part of the native-app and related-origin config (issue 19):
+ * The public part of the native-app and related-origin config:
  * what the adapter needs to build `/.well-known/assetlinks.json`,
  * `/.well-known/apple-app-site-association` and `/.well-known/webauthn`.
  * Everything here is published by those files anyway; nothing else leaks.

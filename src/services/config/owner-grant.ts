@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 /**
  * The role the grant adds to `user`, or null. Pure decision: the caller writes
  * the roles in the same batch as the verification and the session, so a crash
- * can never leave a verified owner without the role (issue #23).
+ * can never leave a verified owner without the role.
  */
 export async function ownerGrantRole(deps: Pick<Deps, 'env' | 'config'>, user: Pick<UserRow, 'email' | 'roles'>): Promise<string | null> {
   if (!deps.env.ownerEmails.includes(user.email.toLowerCase())) return null;

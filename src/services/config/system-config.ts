@@ -1,5 +1,5 @@
 /**
- * Runtime system config (spec "System config", contract §6): bootstrap in the
+ * Runtime system config (contract §6): bootstrap in the
  * order existing row > env seed > built-in default > startup failure, then a
  * process-local cache (60 s TTL) that validates every value it serves.
  */

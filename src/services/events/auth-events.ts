@@ -25,7 +25,7 @@ export interface AuthEvents {
 }
 
 /**
- * Nearly every request writes one event: the insert is prepared once (issue #17).
+ * Nearly every request writes one event: the insert is prepared once.
  * `metadata` and `createdAt` go in as driver values (JSON text or NULL, epoch ms):
  * a placeholder in `values()` would run the column encoder on null too.
  */

@@ -129,7 +129,7 @@ export async function dashboard(deps: MetricsDeps) {
     successRate24h: logins.successRate,
     otpUsage24h: used('otp_sent'),
     passkeyUsage24h: used('webauthn_login_success'),
-    // SMS sends the pumping guard refused (issue #19): allowlist and budget refusals.
+    // SMS sends the pumping guard refused: allowlist and budget refusals.
     smsRefused24h: SMS_REFUSAL_TYPES.reduce((n, type) => n + used(type), 0),
     databaseSize,
   };

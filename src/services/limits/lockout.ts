@@ -26,7 +26,7 @@ export interface Lockout {
   recordFailure(subject: string, type: CountedFailure, policy: LockoutPolicy, event: Omit<AuthEventInput, 'type'>): Promise<void>;
 }
 
-/** The lock check runs on every /login and code or passkey verify: prepared once (issue #17). */
+/** The lock check runs on every /login and code or passkey verify: prepared once. */
 const lockOf = prepared((db) => db.select({ lockedUntil: lockouts.lockedUntil }).from(lockouts).where(eq(lockouts.subject, sql.placeholder('subject'))).prepare());
 
 export function createLockout(db: Db, clock: Clock, events: AuthEvents): Lockout {

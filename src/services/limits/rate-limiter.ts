@@ -31,7 +31,7 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
 }
 
-/** One atomic upsert per hit, prepared once per database (issue #17: built per request it cost more than SQLite). */
+/** One atomic upsert per hit, prepared once per database (built per request it cost more than SQLite). */
 const upsertHit = prepared((db) =>
   db
     .insert(rateLimitCounters)

@@ -1,6 +1,6 @@
 /**
  * The confirmation a magic link needs before its poll may issue a session
- * (issue 29, `magic_link_confirmation`). Anyone can ask for a link to someone
+ * (`magic_link_confirmation`). Anyone can ask for a link to someone
  * else's address; the confirmation ties the click to the tab that asked:
  *
  * - `number_match`: the asking tab shows a 2-digit number; the link's page

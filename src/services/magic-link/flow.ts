@@ -1,5 +1,5 @@
 /**
- * Magic link (contract §3.5, D3, D5c): request (device-bound, 15 minutes),
+ * Magic link (contract §3.5): request (device-bound, 15 minutes),
  * verify from any device (single use) once its confirmation is given
  * (`magic_link_confirmation`, magic-link-confirmation.ts), and the poll that
  * mints exactly one session per link through an atomic claim.
@@ -164,7 +164,7 @@ export async function checkMagicLink(deps: MlDeps, auth: EphemeralAuth, client: 
   if (!auth.user) return null;
   const now = deps.clock.now();
   const link = await newestLiveMagicLink(deps.db, auth.user.id, new Date(now));
-  // No early return on `sessionIssuedAt`: the atomic claim below is the only judge (D5c).
+  // No early return on `sessionIssuedAt`: the atomic claim below is the only judge (one session per link, even across instances).
   // A refused link (wrong number) is used but never confirmed.
   if (!link || !link.usedAt || link.refusedAt) return null;
   const sameDevice =

@@ -1,5 +1,5 @@
 /**
- * What asked for a magic link (issue 29): browser and OS parsed from the
+ * What asked for a magic link: browser and OS parsed from the
  * User-Agent, a coarse place when the deployment knows it, and the time. It is
  * shown in the email and on the link's page so the owner can tell a request
  * they did not make; the raw User-Agent never leaves the API.

@@ -1,5 +1,5 @@
 /**
- * Account linking on the OAuth callback (spec "OAuth rules" 4, contract §3.13
+ * Account linking on the OAuth callback (contract §3.13, callback step 4
  * step 4), exactly per the table:
  *   identity exists → that user (requireEmailVerified honoured);
  *   email matches + accountLinking "email" → link, only with a verified provider email;
@@ -93,7 +93,7 @@ export async function resolveOAuthUser(
       const role = claim ? await ownerRole(deps, local.email, local.roles) : null;
       const roles = role ? [...local.roles, role] : local.roles;
       if (claim) {
-        // An unverified account is claimed (contract §3.13 [C]): verified, pending codes gone, an unverified phone cleared.
+        // An unverified account is claimed (contract §3.13): verified, pending codes gone, an unverified phone cleared.
         await db.batch([
           insertOAuthIdentity(db, { ...identityRow, userId: local.id }),
           db

@@ -7,7 +7,7 @@
  * `nonce` are checked by the library, and the userinfo `sub` must equal the
  * id_token `sub`.
  *
- * The spec's provider config has no issuer field, so the expected issuer is
+ * The redirect flow needs no configured `issuer` (§6.1), so the expected issuer is
  * the id_token's own `iss`: the token arrives over the client-authenticated
  * back channel from the configured token endpoint (OIDC Core §3.1.3.7 lets
  * TLS server validation stand in for the signature check), and subjects are

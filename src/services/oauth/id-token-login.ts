@@ -1,6 +1,6 @@
 /**
- * Native ID-token sign-in (`POST /oauth/:providerId/id-token`, issue #19 item
- * 4): the app signed in with the platform sheet (Sign in with Apple, Google
+ * Native ID-token sign-in (`POST /oauth/:providerId/id-token`, contract
+ * §3.13): the app signed in with the platform sheet (Sign in with Apple, Google
  * on Android/iOS) and sends the provider's ID token with the raw nonce it
  * generated. The token is verified against the provider's JWKS, its nonce
  * must match, and the nonce is spent once across every instance; then the

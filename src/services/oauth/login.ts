@@ -29,7 +29,7 @@ type OAuthDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys
 const httpOrigins = (origins: string[]) => origins.filter((o) => /^https?:\/\//.test(o)).map((o) => o.replace(/\/$/, ''));
 
 /**
- * The redirect allowlist (spec "OAuth rules" 2): exact string equality with
+ * The redirect allowlist (contract §3.13, "Start"): exact string equality with
  * `redirectUris ∪ {redirectUri}` when that set is non-empty; otherwise the
  * URL's origin must equal an http(s) entry of `origins` (never a prefix match).
  */
@@ -122,7 +122,7 @@ export async function completeOAuthLogin(
   });
   if (!consumed) throw await failed('state_replayed', fail('oauth_invalid_state'));
 
-  // Checked again at use (issue 29 finding 1): whatever path handed us this provider, a
+  // Checked again at use: whatever path handed us this provider, a
   // variable the service reads for itself is never read here, so never posted to tokenUrl.
   if (clientSecretEnvProblem(provider.clientSecretEnv, deps.env.oauthClientSecretEnvs) !== null) {
     deps.log.log('error', 'OAuth provider names a client secret env variable it may not use', { providerId: provider.id });

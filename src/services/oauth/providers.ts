@@ -1,6 +1,6 @@
 /**
- * The OAuth providers of the running config (contract §6.1, spec "OAuth
- * rules" 1). Each stored entry is validated with the full provider schema;
+ * The OAuth providers of the running config (contract §6.1, and §3.13
+ * `GET /oauth/providers`). Each stored entry is validated with the full provider schema;
  * an invalid entry is hidden from login and reported once per config version
  * as a `system_config_error` event and a warning (never with values).
  */
@@ -62,7 +62,7 @@ export async function loadProviderEntries(deps: ProviderDeps): Promise<ProviderE
   return entries;
 }
 
-/** Enabled and valid providers, or none when `oauth` is not a login method (spec "OAuth rules" 1). */
+/** Enabled and valid providers, or none when `oauth` is not a login method (contract §3.13). */
 export async function usableProviders(deps: ProviderDeps): Promise<OAuthProviderConfig[]> {
   const cfg = await deps.config.get();
   if (!cfg.login_methods.includes('oauth')) return [];

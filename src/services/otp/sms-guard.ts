@@ -1,5 +1,5 @@
 /**
- * SMS-pumping guard (issue #19 item 6). Before the API hands a phone code to
+ * SMS-pumping guard. Before the API hands a phone code to
  * be sent, the number's country calling code must be allowed
  * (`sms_allowed_calling_codes`) and two hourly budgets must have room
  * (`sms_hourly_budget`): one per calling code, one for all SMS. The counters

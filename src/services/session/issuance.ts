@@ -43,7 +43,7 @@ export interface IssueInput {
 type IssueDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'config' | 'env' | 'events' | 'refreshTokenHasher'>;
 
 /**
- * What issuance reads before it writes, in one prepared statement (issue #17):
+ * What issuance reads before it writes, in one prepared statement:
  * whether the user has an enabled TOTP credential (the MFA step) and the
  * organization of their oldest membership (the session's active one). Read
  * through the user's primary key, so it is one indexed probe per table.

@@ -1,5 +1,5 @@
 /**
- * Retry-safe rotation (issue #16, keyed since issue 29): a refresh token
+ * Retry-safe rotation (keyed, contract §3.8): a refresh token
  * presented again shortly after its own rotation, with the same
  * `Idempotency-Key` as the refresh that rotated it, while its successor has
  * never been presented, is the same client retrying an answer lost to a crash

@@ -1,5 +1,5 @@
 /**
- * Refresh rotation (contract §3.8, D5e/D6): one indexed lookup, one bcrypt
+ * Refresh rotation (contract §3.8, §1.4): one indexed lookup, one bcrypt
  * check and one conditional write. The claim and the successor insert run in
  * one batch (a transaction on libSQL, D1 and sqld alike); the successor is
  * inserted only if this request's claim won, so two racing requests — in one

@@ -1,4 +1,4 @@
-/** Step-up freshness (spec "Step-up freshness", contract §3.11). */
+/** Step-up freshness (contract §3.11). */
 import { and, count, eq } from 'drizzle-orm';
 import { toIso } from '../../clock.js';
 import type { Db } from '../../db/client.js';

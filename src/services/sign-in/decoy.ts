@@ -1,5 +1,5 @@
 /**
- * The decoy principal (contract §1.10, D5b): what an unknown, unverified or
+ * The decoy principal (contract §1.10): what an unknown, unverified or
  * revoked identifier continues as. Nothing is stored; every attribute is an
  * HMAC of the identifier under `DECOY_SUBJECT_SECRET ?? API_SERVICE_TOKEN`, so
  * the same identifier always looks the same and later steps can re-derive the

@@ -1,6 +1,6 @@
 /**
- * The `loginMethods` policy of `/login` (contract §3.2, spec "Session and
- * login"). Pure: the same function serves real principals, decoys and the
+ * The `loginMethods` policy of `/login` (contract §3.2, "`loginMethods`"
+ * there). Pure: the same function serves real principals, decoys and the
  * passkey `last_credential` rule.
  */
 import type { LoginMethod } from '../../config/keys.js';

@@ -1,4 +1,4 @@
-/** The adapter's table-based base64url encoder (issue #17) against the btoa reference it replaced. */
+/** The adapter's table-based base64url encoder against the btoa reference it replaced. */
 import { describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url } from '../../../common/encoding.js';
 

@@ -1,7 +1,7 @@
 /**
  * `requireAuth` on @hono/node-server reads the cookie and authorization
  * headers from Node's own request (`c.env.incoming.headers`) instead of
- * making Hono build a WHATWG `Headers` (issue #17): over a real socket it
+ * making Hono build a WHATWG `Headers`: over a real socket it
  * must accept and refuse exactly as in-process, including a request that
  * splits its cookies over two `Cookie` lines.
  */

@@ -1,5 +1,5 @@
 /**
- * The adapter's `Idempotency-Key` on upstream refreshes (issue 29; contract
+ * The adapter's `Idempotency-Key` on upstream refreshes (contract
  * §5.7 as amended in docs/contract-changes.md): every `POST /refresh` it makes
  * carries one; `POST /auth/refresh` forwards the client's well-formed key (both
  * transports) instead of generating one; a lost upstream answer (network

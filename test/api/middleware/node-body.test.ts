@@ -1,5 +1,5 @@
 /**
- * Request bodies read straight from Node's IncomingMessage (issue #17:
+ * Request bodies read straight from Node's IncomingMessage (the fast path:
  * src/http/node-body.ts and adapter/hono/node-body.ts), over a real socket as
  * @hono/node-server serves them: the same JSON, 400 and 413 answers as the
  * WHATWG-stream path, for the API and for the adapter; and the reader's own

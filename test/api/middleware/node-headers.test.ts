@@ -1,5 +1,5 @@
 /**
- * The API's request headers on Node (issue #17): under @hono/node-server the
+ * The API's request headers on Node: under @hono/node-server the
  * middleware reads Node's own parsed headers (`requestHeader`,
  * common/hono-request.ts) instead of making Hono build a WHATWG `Headers` per
  * request. Over a real socket, each header the pipeline reads must decide what

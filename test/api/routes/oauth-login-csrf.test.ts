@@ -1,5 +1,5 @@
 /**
- * OAuth login CSRF (issue 29, finding 2): the flow is bound to the caller that
+ * OAuth login CSRF: the flow is bound to the caller that
  * started it. Start returns a random `binding`; the signed state carries its
  * SHA-256; the callback must present the binding. An attacker who starts a
  * flow, signs in at the provider as himself and hands the victim the callback

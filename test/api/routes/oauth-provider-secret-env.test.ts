@@ -1,5 +1,5 @@
 /**
- * Issue 29 finding 1: a provider's `clientSecretEnv` may name only a variable
+ * A provider's `clientSecretEnv` may name only a variable
  * meant for it (`*_CLIENT_SECRET`, or listed in `OAUTH_CLIENT_SECRET_ENVS`),
  * never one the service reads for itself. Otherwise an `admin:write` user
  * points `tokenUrl` at their own server, names `API_SERVICE_TOKEN`, and the

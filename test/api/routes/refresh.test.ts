@@ -67,7 +67,7 @@ describe('POST /refresh', () => {
   });
 
   it('answers refresh_token_reused to a replay of the just-rotated token with the shipped defaults (no key)', async () => {
-    // Issue 29: the 30 s `refresh_reuse_grace_seconds` used to re-issue any replay within it; now only a keyed retry gets one.
+    // The 30 s `refresh_reuse_grace_seconds` used to re-issue any replay within it; now only a keyed retry gets one.
     const { t, first } = await setup({ REFRESH_REUSE_GRACE_SECONDS: undefined });
     const second = (await refresh(t, first.refreshToken)).body;
     t.clock.advance(1_000);

@@ -1,4 +1,4 @@
-/** What asked for a magic link (issue 29): browser/OS families from the UA, a sanitised place label. */
+/** What asked for a magic link: browser/OS families from the UA, a sanitised place label. */
 import { describe, expect, it } from 'vitest';
 import { browserOf, osOf, placeLabel, requestedBy } from '../../../src/services/magic-link/requested-by.js';
 

@@ -1,6 +1,6 @@
 /**
  * Issuance reads the MFA state and the active organization in one statement
- * (issue #17); these pin what it must read: the oldest membership's
+ * (one round trip on the sign-in path); these pin what it must read: the oldest membership's
  * organization, no organization without a membership, the MFA step only for
  * an *enabled* TOTP credential, and a passkey login that ignores it.
  */
