@@ -1,6 +1,6 @@
 /**
  * `npm run bench:adapter`: the adapter's hot paths, reported as ratios measured
- * side by side in one run (issue 8).
+ * side by side in one run.
  *
  * 1. A Hono route guarded by `requireAuth` (cookie path) vs the same route
  *    unguarded — in-process through `app.fetch` (no sockets), so the ratio is
@@ -23,7 +23,7 @@ import { randomId } from '../src/crypto/random.js';
 import { users } from '../src/db/schema.js';
 import { createAuthApi } from '../src/index.js';
 import { createLogger } from '../src/log.js';
-import { issueSession, isMfaRequired } from '../src/services/session-issuance.js';
+import { issueSession, isMfaRequired } from '../src/services/session/issuance.js';
 
 const ISSUER = 'http://bench.test';
 const SERVICE = 'bench-service-token-0123456789abcdef-0123456789';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:bcrypt`: what a refresh's bcrypt does to the rest of the API
- * on Node, inline vs on the entry's worker pool (adapter/node/bcrypt-pool.ts),
+ * on Node, inline vs on the entry's worker pool (common/node/bcrypt-pool.ts),
  * side by side in one run. Each side is its own API process (`startNodeApi`,
  * bench/lib/node-api.ts) on its own database file with 4 sessions; a round
  * runs 4 refresh chains (`POST /refresh`, rotating) and, at the same time, 2

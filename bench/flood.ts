@@ -1,5 +1,5 @@
 /**
- * `npm run flood`: the refresh flood that wedged sqld (issue #23). One sqld,
+ * `npm run flood`: the refresh flood that wedged sqld. One sqld,
  * three API processes, FLOOD_N (default 500) concurrent refreshes of one token.
  *   npm run flood                      FLOOD_N=1000 SQLD_BIN=/path/to/sqld npm run flood
  *   FLOOD_NO_DEADLINES=1 npm run flood (the API without the deadline and the call timeout)
@@ -17,7 +17,7 @@ const sqldBin = process.env['SQLD_BIN'] ?? BIN.sqld;
 const version = execFileSync(sqldBin, ['--version'], { encoding: 'utf8' }).trim();
 const dir = tempDir('flood');
 console.log(`flood: ${version}; 3 API processes; ${n} concurrent POST /refresh with one token`);
-// FLOOD_NO_DEADLINES=1: the API as it was before issue #23 (no request deadline, no database call timeout).
+// FLOOD_NO_DEADLINES=1: the API without its deadlines (no request deadline, no database call timeout), to show the hang they prevent.
 const before = process.env['FLOOD_NO_DEADLINES'] === '1';
 const cluster = await startCluster(dir, 3, before ? { REQUEST_DEADLINE_MS: '0', DB_TIMEOUT_MS: '0' } : {});
 try {

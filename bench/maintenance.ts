@@ -1,6 +1,6 @@
 /**
  * `npm run bench:maintenance`: how long one maintenance DELETE holds the write
- * lock when a million sessions have expired (issue #17 item 4). Fills a libSQL
+ * lock when a million sessions have expired. Fills a libSQL
  * file with ROWS expired sessions (default 1,000,000) plus live ones, runs
  * maintenance runs until nothing is left, and prints the per-statement time
  * (median, p99, max) — each statement is one short write transaction.

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:peers`: svc side by side with the peer a user would pick
  * instead — Better Auth (bench/peers/package.json, with its emailOTP plugin,
- * on Hono + a libSQL file) — in one run, on Node and on Bun (issue #17).
+ * on Hono + a libSQL file) — in one run, on Node and on Bun.
  *
  * Every server runs in its own process: svc as an API process plus an app
  * process (Hono + `svcAdapter`, loopback HTTP between them); Better Auth as one

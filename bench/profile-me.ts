@@ -1,5 +1,5 @@
 /**
- * A steady `GET /users/me` load for a CPU profile (issue #17):
+ * A steady `GET /users/me` load for a CPU profile:
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-me.ts
  *   node bench/lib/top-frames.mjs /tmp/prof/*.cpuprofile
  */

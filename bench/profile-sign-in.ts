@@ -1,6 +1,6 @@
 /**
  * CPU per email-OTP sign-in and per refresh, split by route and by process
- * (issue #17). The same two processes as `npm run bench:peers` — the API
+ * (where the CPU of a sign-in goes). The same two processes as `npm run bench:peers` — the API
  * (`src/node.ts`) and an app with `svcAdapter` (`bench/lib/svc-app.ts`) over
  * loopback, login floor off — each preloaded with `bench/lib/cpu-report.mjs`
  * so this process can read their `process.cpuUsage()` over IPC between phases.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:query-styles`: how to run a hot query (issue #17), measured
+ * `npm run bench:query-styles`: how to run a hot query, measured
  * on the access check (session joined with its user, libSQL file), through
  * both embedded clients on the same file:
  * - `@libsql/client`'s file driver (prepares the statement on every call) and

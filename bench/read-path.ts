@@ -1,6 +1,6 @@
 /**
  * `npm run bench:read-path`: the database read path against the floor of the
- * stack (issue #17, target ≥ 0.40). In one run, in-process through
+ * stack (target ≥ 0.40). In one run, in-process through
  * `app.request` (no sockets), concurrency 16, libSQL file, rate limits off:
  * `GET /health/status` (no database) vs `GET /users/me` with a bearer access
  * token (session + user check, credentials, memberships) vs `GET /sessions`.

@@ -17,7 +17,7 @@ import { randomId } from '../src/crypto/random.js';
 import { users } from '../src/db/schema.js';
 import { createAuthApi, type AuthApi } from '../src/index.js';
 import { createLogger } from '../src/log.js';
-import { issueSession, isMfaRequired } from '../src/services/session-issuance.js';
+import { issueSession, isMfaRequired } from '../src/services/session/issuance.js';
 
 const ISSUER = 'http://bench.test';
 const baseEnv = {

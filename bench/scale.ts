@@ -1,6 +1,6 @@
 /**
- * `npm run bench:scale`: cost of the hot paths as the data grows (issue #17
- * item 4). Fills one libSQL file per size with SIZES sessions (default 10k,
+ * `npm run bench:scale`: cost of the hot paths as the data grows (an index
+ * must keep them flat). Fills one libSQL file per size with SIZES sessions (default 10k,
  * 100k, 1M; random ids and refresh lookups, as in production), min(100k,
  * sessions) users and one auth event per session, by bulk
  * `INSERT … SELECT` over a recursive CTE. Then, in interleaved rounds over the

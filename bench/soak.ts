@@ -1,11 +1,11 @@
 /**
- * `npm run soak`: reliability under faults (issue #16). Three API processes on
+ * `npm run soak`: reliability under faults. Three API processes on
  * one sqld behind the Hono adapter, a mixed native-app workload, kill -9 of a
  * random API process every few seconds, then the invariants.
  *   npm run soak                       (120 s, 16 users, a kill every ~8 s)
  *   SOAK_SECONDS=600 SOAK_USERS=32 SOAK_SEED=7 npm run soak
  *   SOAK_FLOOD=0 npm run soak           (skip the closing flood of 500 concurrent refreshes of one token)
- * The API runs its shipped defaults (refresh retries only with the rotation's own Idempotency-Key, issue 29).
+ * The API runs its shipped defaults (refresh retries only with the rotation's own Idempotency-Key).
  * Exits non-zero when an invariant fails or a user who only retried was signed out.
  */
 import { loadavg } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * Creating or promoting the first admin from the command line: the role is
- * the one OWNER_EMAIL grants (services/owner-grant.ts: `admin`, or
+ * the one OWNER_EMAIL grants (services/config/owner-grant.ts: `admin`, or
  * `admin:write` when `admin` is not an available role), the account is
  * verified, and nothing changes when it already is an admin.
  */
@@ -12,7 +12,7 @@ import { authEvents, users, type UserRow } from '../src/db/schema.js';
 import { uniqueViolation } from '../src/db/unique-violation.js';
 import type { ApiEnv } from '../src/config/env.js';
 import { findUserByEmail } from '../src/repositories/users.js';
-import { ownerGrantRole } from '../src/services/owner-grant.js';
+import { ownerGrantRole } from '../src/services/config/owner-grant.js';
 import { CLI_ACTOR, type CliDeps } from './deps.js';
 import { firstLine } from './database.js';
 import { CliError, EXIT } from './exit-codes.js';

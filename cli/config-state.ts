@@ -1,7 +1,7 @@
 /**
  * The system config a boot would end up with, computed without writing:
  * per key the stored row, else the env seed, else the built-in default, in
- * the bootstrap order of src/services/system-config.ts (development derives
+ * the bootstrap order of src/services/config/system-config.ts (development derives
  * `rpid`/`origins` from ISSUER; production has no default for them).
  */
 import { ConfigError } from '../src/config/config-error.js';
@@ -9,7 +9,7 @@ import { BUILT_IN_DEFAULTS, CONFIG_KEYS, configSchemas, ENV_SEEDS, type ConfigKe
 import type { Db } from '../src/db/client.js';
 import { readConfigRows } from '../src/repositories/system-config.js';
 import { safeParse } from '../src/safe-parse.js';
-import { parseSeed } from '../src/services/system-config.js';
+import { parseSeed } from '../src/services/config/system-config.js';
 
 export interface KeyState {
   key: ConfigKey;
@@ -27,7 +27,7 @@ function fromRow(key: ConfigKey, raw: unknown): KeyState {
   return { key, source: 'row', problem: `stored value is invalid${where}: ${issue?.message ?? 'failed validation'}` };
 }
 
-/** Outside production a boot derives `rpid`/`origins` from ISSUER (services/system-config.ts). */
+/** Outside production a boot derives `rpid`/`origins` from ISSUER (services/config/system-config.ts). */
 function developmentDefault(key: ConfigKey, env: Record<string, string | undefined>): unknown {
   if (env['NODE_ENV']?.trim() === 'production' || (key !== 'rpid' && key !== 'origins')) return undefined;
   try {

@@ -7,7 +7,7 @@ import { ConfigError } from '../src/config/config-error.js';
 import { parseEnv, type ParsedEnv } from '../src/config/env.js';
 import { crossKeyIssues, type SystemConfigValues } from '../src/config/keys.js';
 import { loadProductionKeys } from '../src/crypto/keys.js';
-import { seedIssues } from '../src/services/system-config.js';
+import { seedIssues } from '../src/services/config/system-config.js';
 import { effectiveConfig } from './config-state.js';
 import { databaseTarget, firstLine, openTarget } from './database.js';
 import { CliError } from './exit-codes.js';

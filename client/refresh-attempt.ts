@@ -1,5 +1,5 @@
 /**
- * Keyed refresh attempts (issue 29): every refresh sends an `Idempotency-Key`.
+ * Keyed refresh attempts: every refresh sends an `Idempotency-Key`.
  * A lost answer (network error, 502, 503) may follow a rotation the API
  * committed; presenting the same refresh token with the same key then gets a
  * fresh rotation, while any other replay revokes the session. So the key
@@ -8,7 +8,7 @@
  * answer, success or refusal, ends the attempt; the next refresh gets a new key.
  * The key stays in memory only.
  */
-import { newIdempotencyKey } from '../adapter/core/idempotency-key.js';
+import { newIdempotencyKey } from '../common/idempotency-key.js';
 import { SvcError } from './errors.js';
 
 export const REFRESH_RETRY_DELAY_MS = 250;

@@ -1,5 +1,5 @@
 /**
- * One client method per adapter route (adapter/core/route-table.ts) and per
+ * One client method per adapter route (common/route-table.ts) and per
  * TOTP bridge route: the name, its typed input and output, and the route key
  * `METHOD /path` the runtime looks up in the adapter's own table (so the
  * credential and response handling cannot drift from the adapter).

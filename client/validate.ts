@@ -6,7 +6,7 @@ const KINDS: Record<string, (v: unknown) => boolean> = {
   b: (v) => typeof v === 'boolean',
   o: isObject,
   a: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
-  // The magic-link confirmation number (issue 29).
+  // The magic-link confirmation number.
   n: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 10 && v <= 99,
 };
 const NAMES: Record<string, string> = { s: 'a non-empty string', b: 'a boolean', o: 'an object', a: 'an array of strings', n: 'a 2-digit number (10–99)' };

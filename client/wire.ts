@@ -6,7 +6,7 @@
  * breaks instead of drifting. Nothing here exists at runtime.
  */
 import type * as z from 'zod/mini';
-import type { ErrorBody } from '../adapter/core/contract.js';
+import type { ErrorBody } from '../common/contract.js';
 import type { credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../src/http/serialize.js';
 import type { invitationJson, receivedInvitationJson } from '../src/http/serialize-invitations.js';
 import type { idSchema, renameSchema } from '../src/routes/credentials.js';
@@ -20,11 +20,11 @@ import type { codeBody as otpCodeBody } from '../src/routes/otp.js';
 import type { registerBody } from '../src/routes/registration.js';
 import type { codeBody as totpCodeBody } from '../src/routes/totp.js';
 import type { assertionFinishSchema, assertionStartSchema, registerFinishSchema, registerStartSchema } from '../src/routes/webauthn-schemas.js';
-import type { LoginStartResult } from '../src/services/login-start.js';
-import type { SwitchResult } from '../src/services/organizations.js';
-import type { RegistrationResult } from '../src/services/registration.js';
-import type { MfaRequiredBody, SessionEnvelope } from '../src/services/session-issuance.js';
-import type { StepUpStatus } from '../src/services/step-up.js';
+import type { LoginStartResult } from '../src/services/sign-in/login-start.js';
+import type { SwitchResult } from '../src/services/organizations/lifecycle.js';
+import type { RegistrationResult } from '../src/services/sign-in/registration.js';
+import type { MfaRequiredBody, SessionEnvelope } from '../common/session.js';
+import type { StepUpStatus } from '../src/services/session/step-up.js';
 
 export type { ErrorBody, StepUpStatus };
 

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { readCookie } from '../adapter/core/cookies.js';
-import type { AuthMessage } from '../adapter/core/messaging.js';
+import type { AuthMessage } from '../common/messaging.js';
 import { createAuthGuard } from '../adapter/core/user.js';
 import type { SvcAdapterOptions } from '../adapter/core/options.js';
 import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, svcWellKnown, type SvcVariables } from '../adapter/hono/index.js';

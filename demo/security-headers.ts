@@ -1,5 +1,5 @@
 /**
- * The demo's response headers (issue 30 item 4). The demo is what people copy,
+ * The demo's response headers. The demo is what people copy,
  * so its sign-in pages show how they should be served: no framing (a framed
  * sign-in page can be clickjacked into approving a passkey prompt or a magic
  * link), scripts and styles from the demo's own files only, no referrer to

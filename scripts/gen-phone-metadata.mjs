@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes src/services/phone-metadata.generated.ts: libphonenumber-js's `min`
+// Writes src/services/contact/phone-metadata.generated.ts: libphonenumber-js's `min`
 // metadata without the national formatting rules (index 4 of each country),
 // which svc never uses — it only parses, validates and reads the calling code,
 // and formats as E.164. That halves the metadata in the Workers bundle
@@ -31,6 +31,6 @@ export const PHONE_METADATA = ${JSON.stringify(trimPhoneMetadata(min))} as unkno
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync('src/services/phone-metadata.generated.ts', renderPhoneMetadata());
-  console.log('wrote src/services/phone-metadata.generated.ts');
+  writeFileSync('src/services/contact/phone-metadata.generated.ts', renderPhoneMetadata());
+  console.log('wrote src/services/contact/phone-metadata.generated.ts');
 }

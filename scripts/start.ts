@@ -7,7 +7,7 @@
  */
 import { ConfigError, configErrorLines } from '../src/index.js';
 import { hmacSha256 } from '../src/crypto/hash.js';
-import { toBase64Url } from '../src/crypto/encoding.js';
+import { toBase64Url } from '../common/encoding.js';
 import { startDemo } from '../demo/server.js';
 import { DEV_APP_ORIGIN, resolveDevEnv, startApi } from './dev-env.js';
 

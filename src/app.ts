@@ -26,7 +26,7 @@ export interface AppOptions {
  * Headers go in at construction: @hono/node-server 1.x rebuilds a response
  * from its construction-time init when a later middleware calls `c.header()`,
  * so a header set on `res.headers` afterwards (Retry-After on 423, Allow on
- * 405) was dropped on Node only (issue #23).
+ * 405) was dropped on Node only.
  */
 function errorResponse(c: Context<AppEnv>, err: ApiError): Response {
   return c.json(err.body(), err.status as 400, err.headers);

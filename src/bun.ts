@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
 import { listenError } from './config/listen-error.js';
-import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
+import { createBcryptPool } from '../common/node/bcrypt-pool.js';
 
 declare const Bun: {
   serve(o: { fetch: (req: Request, server: Record<string, unknown>) => Response | Promise<Response>; port: number; hostname: string }): { hostname: string; port: number };
@@ -19,7 +19,7 @@ try {
   const app = await createAuthApi({
     env,
     connectionIp: (c) => (c.env as { requestIP?: (r: Request) => { address: string } | null })?.requestIP?.(c.req.raw)?.address,
-    // Refresh-token bcrypt on worker threads, off the event loop (adapter/node/bcrypt-pool.ts).
+    // Refresh-token bcrypt on worker threads, off the event loop (common/node/bcrypt-pool.ts).
     refreshTokenHasher: createBcryptPool(),
     loopbackOnly: isLoopbackListenHost(hostname),
   });

@@ -18,12 +18,12 @@ import { applyMigrations } from './db/migrate.js';
 import type { AppEnv, Deps } from './deps.js';
 import { createLogger, type Logger } from './log.js';
 import type { ConnectionIp } from './middleware/client-context.js';
-import { createAuthEvents } from './services/auth-events.js';
+import { createAuthEvents } from './services/events/auth-events.js';
 import { createSenderFromEnv, type MessageSender } from './services/delivery/index.js';
-import { createLockout } from './services/lockout.js';
-import { loadProviderEntries } from './services/oauth-providers.js';
-import { createDatabaseStore, createMemoryStore, createRateLimiter } from './services/rate-limiter.js';
-import { bootstrapSystemConfig, createSystemConfigService, seedIssues } from './services/system-config.js';
+import { createLockout } from './services/limits/lockout.js';
+import { loadProviderEntries } from './services/oauth/providers.js';
+import { createDatabaseStore, createMemoryStore, createRateLimiter } from './services/limits/rate-limiter.js';
+import { bootstrapSystemConfig, createSystemConfigService, seedIssues } from './services/config/system-config.js';
 
 export interface CreateAuthApiOptions {
   /** The same variables as the process environment (`process.env`, Workers bindings). */
@@ -85,7 +85,7 @@ function parseEnvReportingSeeds(raw: EnvRecord) {
 /**
  * A development API without `API_SERVICE_TOKEN` generates its own only where
  * nobody else can reach it, or when the operator says so: a Worker is public
- * the moment it runs (issue 30).
+ * the moment it runs.
  */
 function refuseUngeneratedSecrets(parsed: ParsedEnv, loopbackOnly: boolean): void {
   if (parsed.secrets || loopbackOnly || parsed.generateDevSecrets) return;

@@ -10,10 +10,10 @@ import type { RefreshTokenHasher } from './crypto/refresh-token.js';
 import type { Database, Db } from './db/client.js';
 import type { SessionRow, UserRow } from './db/schema.js';
 import type { Logger } from './log.js';
-import type { AuthEvents } from './services/auth-events.js';
-import type { Lockout } from './services/lockout.js';
-import type { RateLimiter } from './services/rate-limiter.js';
-import type { SystemConfigService } from './services/system-config.js';
+import type { AuthEvents } from './services/events/auth-events.js';
+import type { Lockout } from './services/limits/lockout.js';
+import type { RateLimiter } from './services/limits/rate-limiter.js';
+import type { SystemConfigService } from './services/config/system-config.js';
 
 /** Runs work after the response (Workers `waitUntil`); defaults to fire-and-forget. */
 export type Background = (work: Promise<unknown>) => void;

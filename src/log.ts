@@ -1,5 +1,5 @@
 /** Structured, redacted logging. Nothing secret reaches a log line (contract §0.4, §5.10). */
-import { redact } from '../adapter/core/redact.js';
+import { redact } from '../common/redact.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface Logger {

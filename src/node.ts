@@ -9,11 +9,11 @@ import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
 import { listenError } from './config/listen-error.js';
 import type { RefreshTokenHasher } from './crypto/refresh-token.js';
-import { createBcryptPool } from '../adapter/node/bcrypt-pool.js';
+import { createBcryptPool } from '../common/node/bcrypt-pool.js';
 
 /*
  * What Node's HTTP parser refuses before the app sees a request is answered in
- * the contract's envelope instead of Node's bare text (issue #23): header
+ * the contract's envelope instead of Node's bare text: header
  * fields too large → 431 `headers_too_large`; headers or body not arriving in
  * time (a declared Content-Length never sent) → 408 `request_timeout`;
  * anything unparseable → 400 `invalid_request`. The socket closes after it.
@@ -73,7 +73,7 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
     }
   }
   const hostname = env['HOST'] ?? '127.0.0.1';
-  // Refresh-token bcrypt on worker threads, off the event loop (adapter/node/bcrypt-pool.ts); closed with the app.
+  // Refresh-token bcrypt on worker threads, off the event loop (common/node/bcrypt-pool.ts); closed with the app.
   const pool = options.refreshTokenHasher ? undefined : createBcryptPool();
   let app: Awaited<ReturnType<typeof createAuthApi>>;
   try {

@@ -3,13 +3,13 @@
  * (never refreshed) or the pre-auth cookie's token, or the client's bearer.
  * No credential → 401 `{error:"unauthorized", message}` without any upstream
  * call; the message says which credential was missing, as on every other
- * adapter 401 (docs/contract-changes.md; the bare `{error}` was issue #23).
+ * adapter 401 (docs/contract-changes.md; a bare `{error}` told the client nothing).
  */
 import type { AdapterCore } from './core.js';
 import { passthrough, is2xx } from './handlers/forward.js';
 import { forTransport, guardOrigin, mergeCookies, selectTransport, type AdapterRequest } from './pipeline.js';
 import { failure, type HandlerResult } from './result.js';
-import type { BridgeRouteEntry } from './route-table.js';
+import type { BridgeRouteEntry } from '../../common/route-table.js';
 import { sessionResult } from './session-result.js';
 
 

@@ -8,14 +8,14 @@
  * verified, so a repeat costs one Map lookup and a string comparison. `exp` and `kind` are checked on every read,
  * cached or not, so a cached cookie still expires on time.
  */
-import type { CookieKind, CookiePayload } from './contract.js';
-import { utf8 } from './encoding.js';
+import type { CookieKind, CookiePayload } from '../../common/contract.js';
+import { utf8 } from '../../common/encoding.js';
 import { signHs256, verifyHs256Signature, type JwtClaims } from './hs256.js';
-import { generationalMemo } from './memo.js';
+import { generationalMemo } from '../../common/memo.js';
 import type { CookieAttributes } from './options.js';
 
 export const COOKIE_SKEW_SECONDS = 30;
-/** Remembered cookie values per generation (adapter/core/memo.ts: at most twice this). */
+/** Remembered cookie values per generation (common/memo.ts: at most twice this). */
 const CACHE_GENERATION = 5_000;
 
 interface CacheEntry {

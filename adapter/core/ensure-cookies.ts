@@ -4,10 +4,10 @@
  * when the access cookie is not usable and a refresh cookie is.
  */
 import type { AdapterCore } from './core.js';
-import { decodeJsonSegment } from './encoding.js';
+import { decodeJsonSegment } from '../../common/encoding.js';
 import { allCookieNames, refreshCookies, refreshSession } from './refresh-call.js';
 import { failure, type HandlerResult, type SetCookieCommand } from './result.js';
-import type { CredentialKind } from './route-table.js';
+import type { CredentialKind } from '../../common/route-table.js';
 import type { ClientInfo } from './upstream.js';
 
 /** The access cookie must outlive its inner token's `exp` by more than this to be used as is. */

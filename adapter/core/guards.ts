@@ -2,9 +2,9 @@
  * The framework-free halves of `requireRole` and `getUser` (contract §5.9),
  * so every adapter answers with the same statuses and bodies.
  */
-import type { Me } from './contract.js';
+import type { Me } from '../../common/contract.js';
 import type { AdapterCore } from './core.js';
-import { satisfiesAny } from './roles.js';
+import { satisfiesAny } from '../../common/roles.js';
 import type { ClientInfo } from './upstream.js';
 import { accessTokenFor, loadUser, type AuthUser } from './user.js';
 

@@ -3,7 +3,7 @@
  *
  * Why not jose here: jose's HS256 goes through async WebCrypto (~73 µs per
  * verify on Node 20), which alone would cost a `requireAuth`-guarded route most
- * of its throughput (issue 8, platform notes). A synchronous HMAC-SHA256 costs
+ * of its throughput (docs/performance.md). A synchronous HMAC-SHA256 costs
  * ~10–20 µs. The rules are the strict subset jose applies: compact form,
  * `alg` exactly `HS256`, no `crit`/`b64` header, an object payload, numeric
  * `exp` (required) and numeric `iat`/`nbf` when present. `test/adapter/core/cookies.test.ts`
@@ -11,7 +11,7 @@
  */
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
-import { bytesEqual, decodeJsonSegment, fromBase64Url, toBase64Url, utf8 } from './encoding.js';
+import { decodeJsonSegment, fromBase64Url, timingSafeEqualBytes, toBase64Url, utf8 } from '../../common/encoding.js';
 
 export type JwtClaims = Record<string, unknown>;
 
@@ -38,7 +38,7 @@ export function verifyHs256Signature(key: Uint8Array, token: string): JwtClaims 
   if (!header || header['alg'] !== 'HS256' || 'crit' in header || 'b64' in header) return null;
   const sig = fromBase64Url(token.slice(second + 1));
   if (!sig || sig.length !== 32) return null;
-  if (!bytesEqual(sig, hmac(sha256, key, utf8(token.slice(0, second))))) return null;
+  if (!timingSafeEqualBytes(sig, hmac(sha256, key, utf8(token.slice(0, second))))) return null;
   const payload = decodeJsonSegment(token.slice(first + 1, second));
   if (!payload || !isNum(payload['exp'])) return null;
   if ('iat' in payload && !isNum(payload['iat'])) return null;

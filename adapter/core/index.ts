@@ -27,7 +27,7 @@ export type {
   OAuthBindingCookiePayload,
   RefreshCookiePayload,
   SessionEnvelope,
-} from './contract.js';
+} from '../../common/contract.js';
 export type { CoreError, HandlerResult, Result, SetCookieCommand } from './result.js';
 export type { CookieAttributes, CookieNames, FetchLike, ResolvedOptions, SameSite, SvcAdapterOptions } from './options.js';
 export { createCookieCodec, parseCookieHeader, serializeClearCookie, serializeCookie, type CookieCodec } from './cookies.js';
@@ -35,9 +35,9 @@ export { createServiceTokens, type AdapterSubject, type ServiceTokens } from './
 export { callUpstream, type ClientInfo, type UpstreamRequest, type UpstreamResponse } from './upstream.js';
 export { createJwksVerifier, type JwksVerifier } from './jwks.js';
 export { createRefreshDedup, type RefreshDedup } from './refresh.js';
-export { isIdempotencyKey, newIdempotencyKey } from './idempotency-key.js';
-export { grants, satisfiesAny } from './roles.js';
-export { redact } from './redact.js';
+export { isIdempotencyKey, newIdempotencyKey } from '../../common/idempotency-key.js';
+export { grants, satisfiesAny } from '../../common/roles.js';
+export { redact } from '../../common/redact.js';
 export {
   dispatchMessage,
   renderMessage,
@@ -48,8 +48,8 @@ export {
   type MessageHandler,
   type MessagingOptions,
   type SmsMessage,
-} from './messaging.js';
-export { ROUTES, TOTP_BRIDGE_ROUTES, type BridgeRouteEntry, type CredentialKind, type ResponseKind, type RouteEntry, type ServiceKind } from './route-table.js';
+} from '../../common/messaging.js';
+export { ROUTES, TOTP_BRIDGE_ROUTES, type BridgeRouteEntry, type CredentialKind, type ResponseKind, type RouteEntry, type ServiceKind } from '../../common/route-table.js';
 export { createAdapterCore, type AdapterCore } from './core.js';
 export { handleAdapterRequest, type AdapterRequest } from './pipeline.js';
 export { handleBridgeRequest } from './bridge.js';

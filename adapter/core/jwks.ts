@@ -91,8 +91,8 @@ export function createJwksVerifier(opts: { authServerUrl: string; audience: stri
           currentDate: new Date(opts.now()),
           requiredClaims: ['exp', 'sub', 'iat'],
         });
-        // jose accepts an aud array containing ours and an iat in the future (without maxTokenAge): svc issues neither (issue #23).
-        // Every svc token carries a numeric iat and the API refuses one without (issue 29 finding 7a): so does the adapter.
+        // jose accepts an aud array containing ours and an iat in the future (without maxTokenAge): svc issues neither.
+        // Every svc token carries a numeric iat and the API refuses one without: so does the adapter.
         if (typeof payload.aud !== 'string') return err('invalid');
         if (typeof payload.iat !== 'number' || payload.iat > Math.floor(opts.now() / 1000) + JWT_SKEW_SECONDS) return err('invalid');
         return ok(payload);

@@ -1,5 +1,5 @@
 /**
- * 405 for a wrong method on a mounted path (issue 29 finding 7c), from the
+ * 405 for a wrong method on a mounted path, from the
  * route table, so a new route gets it without anyone remembering to.
  *
  * Each adapter registers, after every route of a table, one catch-all handler
@@ -11,7 +11,7 @@
  * lists `HEAD` wherever it lists `GET`.
  */
 import { failure, type HandlerResult } from './result.js';
-import type { HttpMethod } from './route-table.js';
+import type { HttpMethod } from '../../common/route-table.js';
 
 /** Methods a fallback hands on to the application instead of answering 405. */
 export const HOST_METHODS: ReadonlySet<string> = new Set(['OPTIONS']);

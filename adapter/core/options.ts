@@ -3,7 +3,7 @@
  * construction. Misconfiguration throws synchronously with a message naming
  * the option; nothing here is re-checked per request.
  */
-import type { MessagingOptions } from './messaging.js';
+import type { MessagingOptions } from '../../common/messaging.js';
 
 export type SameSite = 'lax' | 'strict' | 'none';
 
@@ -34,7 +34,7 @@ export interface SvcAdapterOptions {
   registrationCookieName?: string;
   /** Default `svc-ephemeral`. */
   preAuthCookieName?: string;
-  /** The same_device magic-link binding (issue 29). Default `svc-magic-link`. */
+  /** The same_device magic-link binding. Default `svc-magic-link`. */
   magicLinkCookieName?: string;
   /** Default: `NODE_ENV === "production"` (read once, at construction). */
   cookieSecure?: boolean;
@@ -95,7 +95,7 @@ export interface ResolvedOptions {
 
 export const MIN_SECRET_LENGTH = 32;
 
-/** Name of the OAuth flow-binding cookie (issue 29). */
+/** Name of the OAuth flow-binding cookie. */
 export const OAUTH_BINDING_COOKIE = 'svc-oauth-binding';
 
 function absoluteUrl(value: unknown, name: string, label: string): URL {

@@ -1,12 +1,12 @@
 /**
- * Origin guard (contract §5.11), active in every SameSite mode (issue 29
- * finding 6: `Lax`/`Strict` cookies still travel with a sibling subdomain's
+ * Origin guard (contract §5.11), active in every SameSite mode (because
+ * `Lax`/`Strict` cookies still travel with a sibling subdomain's
  * POST, which is same-site). It never gates GET, HEAD, OPTIONS or bearer
  * transport, and it runs before ensureCookies so a blocked request never
  * refreshes. The adapter routes, the TOTP bridge and the admin console's API
  * all call `originAllowed`.
  *
- * Amended (docs/contract-changes.md, issue #23): an `Origin` that is present
+ * Amended (docs/contract-changes.md): an `Origin` that is present
  * and not allowed is refused whatever `Sec-Fetch-Site` says — `same-site`
  * covers every sibling subdomain, so trusting it let any of them post to the
  * cookie routes. `same-site` alone (no `Origin`, which no current browser

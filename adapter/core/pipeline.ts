@@ -10,7 +10,7 @@ import { runRoute } from './handlers/index.js';
 import { originAllowed } from './origin-guard.js';
 import { allCookieNames } from './refresh-call.js';
 import { failure, type HandlerResult, type SetCookieCommand } from './result.js';
-import type { RouteEntry } from './route-table.js';
+import type { RouteEntry } from '../../common/route-table.js';
 import type { Transport } from './session-result.js';
 import type { ClientInfo } from './upstream.js';
 
@@ -28,7 +28,7 @@ export interface AdapterRequest {
   /** Parsed JSON body (`undefined` when empty). */
   body: unknown;
   client: ClientInfo;
-  /** Value of `Idempotency-Key`: forwarded (when well-formed) only by `POST /auth/refresh` (issue 29). */
+  /** Value of `Idempotency-Key`: forwarded (when well-formed) only by `POST /auth/refresh`. */
   idempotencyKey?: string | undefined;
 }
 
@@ -40,10 +40,10 @@ export function selectTransport(header: string | undefined | null): Transport {
 
 /**
  * Origin guard for cookie transport (contract §5.11); null when the request may
- * proceed. It runs in every SameSite mode (issue 29 finding 6): `Lax` and
+ * proceed. It runs in every SameSite mode: `Lax` and
  * `Strict` cookies are sent with a POST from a sibling subdomain (same site),
  * so with the guard off there `evil.example.com` could act for a user of
- * `app.example.com`. A compatibility GET form (issue #20) is guarded as its
+ * `app.example.com`. A compatibility GET form is guarded as its
  * POST form: `Lax` cookies ride along on a cross-site top-level GET, so without
  * this a link on another site could complete the victim's magic-link sign-in
  * or start a passkey ceremony in their session.

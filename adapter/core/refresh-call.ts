@@ -2,14 +2,14 @@
  * The upstream refresh (`POST /refresh` with the raw refresh token as bearer),
  * always through the process-wide dedup (contract §5.7), with the returned
  * envelope verified before anyone may use it. Every upstream refresh carries
- * an `Idempotency-Key` (issue 29): the client's on `POST /auth/refresh`, else
+ * an `Idempotency-Key`: the client's on `POST /auth/refresh`, else
  * a fresh one. An answer lost on the way back (network failure, 502, 503) may
  * follow a rotation the API committed, so it is retried once with the same
  * key, which the API answers with a fresh rotation instead of reuse.
  */
 import type { AdapterCore } from './core.js';
 import { forwardFailure, isObject, unreachable } from './handlers/forward.js';
-import { newIdempotencyKey } from './idempotency-key.js';
+import { newIdempotencyKey } from '../../common/idempotency-key.js';
 import { failure, type HandlerResult, type SetCookieCommand } from './result.js';
 import { accessPayload } from './session-result.js';
 import type { ClientInfo, UpstreamResponse } from './upstream.js';

@@ -6,7 +6,7 @@
  * (oldest evicted first) and expired successes are swept at most every 5 s.
  */
 import { sha256 } from '@noble/hashes/sha2';
-import { toHex, utf8 } from './encoding.js';
+import { toHex, utf8 } from '../../common/encoding.js';
 
 export const REFRESH_REPLAY_MS = 5_000;
 export const REFRESH_DEDUP_MAX_ENTRIES = 10_000;

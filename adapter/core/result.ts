@@ -1,10 +1,10 @@
 /**
- * Return values of the core (style §3.4). Primitives return a `Result`;
+ * Return values of the core (expected failures are values, never throws). Primitives return a `Result`;
  * handlers return a `HandlerResult`, a response plan each adapter applies
  * (clears before sets, every cookie before the body; contract §5.4).
  */
-import type { AdapterErrorCode, CookiePayload } from './contract.js';
-import type { AuthMessage } from './messaging.js';
+import type { AdapterErrorCode, CookiePayload } from '../../common/contract.js';
+import type { AuthMessage } from '../../common/messaging.js';
 
 export type Result<T, E = CoreError> = { ok: true; value: T } | { ok: false; error: E };
 

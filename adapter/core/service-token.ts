@@ -3,7 +3,7 @@
  * `svc-adapter`, `aud` `svc-auth-api`, a fixed `sub`, 60 s lifetime, nothing
  * else. The proxy token is reused for 45 s; a delivery token is minted per call.
  */
-import { utf8 } from './encoding.js';
+import { utf8 } from '../../common/encoding.js';
 import { signHs256 } from './hs256.js';
 
 export const SERVICE_TOKEN_TTL_SECONDS = 60;

@@ -4,7 +4,7 @@
  * checked, then cookie transport moves the tokens into cookies and strips them
  * from the body, while bearer transport returns the whole body.
  */
-import type { AccessCookiePayload } from './contract.js';
+import type { AccessCookiePayload } from '../../common/contract.js';
 import type { AdapterCore } from './core.js';
 import { isObject, omit } from './handlers/forward.js';
 import { failure, type HandlerResult } from './result.js';

@@ -3,7 +3,7 @@
  * of `getUser`. `createAuthGuard` is shared by the Hono and Express guards.
  */
 import type { JWTPayload } from 'jose';
-import type { Me } from './contract.js';
+import type { Me } from '../../common/contract.js';
 import { createCookieCodec } from './cookies.js';
 import type { AdapterCore } from './core.js';
 import { isObject } from './handlers/forward.js';

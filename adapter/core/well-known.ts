@@ -1,5 +1,5 @@
 /**
- * The association files of the app's own domain (issue 19), built from the
+ * The association files of the app's own domain, built from the
  * API's public `GET /system-config/associations` and cached like the JWKS
  * (300 s; the last good answer is served while the API is unreachable):
  *

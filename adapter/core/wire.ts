@@ -7,9 +7,9 @@
  */
 import { serializeClearCookie, serializeCookie } from './cookies.js';
 import type { AdapterCore } from './core.js';
-import { dispatchMessage } from './messaging.js';
+import { dispatchMessage } from '../../common/messaging.js';
 import type { ResolvedOptions } from './options.js';
-import { redact } from './redact.js';
+import { redact } from '../../common/redact.js';
 import { failure, type HandlerResult } from './result.js';
 
 /** Body limit of every mounted route (contract §5.13); Express's `"100kb"` is the same number. */
@@ -25,7 +25,7 @@ export const bodyless = (method: string): boolean => method === 'GET' || method 
 /**
  * Deepest array/object nesting a body may have. The deepest body of the
  * contract (a WebAuthn response) nests 4 levels; 6,000 levels in 12 KB used to
- * overflow a recursive step downstream and answer 500 (issue #23).
+ * overflow a recursive step downstream and answer 500.
  */
 export const MAX_JSON_DEPTH = 64;
 

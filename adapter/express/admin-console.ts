@@ -1,16 +1,16 @@
 /**
  * `svcExpressAdminConsole(opts)`: the admin console of `svc-auth/hono` as an
  * Express router, through the same framework-free pages, CSV export, assets
- * and console API (adapter/hono/admin-console/ holds no Hono code outside its
+ * and console API (adapter/admin-console/ holds no Hono code outside its
  * `index.ts`).
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { parseCookieHeader } from '../core/cookies.js';
 import { createAdapterCore, type AdapterCore } from '../core/core.js';
 import { clientIpOf, internalFailure } from '../core/wire.js';
-import { CONSOLE_API_ROUTES, handleConsoleApi } from '../hono/admin-console/api-routes.js';
-import { consoleAsset, consoleCsv, consolePage, SCREENS, type ConsoleRequest, type ConsoleResponse } from '../hono/admin-console/console-http.js';
-import { consoleSettings, type SvcAdminConsoleOptions } from '../hono/admin-console/options.js';
+import { CONSOLE_API_ROUTES, handleConsoleApi } from '../admin-console/api-routes.js';
+import { consoleAsset, consoleCsv, consolePage, SCREENS, type ConsoleRequest, type ConsoleResponse } from '../admin-console/console-http.js';
+import { consoleSettings, type SvcAdminConsoleOptions } from '../admin-console/options.js';
 import { defaultClientIp, header } from './request.js';
 import { respond } from './respond.js';
 import { tableRouter } from './router.js';

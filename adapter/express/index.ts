@@ -8,7 +8,7 @@ import type { Router } from 'express';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { handleAdapterRequest } from '../core/pipeline.js';
-import { ROUTES } from '../core/route-table.js';
+import { ROUTES } from '../../common/route-table.js';
 import { tableRouter } from './router.js';
 import './types.js';
 
@@ -39,9 +39,9 @@ export function svcExpressAdapter(opts: SvcAdapterOptions): Router {
 export { svcExpressTotpBridge } from './bridge.js';
 export { svcExpressWellKnown } from './well-known.js';
 export { svcExpressAdminConsole } from './admin-console.js';
-export type { SvcAdminConsoleOptions } from '../hono/admin-console/options.js';
+export type { SvcAdminConsoleOptions } from '../admin-console/options.js';
 export { getUser, requireAuth, requireRole } from './middleware.js';
 export type { ExpressUser } from './types.js';
 export type { SvcAdapterOptions } from '../core/options.js';
 export type { AuthUser, RequireAuthOptions } from '../core/user.js';
-export type { AuthMessage, DeliveryResult, EmailMessage, MessagingOptions, SmsMessage } from '../core/messaging.js';
+export type { AuthMessage, DeliveryResult, EmailMessage, MessagingOptions, SmsMessage } from '../../common/messaging.js';

@@ -6,7 +6,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { parseCookieHeader, readCookie } from '../core/cookies.js';
 import { createAdapterCore } from '../core/core.js';
-import type { Me } from '../core/contract.js';
+import type { Me } from '../../common/contract.js';
 import { getUserWith, requiredRoles, roleFailure } from '../core/guards.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { createAuthGuard, type AuthResult, type RequireAuthOptions } from '../core/user.js';

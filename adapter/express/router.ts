@@ -4,7 +4,7 @@ import type { AdapterCore } from '../core/core.js';
 import type { AdapterRequest } from '../core/pipeline.js';
 import { failure, type HandlerResult } from '../core/result.js';
 import { HOST_METHODS, methodFallbacks, methodNotAllowed } from '../core/method-not-allowed.js';
-import type { HttpMethod } from '../core/route-table.js';
+import type { HttpMethod } from '../../common/route-table.js';
 import { respond } from './respond.js';
 import { serve } from './serve.js';
 

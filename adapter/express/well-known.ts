@@ -1,4 +1,4 @@
-/** `svcExpressWellKnown(opts)`: the association files at the app root (issue 19). */
+/** `svcExpressWellKnown(opts)`: the association files at the app root. */
 import type { Router } from 'express';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';

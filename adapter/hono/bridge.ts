@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { handleBridgeRequest } from '../core/bridge.js';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';
-import { TOTP_BRIDGE_ROUTES } from '../core/route-table.js';
+import { TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
 import { addMethodFallbacks } from './method-fallback.js';
 import { serve } from './serve.js';
 import type { SvcVariables } from './middleware.js';

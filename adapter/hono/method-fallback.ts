@@ -2,7 +2,7 @@
 import type { Env, Hono } from 'hono';
 import type { AdapterCore } from '../core/core.js';
 import { HOST_METHODS, methodFallbacks, methodNotAllowed } from '../core/method-not-allowed.js';
-import type { HttpMethod } from '../core/route-table.js';
+import type { HttpMethod } from '../../common/route-table.js';
 import { respond } from './respond.js';
 
 /** Call after the table's routes: a request reaching one of these matched the path but none of its methods. */

@@ -5,13 +5,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { parseCookieHeader, readCookie } from '../core/cookies.js';
 import { createAdapterCore } from '../core/core.js';
-import type { Me } from '../core/contract.js';
+import type { Me } from '../../common/contract.js';
 import { getUserWith, requiredRoles, roleFailure } from '../core/guards.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { createAuthGuard, type AuthUser, type RequireAuthOptions } from '../core/user.js';
 import { clientIpOf } from '../core/wire.js';
 import { defaultClientIp } from './request.js';
-import { requestHeader } from './headers.js';
+import { requestHeader } from '../../common/hono-request.js';
 
 /** Context variables set by the guards: `c.get('user')`. */
 export type SvcVariables = {

@@ -9,8 +9,7 @@ import type { ResolvedOptions } from '../core/options.js';
 import type { AdapterRequest } from '../core/pipeline.js';
 import type { HandlerResult } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
-import { nodeIncoming, readNodeBody } from '../core/node-body.js';
-import { requestHeader } from './headers.js';
+import { readBodyBytes, requestHeader } from '../../common/hono-request.js';
 
 /** Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`. */
 export function defaultClientIp(c: Context): string | undefined {
@@ -30,36 +29,9 @@ export function defaultClientIp(c: Context): string | undefined {
 
 async function readBody(c: Context): Promise<BodyOutcome> {
   if (bodyless(c.req.method)) return { ok: true, body: undefined };
-  const declared = Number(requestHeader(c, 'content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) return bodyTooLarge();
-  // On @hono/node-server the Node request is read directly: no WHATWG Request and stream per call.
-  const incoming = nodeIncoming(c.env);
-  if (incoming) {
-    const read = await readNodeBody(incoming, MAX_BODY_BYTES);
-    return read === 'too_large' ? bodyTooLarge() : decodeJsonBody(read);
-  }
-  const stream = c.req.raw.body;
-  if (!stream) return { ok: true, body: undefined };
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      return bodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const ch of chunks) {
-    bytes.set(ch, offset);
-    offset += ch.byteLength;
-  }
-  return decodeJsonBody(bytes);
+  const read = await readBodyBytes(c, MAX_BODY_BYTES);
+  if (read === 'too_large') return bodyTooLarge();
+  return read === null ? { ok: true, body: undefined } : decodeJsonBody(read);
 }
 
 /** Builds the core request, or the 400/413 answer when the body is unusable. */

@@ -1,4 +1,4 @@
-/** `svcWellKnown(opts)`: the association files at the app root (issue 19). */
+/** `svcWellKnown(opts)`: the association files at the app root. */
 import { Hono } from 'hono';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';

@@ -8,4 +8,4 @@
  * modules.
  */
 export { nodeUpstreamFetch, type NodeUpstreamFetch, type NodeUpstreamFetchOptions } from './fetch.js';
-export { createBcryptPool, type BcryptPool } from './bcrypt-pool.js';
+export { createBcryptPool, type BcryptPool } from '../../common/node/bcrypt-pool.js';

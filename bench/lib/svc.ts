@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { randomId } from '../../src/crypto/random.js';
 import { users } from '../../src/db/schema.js';
 import type { AuthApi } from '../../src/index.js';
-import { issueSession, isMfaRequired } from '../../src/services/session-issuance.js';
+import { issueSession, isMfaRequired } from '../../src/services/session/issuance.js';
 
 /** The app origin (`issuer` of the adapter cookies) and cookie secret of the bench app. */
 export const BENCH_APP_ORIGIN = 'http://localhost:3000';

@@ -1,5 +1,5 @@
 /**
- * The refresh flood of issue #23: N concurrent `POST /refresh` with ONE
+ * The refresh flood that once wedged sqld: N concurrent `POST /refresh` with ONE
  * refresh token, round-robin over the API processes of a cluster on one sqld.
  * Every request must answer (200, 401 reuse, or 503 with Retry-After: never a
  * hang, never another 5xx), the chain must end with one live head, and sqld

@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { svcAdapter } from '../../adapter/hono/index.js';
-import { newIdempotencyKey } from '../../adapter/core/idempotency-key.js';
-import type { AuthMessage } from '../../adapter/core/messaging.js';
+import { newIdempotencyKey } from '../../common/idempotency-key.js';
+import type { AuthMessage } from '../../common/messaging.js';
 import { removeDir, tempDir } from '../../test/runtime/processes.js';
 import { SOAK_SERVICE_TOKEN, startCluster, type Cluster } from './cluster.js';
 import { runFlood } from './flood.js';
@@ -30,7 +30,7 @@ export interface SoakOptions {
   /** Upper bound of a run that waits for `minKills` or `kills` (default 4 × `seconds`). */
   maxSeconds?: number;
   /**
-   * Event-driven kills (the short soak of `npm test`, issue 31): kill an API
+   * Event-driven kills (the short soak of `npm test`): kill an API
    * process after every `killEveryRequests` answered requests, `kills` times,
    * and end once the last restarted process has answered `killEveryRequests`
    * more. `seconds` and `killEveryMs` are then unused; how fast the machine is
@@ -42,7 +42,7 @@ export interface SoakOptions {
   seed: number;
   /** Extra API environment (none by default: the soak runs the shipped defaults). */
   apiEnv?: Record<string, string>;
-  /** After the workload: this many concurrent refreshes of one token (the flood of issue #23); 0 = none. */
+  /** After the workload: this many concurrent refreshes of one token (the flood that once wedged sqld); 0 = none. */
   floodRequests?: number;
   /** Writes every log line of every process there (they are scanned for secrets either way). */
   logFile?: string;

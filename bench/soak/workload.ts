@@ -3,14 +3,14 @@
  * real Hono adapter. Each signs up with an emailed code, then loops over
  * `/users/me`, refreshes (sometimes two at once, on purpose), and now and then
  * logs out and signs in again with a code. Every refresh attempt carries its
- * own `Idempotency-Key` (issue 29). A refresh whose answer is lost (connection
+ * own `Idempotency-Key`. A refresh whose answer is lost (connection
  * reset because the API process died, or the adapter's 502) is retried with
  * the SAME token and the SAME key, as a real app does (svc-auth/client): with
  * keyed retry-safe rotation, on the shipped defaults, that must never sign the
  * user out — while a replay without the key would.
  */
 import type { Hono } from 'hono';
-import { newIdempotencyKey } from '../../adapter/core/idempotency-key.js';
+import { newIdempotencyKey } from '../../common/idempotency-key.js';
 
 export interface Op {
   name: string;

@@ -4,7 +4,7 @@
  * stored config (or, before the API's first start, from the env seed or the
  * default that start would store).
  */
-import { emailField } from '../../src/services/normalize-contact.js';
+import { emailField } from '../../src/services/contact/normalize.js';
 import type { SystemConfigValues } from '../../src/config/keys.js';
 import { safeParse } from '../../src/safe-parse.js';
 import type { CommandContext } from '../commands.js';

@@ -3,8 +3,8 @@
  * service of `PATCH /system-config/admin`, so the rules, the refusals, their
  * codes and the events are the route's own.
  */
-import { CONFIG_CACHE_TTL_MS } from '../../src/services/system-config.js';
-import { applyConfigPatch } from '../../src/services/config-patch.js';
+import { CONFIG_CACHE_TTL_MS } from '../../src/services/config/system-config.js';
+import { applyConfigPatch } from '../../src/services/config/patch.js';
 import { ApiError } from '../../src/errors.js';
 import type { CommandContext } from '../commands.js';
 import { missingRows } from '../config-state.js';

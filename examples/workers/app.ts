@@ -9,7 +9,7 @@
  * your mail/SMS provider.
  */
 import { Hono } from 'hono';
-import type { AuthMessage } from '../../adapter/core/messaging.js';
+import type { AuthMessage } from '../../common/messaging.js';
 import { requireAuth, svcAdapter, type SvcVariables } from '../../adapter/hono/index.js';
 
 interface Env {

@@ -1,5 +1,5 @@
 /**
- * Whether a URL's host names this machine or a private network (issue 29:
+ * Whether a URL's host names this machine or a private network (SSRF:
  * an admin-set endpoint must not make the API a client of internal services
  * or of a cloud metadata endpoint). Takes a WHATWG-normalised `URL.hostname`,
  * so `127.1`, `2130706433` and `0x7f000001` already read `127.0.0.1` and an

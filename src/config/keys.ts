@@ -3,7 +3,7 @@
  * env parsing rule and built-in default.
  */
 import * as z from 'zod/mini';
-import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../adapter/core/roles.js';
+import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../common/roles.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
 import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
 
@@ -11,7 +11,7 @@ export const LOGIN_METHODS = ['passkey', 'magic_link', 'email_otp', 'phone_otp',
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 /**
- * Who may complete a magic-link sign-in (issue 29): `number_match` (the link's
+ * Who may complete a magic-link sign-in: `number_match` (the link's
  * page picks the number the asking tab shows), `same_device` (only the asking
  * browser or app, by its binding), `none` (the original flow: any click).
  */
@@ -129,7 +129,7 @@ export const DEFAULT_LOCKOUT_POLICY: LockoutPolicy = {
  * ISSUER set). None of them weakens a defence: they are display names, role
  * lists that grant nothing beyond `user` by default, the contract's own TTLs
  * and limits. `rpid` and `origins` have a development-only default derived
- * from ISSUER (`developmentDefault` in services/system-config.ts).
+ * from ISSUER (`developmentDefault` in services/config/system-config.ts).
  */
 export const DEFAULT_SMS_HOURLY_BUDGET: SmsHourlyBudget = { perCallingCode: 100, global: 1000 };
 
@@ -145,7 +145,7 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   refresh_token_ttl: '1d',
   session_absolute_ttl: '1d',
   session_idle_ttl: '1d',
-  // How long a keyed retry of a lost refresh answer is honoured (issue 29: only a replay carrying the rotation's own
+  // How long a keyed retry of a lost refresh answer is honoured (only a replay carrying the rotation's own
   // Idempotency-Key; any other replay is reuse). 30 s, like Okta's rotation grace period, covers a client's retries.
   refresh_reuse_grace_seconds: 30,
   rate_limit: 100,

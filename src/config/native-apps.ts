@@ -1,11 +1,11 @@
 /**
- * The `native_apps` system-config key (issue 19): the Android and Apple apps
+ * The `native_apps` system-config key: the Android and Apple apps
  * that share the web app's passkeys and links. From it come the association
  * files (`assetlinks.json`, `apple-app-site-association`) and the Android
  * WebAuthn origins, so nobody computes an `apk-key-hash` by hand.
  */
 import * as z from 'zod/mini';
-import { toBase64Url } from '../crypto/encoding.js';
+import { toBase64Url } from '../../common/encoding.js';
 
 /** 32 bytes as upper- or lower-case colon-hex, the form `keytool -list -v` and Play Console print. */
 export const SHA256_FINGERPRINT_PATTERN = /^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){31}$/;

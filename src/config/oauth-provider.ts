@@ -1,5 +1,5 @@
 /**
- * OAuthProviderConfig (spec "OAuth provider config", contract §6.1): one
+ * OAuthProviderConfig (contract §6.1): one
  * element of the `oauth_providers` system-config key. The boot-level schema in
  * `keys.ts` only checks the array and unique ids; every provider is validated
  * here, where it is used, because a provider that fails validation is hidden,
@@ -25,7 +25,7 @@ export function parseUrl(value: string): URL | null {
 
 /**
  * Absolute https URL; http is accepted outside production (contract §6.1). In
- * production it may not name this machine or a private network (issue 29): the
+ * production it may not name this machine or a private network: the
  * API fetches these, so an admin could otherwise aim it at internal services.
  */
 function endpointUrl(production: boolean) {
@@ -65,7 +65,7 @@ const scope = z.string().check(z.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, 'mus
 
 /**
  * The NAME of the env variable holding the client secret, under the rule of
- * `oauth-secret-env.ts` (issue 29 finding 1): `*_CLIENT_SECRET` or allowlisted,
+ * `oauth-secret-env.ts`: `*_CLIENT_SECRET` or allowlisted,
  * never a variable the service reads for itself. One issue per name: the later
  * checks stand aside when an earlier one already failed (zod runs them all).
  */
@@ -126,7 +126,7 @@ export function oauthProviderSchema(production: boolean, allowlist: readonly str
 
 export type OAuthProviderConfig = z.output<ReturnType<typeof buildSchema>>;
 
-/** The field names of the spec table (used to strip unknown keys before echoing a stored entry). */
+/** The field names of the contract's table (§6.1; used to strip unknown keys before echoing a stored entry). */
 export const PROVIDER_FIELDS = Object.keys(schemas.dev.shape) as (keyof OAuthProviderConfig)[];
 
 /** The public shape of `GET /oauth/providers` and of the start response. */

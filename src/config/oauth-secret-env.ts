@@ -1,6 +1,6 @@
 /**
- * Which env variable an OAuth provider may name as `clientSecretEnv` (issue 29
- * finding 1). The token exchange posts the value of that variable to the
+ * Which env variable an OAuth provider may name as `clientSecretEnv` (so an
+ * admin cannot point it at a service secret). The token exchange posts the value of that variable to the
  * provider's `tokenUrl`, which an `admin:write` user chooses: naming
  * `API_SERVICE_TOKEN` there would mail the service's own key to them. So a
  * provider may name only a variable meant for it:

@@ -1,5 +1,5 @@
 /**
- * The development service token (issue 30): when `API_SERVICE_TOKEN` is unset
+ * The development service token: when `API_SERVICE_TOKEN` is unset
  * outside production, the API generates a random token once per database and
  * stores it in `development_secrets`, next to the development signing key
  * (`keys.ts`), so every process on that database agrees and restarts keep

@@ -1,11 +1,11 @@
 /**
- * Flow bindings (issue 29): a random value handed only to the browser or app
+ * Flow bindings: a random value handed only to the browser or app
  * that started a flow, whose hash the flow keeps, so that only that caller can
  * finish it. OAuth login keeps the hash in its signed state; a `same_device`
  * magic link keeps it on its row. The adapter carries the value in a signed
  * HttpOnly cookie (adapter/core/handlers/flow-binding.ts).
  */
-import { timingSafeEqual, toBase64Url } from './encoding.js';
+import { timingSafeEqual, toBase64Url } from '../../common/encoding.js';
 import { sha256 } from './hash.js';
 import { randomToken } from './random.js';
 

@@ -5,7 +5,7 @@
  */
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2';
-import { toHex, utf8 } from './encoding.js';
+import { toHex, utf8 } from '../../common/encoding.js';
 
 export const hmacSha256 = (key: string | Uint8Array, message: string | Uint8Array): Uint8Array =>
   hmac(nobleSha256, typeof key === 'string' ? utf8(key) : key, typeof message === 'string' ? utf8(message) : message);

@@ -18,7 +18,7 @@ export interface AccessClaims extends JWTPayload {
   typ: 'access';
   roles: string[];
   org_id?: string;
-  /** RFC 9470 §4: how and when the session was authenticated (services/auth-context.ts). */
+  /** RFC 9470 §4: how and when the session was authenticated (services/session/auth-context.ts). */
   acr?: string;
   auth_time?: number;
   amr?: string[];
@@ -79,7 +79,7 @@ export function signEphemeralToken(
 export type VerifyFailure = 'invalid' | 'expired';
 
 /**
- * What jose leaves to the caller (issue #23): `iat` must not lie in the future
+ * What jose leaves to the caller: `iat` must not lie in the future
  * beyond the skew (jose checks it only with `maxTokenAge`), and `aud` must be
  * the one audience we sign — an array that merely contains it is a token
  * minted for several parties, which svc never issues.

@@ -5,12 +5,12 @@
  * nothing is stored at start and the verifier never reaches the browser.
  * Single use is enforced separately (the `oauth_consumed_states` table).
  *
- * Flow binding (issue 29, login CSRF): start also returns a random binding to
+ * Flow binding (login CSRF): start also returns a random binding to
  * its caller, and the MAC'd payload carries its SHA-256, so only the caller
  * that started the flow can finish it (the adapter keeps the binding in an
  * HttpOnly cookie; native apps keep it with the pending flow).
  */
-import { fromBase64Url, fromUtf8, toBase64Url, timingSafeEqual, utf8 } from './encoding.js';
+import { fromBase64Url, fromUtf8, toBase64Url, timingSafeEqual, utf8 } from '../../common/encoding.js';
 import { hmacSha256, sha256 } from './hash.js';
 import { flowBindingMatchesHash } from './flow-binding.js';
 import { randomId, randomToken } from './random.js';
@@ -74,7 +74,9 @@ export function verifyOAuthState(
   if (!timingSafeEqual(mac(key, payloadB64), sig)) return { ok: false, reason: 'mac' };
   let payload: unknown;
   try {
-    payload = JSON.parse(fromUtf8(fromBase64Url(payloadB64)));
+    const bytes = fromBase64Url(payloadB64);
+    if (!bytes) return { ok: false, reason: 'payload' };
+    payload = JSON.parse(fromUtf8(bytes));
   } catch {
     return { ok: false, reason: 'payload' };
   }

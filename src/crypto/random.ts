@@ -1,4 +1,4 @@
-import { toBase64Url } from './encoding.js';
+import { toBase64Url } from '../../common/encoding.js';
 
 export const randomBytes = (length: number): Uint8Array => crypto.getRandomValues(new Uint8Array(length));
 

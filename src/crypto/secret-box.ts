@@ -4,7 +4,7 @@
  * `API_SERVICE_TOKEN`); the owner's user id is bound as additional data, so a
  * ciphertext copied onto another user's row does not decrypt.
  */
-import { fromBase64, toBase64, utf8 } from './encoding.js';
+import { fromBase64, toBase64, utf8 } from '../../common/encoding.js';
 import { randomBytes } from './random.js';
 
 export interface SealedSecret {

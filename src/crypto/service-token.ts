@@ -5,22 +5,22 @@
  * Every request the adapter forwards carries one, so the check is synchronous
  * HMAC-SHA256 on @noble/hashes (~15 µs) instead of jose's HS256, which imports
  * a WebCrypto key and verifies asynchronously on each call (~140 µs of CPU;
- * issue #17). The rules are the ones `jwtVerify` applied with the options this
+ * on every request's hot path). The rules are the ones `jwtVerify` applied with the options this
  * file used to pass it — compact form, `alg` exactly HS256, the signature over
  * the first two segments, an object payload, `iss` = `svc-adapter`, `aud` =
  * (or, as an array, containing) `svc-auth-api`, `sub`/`iat`/`exp` present,
  * numeric `iat`/`exp`/`nbf`, 30 s of skew on `exp` and `nbf` — plus a strict
  * subset: no `crit` or `b64` header at all (the adapter never sends them),
  * and no `iat` beyond the skew in the future (jose checks that only with
- * `maxTokenAge`; issue 29 finding 7b: a token minted for later is refused,
+ * `maxTokenAge`; a token minted for later is refused, contract §1.5,
  * reason `iat_future`).
  * `test/api/crypto/service-token.test.ts` runs a table of broken tokens
  * through this function and through the jose reference and expects the same answers.
  */
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
-import { fromBase64Url as decodeBase64Url, timingSafeEqualBytes, utf8 } from './encoding.js';
-import { generationalMemo } from '../../adapter/core/memo.js';
+import { decodeJsonSegment, fromBase64Url, timingSafeEqualBytes, utf8 } from '../../common/encoding.js';
+import { generationalMemo } from '../../common/memo.js';
 
 export const SERVICE_TOKEN_ISSUER = 'svc-adapter';
 export const SERVICE_TOKEN_AUDIENCE = 'svc-auth-api';
@@ -29,30 +29,7 @@ export const SERVICE_TOKEN_SKEW_SECONDS = 30;
 
 export type ServiceTokenResult = { ok: true; sub: string } | { ok: false; reason: string };
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const B64URL = /^[A-Za-z0-9_-]*$/;
-
-/** Unpadded base64url → bytes; null on any other alphabet or an impossible length. */
-function fromBase64Url(s: string): Uint8Array | null {
-  if (s.length % 4 === 1) return null;
-  try {
-    return decodeBase64Url(s);
-  } catch {
-    return null;
-  }
-}
-
-/** A base64url segment holding a JSON object, or null. */
-function jsonObject(segment: string): Record<string, unknown> | null {
-  const bytes = fromBase64Url(segment);
-  if (!bytes) return null;
-  try {
-    const value: unknown = JSON.parse(strictUtf8.decode(bytes));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -93,7 +70,7 @@ interface Remembered {
  * skips the base64, HMAC and JSON work, and only its `exp` and `nbf` are
  * checked again, so a remembered token still expires on time. The key is the
  * whole header value (signature included): only those exact bytes, once
- * verified, ever hit. Bounded in two generations (adapter/core/memo.ts).
+ * verified, ever hit. Bounded in two generations (common/memo.ts).
  *
  * @example
  * const verify = createServiceTokenVerifier(env.secrets.serviceToken);
@@ -120,14 +97,14 @@ export function createServiceTokenVerifier(secret: string) {
     const token = headerValue.replace(/^Bearer\s+/i, '').trim();
     const parts = token.split('.');
     // As jose's decodeProtectedHeader: a header is read only from a 3- (JWS) or 5-segment (JWE) token.
-    const header = parts.length === 3 || parts.length === 5 ? jsonObject(parts[0]!) : null;
+    const header = parts.length === 3 || parts.length === 5 ? decodeJsonSegment(parts[0]!) : null;
     if (!header) return { ok: false, reason: 'malformed' };
     if (header['alg'] !== 'HS256') return { ok: false, reason: 'alg' };
     if (parts.length !== 3 || has(header, 'crit') || has(header, 'b64')) return { ok: false, reason: 'invalid' };
     const signature = fromBase64Url(parts[2]!);
     if (!signature || !B64URL.test(parts[1]!)) return { ok: false, reason: 'invalid' };
     if (!timingSafeEqualBytes(signature, hmac(sha256, key, utf8(`${parts[0]}.${parts[1]}`)))) return { ok: false, reason: 'invalid' };
-    const claims = jsonObject(parts[1]!);
+    const claims = decodeJsonSegment(parts[1]!);
     if (!claims || !claimsValid(claims, nowMs)) return { ok: false, reason: 'invalid' };
     const { sub, iat, exp } = claims as { sub: unknown; iat: number; exp: number };
     if (!issuedByNow(iat, nowMs)) return { ok: false, reason: 'iat_future' };

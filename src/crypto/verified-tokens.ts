@@ -1,5 +1,5 @@
 /**
- * A bounded memo of API tokens whose signature already verified (issue #17):
+ * A bounded memo of API tokens whose signature already verified:
  * the RS256 check through WebCrypto was the largest single cost of
  * `/users/me` once the queries were prepared (~18% of its CPU). Only a
  * success is remembered, keyed by the exact token string (signature
@@ -11,7 +11,7 @@
  */
 import type { JWTPayload } from 'jose';
 import type { KeyStore } from './keys.js';
-import { generationalMemo, type GenerationalMemo } from '../../adapter/core/memo.js';
+import { generationalMemo, type GenerationalMemo } from '../../common/memo.js';
 
 /** Tokens remembered per key set and issuer, per generation (at most twice this: tokens live 15 minutes). */
 const GENERATION = 5_000;

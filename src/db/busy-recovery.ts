@@ -6,7 +6,7 @@
  * at COMMIT with "cannot commit transaction - SQL statements in progress". One
  * busy moment (two processes on one file, a long writer) would wedge the
  * process's writes — refresh rotation included. Found while testing the 503
- * answer to a held write lock (issue #16); kept until libsql resets statements
+ * answer to a held write lock; kept until libsql resets statements
  * on error.
  *
  * The cure: after a busy failure, the embedded client (`embedded-client.ts`,

@@ -1,5 +1,5 @@
 /**
- * Cloudflare D1 behind the libSQL `Client` interface (issue #15), so drizzle's
+ * Cloudflare D1 behind the libSQL `Client` interface, so drizzle's
  * libSQL session, every repository and the migrator run unchanged on D1:
  * `execute` maps to a prepared statement, `batch` to `D1Database.batch` — one
  * implicit transaction, all or nothing, which is what every multi-statement

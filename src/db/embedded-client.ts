@@ -1,5 +1,5 @@
 /**
- * Our embedded libSQL client (issue #17) for `file:` and `:memory:` databases
+ * Our embedded libSQL client for `file:` and `:memory:` databases
  * on Node, Bun and Deno: the libSQL `Client` interface that drizzle's libSQL
  * session and `src/db/*` call, directly over the native `libsql` package (the
  * binding `@libsql/client`'s own file driver uses).

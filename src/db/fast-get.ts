@@ -1,6 +1,6 @@
 /**
  * One-row reads of a hot prepared query without drizzle's generic row mapper
- * (issue #17). drizzle maps every row through `mapResultRow`: per column an
+ * (the hot-path reads). drizzle maps every row through `mapResultRow`: per column an
  * `is()` class check, a walk over the field's path entries, a copy of the row
  * through its index accessors and a `normalizeFieldValue` pass. For the access
  * check (session ⨝ user, 45 columns, on every authenticated request) that cost

@@ -38,7 +38,7 @@ export async function openDatabase(url: string, authToken?: string, { busyTimeou
 }
 
 /**
- * `file:` and `:memory:`: our own client with a statement cache (issue #17).
+ * `file:` and `:memory:`: our own client with a statement cache.
  * Its per-connection settings run again on every connection it opens; after a
  * busy failure it opens a new one (busy-recovery.ts) — files only, a reopened
  * in-memory database would be a new, empty one. WAL is set once per file.

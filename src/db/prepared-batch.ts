@@ -1,5 +1,5 @@
 /**
- * Writes that commit together, from statements prepared once (issue #17).
+ * Writes that commit together, from statements prepared once.
  * drizzle's `db.batch` takes query builders, so a builder had to be built on
  * every call (~90 µs for the session insert and the `last_login_at` update of
  * each sign-in on Node). `preparedWrite(query)` keeps the SQL of a query

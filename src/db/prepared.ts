@@ -1,5 +1,5 @@
 /**
- * Hot queries are built once per database handle (issue #17): drizzle's query
+ * Hot queries are built once per database handle: drizzle's query
  * building (`entity.is`, selection ordering, casing) cost more CPU per request
  * than SQLite itself. `prepared(build)` returns a getter that builds the
  * prepared query on first use for a given `Db` and reuses it after; the query

@@ -9,7 +9,7 @@ import { wrapClient, type Database } from './client.js';
 export type CreateLibsqlClient = (config: Config) => Client;
 
 /**
- * A `fetch` that gives up on a database call: a wedged sqld (issue #23: 500
+ * A `fetch` that gives up on a database call: a wedged sqld (500
  * concurrent refreshes left it busy with no write completing) must not hold a
  * request forever. An abandoned batch either committed or did not, as one
  * unit; the caller answers 503 and the client retries with the same input.

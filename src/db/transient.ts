@@ -4,7 +4,7 @@
  * keeps it until its stream times out), or the database server cannot be
  * reached. A statement or batch that failed this way did not commit, so the
  * client may retry it as is: the API answers 503 `service_unavailable` with
- * `Retry-After` instead of a 500 (found by the kill -9 soak, issue #16).
+ * `Retry-After` instead of a 500 (found by the kill -9 soak).
  */
 const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY']);
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'HRANA_WEBSOCKET_ERROR']);

@@ -1,5 +1,5 @@
 /**
- * Response-time floor (contract §3.2, D5b): pre-auth lookup routes answer no
+ * Response-time floor (contract §3.2): pre-auth lookup routes answer no
  * earlier than `request start + LOGIN_RESPONSE_FLOOR_MS`, so lookup and send
  * costs do not reveal whether an account exists. 400 and 429 are released at
  * once (they depend on the request, not on the account). Mount it first on the

@@ -1,5 +1,5 @@
 /**
- * Client addresses (issue 30 item 2). `normalizeIp` parses an IPv4 or IPv6
+ * Client addresses. `normalizeIp` parses an IPv4 or IPv6
  * literal strictly and writes it one way (IPv4 dotted; IPv4-mapped IPv6 as its
  * IPv4; other IPv6 in RFC 5952 form), so two spellings of one address are one
  * string. `rateLimitKey` is what the per-IP limiters count: IPv4 is the

@@ -12,7 +12,7 @@ import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { findSessionWithUser } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
-import { requestHeader } from '../../adapter/hono/headers.js';
+import { requestHeader } from '../../common/hono-request.js';
 
 /** Extracts `Bearer <token>`: case-insensitive scheme, exactly one token. */
 export function bearerToken(header: string | undefined): string | null {

@@ -8,8 +8,8 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { TrustProxy } from '../config/env.js';
 import type { AppEnv, Deps } from '../deps.js';
-import { requestHeader } from '../../adapter/hono/headers.js';
-import { placeLabel } from '../services/requested-by.js';
+import { requestHeader } from '../../common/hono-request.js';
+import { placeLabel } from '../services/magic-link/requested-by.js';
 import { normalizeIp, parseIp, rateLimitKey } from '../http/ip-address.js';
 
 /** Returns the socket address of a request, when the runtime exposes it. */
@@ -65,7 +65,7 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
     const address = parseIp(ip);
     c.set('client', {
       ip,
-      // Per-IP limiters count this: an IPv6 client by its prefix (issue 30 item 2).
+      // Per-IP limiters count this: an IPv6 client by its prefix.
       ipKey: address ? rateLimitKey(address, deps.env.rateLimitIpv6PrefixBits) : null,
       userAgent,
       trusted,

@@ -1,5 +1,5 @@
 /**
- * Per-request deadline (issue #23): a request still unanswered after
+ * Per-request deadline: a request still unanswered after
  * `REQUEST_DEADLINE_MS` gets 503 `service_unavailable` with `Retry-After`,
  * whatever it waits on (a wedged database, a slow sender). The work goes on in
  * the background and its late result is dropped; every multi-statement write

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
-import type { LimitDecision } from '../services/rate-limiter.js';
+import type { LimitDecision } from '../services/limits/rate-limiter.js';
 import { errorSummary } from '../log.js';
 
 const MINUTE_MS = 60_000;

@@ -3,7 +3,7 @@
  * access credential, not from the token, so a demotion takes effect at once.
  */
 import { createMiddleware } from 'hono/factory';
-import { satisfiesAny } from '../../adapter/core/roles.js';
+import { satisfiesAny } from '../../common/roles.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 

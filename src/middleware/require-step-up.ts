@@ -8,8 +8,8 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
-import { stepUpChallenge } from '../services/auth-context.js';
-import { isStepUpCapable, stepUpStatus } from '../services/step-up.js';
+import { stepUpChallenge } from '../services/session/auth-context.js';
+import { isStepUpCapable, stepUpStatus } from '../services/session/step-up.js';
 
 async function assertFresh(c: Context<AppEnv>) {
   const { clock, events } = c.get('deps');

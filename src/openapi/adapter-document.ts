@@ -1,6 +1,6 @@
 /**
  * `buildAdapterDocument()`: OpenAPI 3.1 for the browser-facing routes of the
- * adapter (the route table of `adapter/core/route-table.ts`, mounted at
+ * adapter (the route table of `common/route-table.ts`, mounted at
  * `/auth`, plus `svcTotpBridge` at `/auth/totp`). Each route reuses the API
  * operation it forwards to (same body, query and error codes); the success
  * body depends on the transport: cookie (the default) or bearer
@@ -10,8 +10,8 @@
  * const doc = buildAdapterDocument(); // doc.paths['/login'].post …
  */
 import type * as z from 'zod/mini';
-import type { AdapterErrorCode } from '../../adapter/core/contract.js';
-import { ROUTES, TOTP_BRIDGE_ROUTES, type CredentialKind, type ResponseKind } from '../../adapter/core/route-table.js';
+import type { AdapterErrorCode } from '../../common/contract.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES, type CredentialKind, type ResponseKind } from '../../common/route-table.js';
 import * as A from '../http/responses/adapter.js';
 import { OAuthStartResponse, OrganizationSwitchResponse } from '../http/responses/account.js';
 import { InvitationResponse } from '../http/responses/invitations.js';
@@ -34,7 +34,7 @@ const TRANSPORT_VARIANTS: Partial<Record<ResponseKind, [z.ZodMiniType, z.ZodMini
   'org-switch': [A.AdapterOrganizationSwitchCookieResponse, OrganizationSwitchResponse],
 };
 
-/** The OAuth flow binding (issue 29): where it travels in each transport. */
+/** The OAuth flow binding: where it travels in each transport. */
 const OAUTH_BINDING_NOTES: Partial<Record<ResponseKind, string>> = {
   'oauth-start':
     'Cookie transport: the flow binding is set as the signed httpOnly cookie `svc-oauth-binding` (10 minutes) and removed from the body. Bearer transport: `binding` is in the body; keep it with the pending flow and send it to the callback.',

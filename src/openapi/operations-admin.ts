@@ -27,8 +27,8 @@ import {
 import { MemberListResponse, MembershipResponse, OrganizationResponse } from '../http/responses/account.js';
 import { MessageResponse, RevokedCountResponse } from '../http/responses/common.js';
 import { oauthProviderSchema } from '../config/oauth-provider.js';
-import { configPatchSchema } from '../services/config-patch.js';
-import { patchSchema as providerPatchSchema } from '../services/oauth-provider-admin.js';
+import { configPatchSchema } from '../services/config/patch.js';
+import { patchSchema as providerPatchSchema } from '../services/oauth/provider-admin.js';
 import { eventsQuery } from '../routes/admin-events.js';
 import { listQuery as organizationListQuery } from '../routes/admin-organizations.js';
 import { listQuery as sessionListQuery } from '../routes/admin-sessions.js';

@@ -1,6 +1,6 @@
 /** Health, keys and every pre-auth and session route (contract §3.1–§3.8, §3.13). */
 import * as z from 'zod/mini';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../adapter/core/idempotency-key.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../common/idempotency-key.js';
 import { MessageResponse, RevokedCountResponse } from '../http/responses/common.js';
 import { OAuthProviderListResponse, OAuthStartResponse, WebAuthnOptions } from '../http/responses/account.js';
 import {
@@ -23,7 +23,7 @@ import { assertionFinishSchema, assertionStartSchema } from '../routes/webauthn-
 import { op, type Operation } from './operation.js';
 
 const locked = ['account_locked'] as const;
-/** What both OAuth sign-ins can refuse once the provider answered (src/services/oauth-sign-in.ts). */
+/** What both OAuth sign-ins can refuse once the provider answered (src/services/oauth/sign-in.ts). */
 const oauthSignInErrors = [
   'oauth_login_failed',
   'oauth_missing_subject',

@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json` (issue 21): the committed `docs/openapi.json`, which is
+ * `GET /openapi.json`: the committed `docs/openapi.json`, which is
  * what `buildApiDocument()` returns (`npm run openapi` writes it, and
  * `test/openapi/document.test.ts` fails while it is stale). Serving the file
  * instead of building it from the schemas keeps zod's JSON Schema generator

@@ -82,7 +82,7 @@ export async function newestLiveMagicLink(db: Db, userId: string, now: Date): Pr
   return (await newestLive(db).get({ userId, nowMs: now.getTime() })) ?? null;
 }
 
-/** The atomic claim of the poll (D5c): exactly one caller gets 1. */
+/** The atomic claim of the poll (one session per link): exactly one caller gets 1. */
 export async function claimMagicLinkSession(db: Db, id: string, now: Date): Promise<number> {
   const res = await claimSession(db).run({ id, nowMs: now.getTime() });
   return res.rowsAffected;

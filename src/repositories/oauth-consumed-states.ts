@@ -5,7 +5,7 @@ import { oauthConsumedStates } from '../db/schema.js';
 /**
  * Consumes a state id with one `INSERT … ON CONFLICT DO NOTHING`. True only
  * for the one caller whose insert created the row, on any instance sharing
- * the database (D5f).
+ * the database (contract §1.9: a state is single-use across instances).
  */
 export async function consumeOAuthState(
   db: Db,

@@ -1,5 +1,5 @@
 /**
- * The writes of a refresh rotation (contract §3.8; issue #16 for the retry),
+ * The writes of a refresh rotation (contract §3.8, with its keyed retry),
  * rendered once per database and bound per refresh (src/db/prepared-batch.ts).
  * Each rotation is one batch — one transaction on a libSQL file, sqld and D1
  * alike — whose statements are conditional on each other, so two racing

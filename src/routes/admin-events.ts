@@ -11,7 +11,7 @@ import { parseQuery } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireRole } from '../middleware/require-role.js';
 import { queryEvents } from '../repositories/auth-event-queries.js';
-import { TYPE_SHORTHANDS } from '../services/event-categories.js';
+import { TYPE_SHORTHANDS } from '../services/events/categories.js';
 
 const typeName = z.string().check(z.regex(/^[A-Za-z_]{1,64}$/, 'Invalid event type'));
 const iso = z.pipe(z.iso.datetime({ offset: true }), z.transform((v) => Date.parse(v)));

@@ -9,7 +9,7 @@ import { parseQuery } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireRole } from '../middleware/require-role.js';
 import { listOrganizations } from '../repositories/organizations.js';
-import { deleteOrganization } from '../services/organizations.js';
+import { deleteOrganization } from '../services/organizations/lifecycle.js';
 import { organizationHandlers } from './organization-handlers.js';
 
 const h = organizationHandlers(true);

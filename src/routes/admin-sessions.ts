@@ -1,4 +1,4 @@
-/** Admin session routes (contract §3.15, spec "Admin hardening"). */
+/** Admin session routes (contract §3.15). */
 import { count, desc } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as z from 'zod/mini';

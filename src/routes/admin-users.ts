@@ -17,9 +17,9 @@ import { userAnomalies } from '../repositories/auth-event-queries.js';
 import { listUserOrganizations } from '../repositories/organizations.js';
 import { listActiveSessions } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
-import { adminCreateUser, adminPatchUser, deleteUserAccount } from '../services/admin-users.js';
-import { emailField, phoneField } from '../services/normalize-contact.js';
-import { roleListField } from '../services/role-lists.js';
+import { adminCreateUser, adminPatchUser, deleteUserAccount } from '../services/admin/users.js';
+import { emailField, phoneField } from '../services/contact/normalize.js';
+import { roleListField } from '../services/config/role-lists.js';
 
 export const listQuery = z.object({ ...pageQuery(50), search: z.optional(z.string().check(z.maxLength(320), z.trim())) });
 

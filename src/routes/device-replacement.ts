@@ -10,7 +10,7 @@ import { parseBody } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireRole } from '../middleware/require-role.js';
 import { requireStepUp } from '../middleware/require-step-up.js';
-import { replaceDevices } from '../services/device-replacement.js';
+import { replaceDevices } from '../services/admin/device-replacement.js';
 
 const proofing = z.strictObject({
   method: z.enum(['in_person', 'remote_exception']),

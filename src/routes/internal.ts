@@ -8,7 +8,7 @@ import { parseQuery } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireRole } from '../middleware/require-role.js';
 import { listAnomalies } from '../repositories/auth-event-queries.js';
-import { dashboard, DAY_MS, eventSummary, groupedSummary, loginStats, MAX_WINDOW_MS, timeseries, type Window } from '../services/metrics.js';
+import { dashboard, DAY_MS, eventSummary, groupedSummary, loginStats, MAX_WINDOW_MS, timeseries, type Window } from '../services/events/metrics.js';
 
 const iso = z.pipe(z.iso.datetime({ offset: true }), z.transform((v) => Date.parse(v)));
 const windowShape = { from: z.optional(iso), to: z.optional(iso) };

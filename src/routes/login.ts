@@ -5,8 +5,8 @@ import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { responseFloor } from '../http/floor.js';
 import { parseBody } from '../http/validate.js';
-import { parseIdentifier } from '../services/identifier.js';
-import { startLogin } from '../services/login-start.js';
+import { parseIdentifier } from '../services/contact/identifier.js';
+import { startLogin } from '../services/sign-in/login-start.js';
 
 export const loginBody = z.object({
   identifier: z.string().check(z.minLength(1), z.maxLength(320)),

@@ -1,15 +1,15 @@
-/** Magic-link routes (contract §3.5, amended by issue 29's confirmation). Request: G, ML, FL. Verify: G. Check: G, LK. */
+/** Magic-link routes (contract §3.5, with its confirmation modes). Request: G, ML, FL. Verify: G. Check: G, LK. */
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
-import { deliver } from '../http/delivery.js';
+import { deliver } from './deliver.js';
 import { responseFloor } from '../http/floor.js';
 import { assertLoginMethod } from '../http/login-policy.js';
 import { parseBody } from '../http/validate.js';
 import { requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
-import { checkMagicLink, requestMagicLink, verifyMagicLink } from '../services/magic-link.js';
-import { CONFIRMATION_MAX, CONFIRMATION_MIN } from '../services/magic-link-confirmation.js';
+import { checkMagicLink, requestMagicLink, verifyMagicLink } from '../services/magic-link/flow.js';
+import { CONFIRMATION_MAX, CONFIRMATION_MIN } from '../services/magic-link/confirmation.js';
 
 export const requestBody = z.object({ redirectUri: z.optional(z.url().check(z.maxLength(2048))) });
 /** Verify: nothing (a number_match link answers its challenge), the picked `number`, or the same_device `binding`. */

@@ -10,9 +10,9 @@ import { publicProvider } from '../config/oauth-provider.js';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
-import { completeIdTokenLogin } from '../services/id-token-login.js';
-import { completeOAuthLogin, startOAuthLogin } from '../services/oauth-login.js';
-import { requireUsableProvider, usableProviders } from '../services/oauth-providers.js';
+import { completeIdTokenLogin } from '../services/oauth/id-token-login.js';
+import { completeOAuthLogin, startOAuthLogin } from '../services/oauth/login.js';
+import { requireUsableProvider, usableProviders } from '../services/oauth/providers.js';
 
 const oauthLimit = flowLimit(FLOW_LIMITS.oauth, (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ipKey ?? 'unknown'}`);
 

@@ -13,11 +13,11 @@ import { membershipJson } from '../http/serialize.js';
 import { organizationWith } from '../http/serialize-admin.js';
 import { parseBody, parseQuery } from '../http/validate.js';
 import { listMembers, memberCount } from '../repositories/organizations.js';
-import { loadAccess, requireAccessRight } from '../services/organization-access.js';
-import { addMember, removeMember, updateMember } from '../services/organization-members.js';
-import { createOrganization, updateOrganization } from '../services/organizations.js';
-import { emailField } from '../services/normalize-contact.js';
-import { roleListField } from '../services/role-lists.js';
+import { loadAccess, requireAccessRight } from '../services/organizations/access.js';
+import { addMember, removeMember, updateMember } from '../services/organizations/members.js';
+import { createOrganization, updateOrganization } from '../services/organizations/lifecycle.js';
+import { emailField } from '../services/contact/normalize.js';
+import { roleListField } from '../services/config/role-lists.js';
 
 type C = Context<AppEnv>;
 

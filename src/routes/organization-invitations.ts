@@ -8,16 +8,16 @@ import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
-import { deliver } from '../http/delivery.js';
+import { deliver } from './deliver.js';
 import { pageQuery } from '../http/pagination.js';
 import { membershipJson } from '../http/serialize.js';
 import { invitationJson, receivedInvitationJson } from '../http/serialize-invitations.js';
 import { parseBody, parseQuery } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
-import { emailField } from '../services/normalize-contact.js';
-import { acceptInvitation, createInvitation, declineInvitation, listInvitations, myInvitations, revokeInvitation } from '../services/organization-invitations.js';
-import { roleListField } from '../services/role-lists.js';
+import { emailField } from '../services/contact/normalize.js';
+import { acceptInvitation, createInvitation, declineInvitation, listInvitations, myInvitations, revokeInvitation } from '../services/organizations/invitations.js';
+import { roleListField } from '../services/config/role-lists.js';
 
 /** Unknown fields are ignored, as on the other user POST bodies (§0.4). */
 export const inviteBody = z.object({ email: emailField, roles: z.optional(roleListField), scopes: z.optional(roleListField) });

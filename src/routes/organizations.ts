@@ -10,7 +10,7 @@ import { membershipJson } from '../http/serialize.js';
 import { organizationWith } from '../http/serialize-admin.js';
 import { requireAccess } from '../middleware/auth.js';
 import { listUserOrganizations } from '../repositories/organizations.js';
-import { switchOrganization } from '../services/organizations.js';
+import { switchOrganization } from '../services/organizations/lifecycle.js';
 import { organizationHandlers } from './organization-handlers.js';
 
 const h = organizationHandlers(false);

@@ -6,17 +6,17 @@ import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
-import { deliver } from '../http/delivery.js';
+import { deliver } from './deliver.js';
 import { responseFloor } from '../http/floor.js';
 import { assertLoginMethod } from '../http/login-policy.js';
 import { parseBody } from '../http/validate.js';
 import { requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
-import { ownerGrantRole } from '../services/owner-grant.js';
-import { clientFields } from '../services/auth-events.js';
-import type { OtpChannel } from '../services/otp-codes.js';
-import { completeRegistrationWrite, generateOtp, markEmailVerified, markPhoneVerified, verifyOtp, type OtpFlow } from '../services/otp-flow.js';
-import { issueSession } from '../services/session-issuance.js';
+import { ownerGrantRole } from '../services/config/owner-grant.js';
+import { clientFields } from '../services/events/auth-events.js';
+import type { OtpChannel } from '../services/otp/codes.js';
+import { completeRegistrationWrite, generateOtp, markEmailVerified, markPhoneVerified, verifyOtp, type OtpFlow } from '../services/otp/flow.js';
+import { issueSession } from '../services/session/issuance.js';
 
 const otpLimit = flowLimit(FLOW_LIMITS.otp, (c) => `sub:${c.get('ephemeral').subject}`);
 export const codeBody = z.object({ verificationToken: z.string().check(z.minLength(1), z.maxLength(16)) });
@@ -50,7 +50,7 @@ otpRoutes.post('/otp/verify-email-otp', registration, otpLimit, async (c) => {
   const alsoWrite = [];
   let ownerRole: string | null = null;
   if (completing) {
-    // Verification, the owner grant and the session commit in one batch (issue #23): a crash
+    // Verification, the owner grant and the session commit in one batch: a crash
     // can no longer leave a verified account without its session, or an owner without the role.
     ownerRole = await ownerGrantRole(deps, user);
     if (ownerRole) roles = [...roles, ownerRole];

@@ -4,9 +4,9 @@ import { bearerToken, requireAccessForLogout } from '../middleware/auth.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { revokeChain, revokeUserSessions } from '../repositories/sessions.js';
-import { rotateRefreshToken } from '../services/refresh-rotation.js';
-import { requestHeader } from '../../adapter/hono/headers.js';
-import { IDEMPOTENCY_KEY_HEADER, INVALID_IDEMPOTENCY_KEY_MESSAGE, isIdempotencyKey } from '../../adapter/core/idempotency-key.js';
+import { rotateRefreshToken } from '../services/session/refresh-rotation.js';
+import { requestHeader } from '../../common/hono-request.js';
+import { IDEMPOTENCY_KEY_HEADER, INVALID_IDEMPOTENCY_KEY_MESSAGE, isIdempotencyKey } from '../../common/idempotency-key.js';
 
 export const refreshRoutes = new Hono<AppEnv>()
   .post('/refresh', async (c) => {

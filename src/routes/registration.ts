@@ -2,12 +2,12 @@
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
-import { deliver } from '../http/delivery.js';
+import { deliver } from './deliver.js';
 import { responseFloor } from '../http/floor.js';
 import { parseBody } from '../http/validate.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
-import { normaliseEmail, normalisePhone } from '../services/identifier.js';
-import { register } from '../services/registration.js';
+import { normaliseEmail, normalisePhone } from '../services/contact/identifier.js';
+import { register } from '../services/sign-in/registration.js';
 
 export const registerBody = z.object({
   email: z.string().check(z.maxLength(320), z.refine((v) => normaliseEmail(v) !== null, 'Invalid email address')),

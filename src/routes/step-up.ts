@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
 import { parseBody } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
-import { stepUpStatus } from '../services/step-up.js';
+import { stepUpStatus } from '../services/session/step-up.js';
 import { finishPasskeyStepUp, startPasskeyStepUp } from '../services/webauthn/step-up.js';
 import { assertionFinishSchema, assertionStartSchema } from './webauthn-schemas.js';
 

@@ -10,8 +10,8 @@ import { fail } from '../errors.js';
 import { actorFields } from '../http/audit.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireRole } from '../middleware/require-role.js';
-import { applyConfigPatch, readStoredConfig } from '../services/config-patch.js';
-import { publicAssociations, PUBLIC_ASSOCIATIONS_MAX_AGE_SECONDS } from '../services/associations.js';
+import { applyConfigPatch, readStoredConfig } from '../services/config/patch.js';
+import { publicAssociations, PUBLIC_ASSOCIATIONS_MAX_AGE_SECONDS } from '../services/config/associations.js';
 
 export const systemConfigRoutes = new Hono<AppEnv>()
   .get('/system-config/public', async (c) => {

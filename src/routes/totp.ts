@@ -10,7 +10,7 @@ import { parseBody } from '../http/validate.js';
 import { requireAccess, requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
-import { disableTotp, startTotpEnrollment, totpStatus, verifyTotpEnrollment, verifyTotpLogin, verifyTotpStepUp } from '../services/totp.js';
+import { disableTotp, startTotpEnrollment, totpStatus, verifyTotpEnrollment, verifyTotpLogin, verifyTotpStepUp } from '../services/totp/flows.js';
 
 // The format check (^\d{6}$) is part of verification, so a malformed code is a counted failure, not a 400.
 /** A failed code on the pre-auth `verify-login` is 401, not the access-route 403 (contract §0.4 status rule). */

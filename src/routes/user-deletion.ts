@@ -8,7 +8,7 @@ import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
-import { deleteUserAccount } from '../services/admin-users.js';
+import { deleteUserAccount } from '../services/admin/users.js';
 
 export const userDeletionRoutes = new Hono<AppEnv>().delete('/users/delete', requireAccess, requireStepUpIfCapable, async (c) => {
   await deleteUserAccount(c.get('deps'), c.get('access').user.id, actorFields(c), true);

@@ -1,17 +1,13 @@
 /** Request schemas of the passkey routes (contract §3.6, §3.11). */
 import * as z from 'zod/mini';
-import { fromBase64Url } from '../crypto/encoding.js';
+import { fromBase64Url } from '../../common/encoding.js';
 
 /** base64url of at most `max` characters (an attestation object with a certificate chain runs to several KB). */
 const b64urlOf = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[A-Za-z0-9_-]+$/, 'must be base64url'));
 const b64url = b64urlOf(2048);
 
 const decodedLength = (s: string) => {
-  try {
-    return fromBase64Url(s).length;
-  } catch {
-    return 0;
-  }
+  return fromBase64Url(s)?.length ?? 0;
 };
 
 export const prfInputSchema = z.object({

@@ -18,7 +18,7 @@ import {
 } from './webauthn-schemas.js';
 
 export const webauthnRoutes = new Hono<AppEnv>()
-  // D5a: enrollment takes an access credential only; +SU? once the user has a factor.
+  // Enrollment takes an access credential only (no pre-account takeover, contract §3.6); +SU? once the user has a factor.
   .post('/webauthn/register/start', requireAccess, requireStepUpIfCapable, async (c) => {
     const query = parseQuery(c, registerStartQuerySchema);
     const body = parseBody(c, registerStartSchema);

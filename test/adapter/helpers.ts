@@ -6,10 +6,10 @@
  */
 import { Hono } from 'hono';
 import { createCookieCodec } from '../../adapter/core/cookies.js';
-import type { CookiePayload } from '../../adapter/core/contract.js';
+import type { CookiePayload } from '../../common/contract.js';
 import type { SvcAdapterOptions } from '../../adapter/core/options.js';
 import type { RequireAuthOptions } from '../../adapter/core/user.js';
-import type { AuthMessage } from '../../adapter/core/messaging.js';
+import type { AuthMessage } from '../../common/messaging.js';
 import type { MessageSender } from '../../src/services/delivery/index.js';
 import { getUser, requireAuth, requireRole, svcAdapter, svcTotpBridge, type SvcVariables } from '../../adapter/hono/index.js';
 import { createUser, signIn } from '../helpers/factories.js';

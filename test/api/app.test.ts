@@ -206,7 +206,7 @@ describe('CORS (contract §3.0 step 1)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.test');
     expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
     expect(res.headers.get('access-control-allow-headers')).toContain('x-svc-service-token');
-    // A direct caller's keyed refresh retry (issue 29) must pass the preflight.
+    // A direct caller's keyed refresh retry must pass the preflight.
     expect(res.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });

@@ -1,5 +1,5 @@
 /**
- * `svc-auth/api` and the Workers entry do no I/O at import time (issue 2):
+ * `svc-auth/api` and the Workers entry do no I/O at import time:
  * importing them with the default `DATABASE_URL` (`file:./.data/svc.db`)
  * creates no file and makes no network call; only `createAuthApi()` does.
  */

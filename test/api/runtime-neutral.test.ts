@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
 // client/: svc-auth/client runs in browsers and native apps (React Native) as well.
-const NEUTRAL_DIRS = ['src', 'adapter/core', 'adapter/hono', 'client'];
+const NEUTRAL_DIRS = ['src', 'common', 'adapter/core', 'adapter/hono', 'adapter/admin-console', 'client'];
+// common/node/: the Node-only helpers the Node and Bun entries share with svc-auth/node.
+const NODE_ONLY_DIRS = ['common/node/'];
 const ENTRY_FILES = new Set(['src/node.ts', 'src/bun.ts']);
 const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'timers', 'url', 'util', 'worker_threads', 'zlib'];
 
@@ -33,15 +35,18 @@ function offenders(files: string[], test: (text: string) => boolean) {
   return files.filter((f) => test(code(f)));
 }
 
-describe('runtime-neutral source (src/, adapter/core, adapter/hono, client/)', () => {
+describe('runtime-neutral source (src/, common/, adapter/core, adapter/hono, adapter/admin-console, client/)', () => {
   const files = NEUTRAL_DIRS.flatMap(sourceFiles);
-  const neutral = files.filter((f) => !ENTRY_FILES.has(f));
+  const neutral = files.filter((f) => !ENTRY_FILES.has(f) && !NODE_ONLY_DIRS.some((d) => f.startsWith(d)));
 
   it('scans the tree it means to (guards the scan itself)', () => {
     expect(files).toContain('src/app.ts');
     expect(files).toContain('adapter/core/index.ts');
     expect(files).toContain('adapter/hono/index.ts');
     expect(files).toContain('client/client.ts');
+    expect(files).toContain('common/route-table.ts');
+    expect(files).toContain('adapter/admin-console/page.ts');
+    expect(neutral).not.toContain('common/node/bcrypt-pool.ts');
     expect(neutral.length).toBeGreaterThan(50);
     expect(builtin.test(`import { x } from 'node:fs';`)).toBe(true);
     expect(builtin.test(`import { x } from "crypto";`)).toBe(true);
@@ -53,7 +58,7 @@ describe('runtime-neutral source (src/, adapter/core, adapter/hono, client/)', (
   });
 
   it('leaves the Node-only helpers (adapter/node: the bcrypt pool, the upstream fetch) to the Node and Bun entries', () => {
-    expect(offenders(neutral, (t) => /adapter\/node\/|\.\.\/node\//.test(t))).toEqual([]);
+    expect(offenders(neutral, (t) => /adapter\/node\/|common\/node\/|\.\.\/node\//.test(t))).toEqual([]);
   });
 
   it('uses no Buffer and no process outside the entry files', () => {

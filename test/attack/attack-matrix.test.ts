@@ -1,5 +1,5 @@
 /**
- * The JWT/cookie attack matrix (issue #16 item 2), one test per row: each
+ * The JWT/cookie attack matrix, one test per row: each
  * forged, altered, swapped or stale credential is refused by the API's bearer
  * check, the adapter's JWKS bearer check and the adapter's cookie check with
  * the contract's status and code; each target's control row (the genuine
@@ -22,7 +22,7 @@ describe('JWT/cookie attack matrix', () => {
   });
 
   for (const { run, ...row } of rows) {
-    // Open defects of issue #16 that another change is fixing: skipped here, listed by `npm run attack-matrix`.
+    // Open defects that another change is fixing: skipped here, listed by `npm run attack-matrix`.
     const test = row.knownDefect ? it.skip : it;
     test(`${row.target}: ${row.attack} → ${row.expected.status}${row.expected.error ? ` ${row.expected.error}` : ''}${row.knownDefect ? ` (${row.knownDefect})` : ''}`, async () => {
       const observed = await run();

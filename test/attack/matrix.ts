@@ -1,5 +1,5 @@
 /**
- * The JWT/cookie attack matrix (issue #16 item 2): one table of attacks run
+ * The JWT/cookie attack matrix: one table of attacks run
  * against the API's bearer check (`GET /users/me`), the adapter's bearer check
  * (JWKS, `requireAuth` on `/app`) and the adapter's cookie check (`/app` and
  * `/auth/refresh`). Shared by the test (every row asserted) and

@@ -1,5 +1,5 @@
 /**
- * No secret is a constant in what we ship (issue 30): a development fallback
+ * No secret is a constant in what we ship: a development fallback
  * that is public works for anyone the moment a development instance is
  * reachable. Scans every shipped file (source, adapters, client, CLI, demo,
  * examples, scripts, the wrangler configs and `.env.example`) for:
@@ -52,7 +52,7 @@ export function findConstantSecrets(path: string, text: string): string[] {
   return found;
 }
 
-describe('no constant secret in shipped files (issue 30)', () => {
+describe('no constant secret in shipped files', () => {
   it('finds the kinds of constant this rule is about (the scanner can fail)', () => {
     expect(findConstantSecrets('demo/app.ts', "export const DEMO_COOKIE_SECRET = 'svc-demo-cookie-secret-not-for-production-use';")).toHaveLength(2);
     expect(findConstantSecrets('src/config/env.ts', "export const DEV_SERVICE_TOKEN = 'svc-dev-service-token-not-for-production';")).toHaveLength(2);

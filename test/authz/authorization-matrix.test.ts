@@ -1,5 +1,5 @@
 /**
- * The authorization matrix (issue 29, "close the class"): every route the
+ * The authorization matrix (one test for the whole class of authorization bugs): every route the
  * auth API, the Hono apps (`svcAdapter`, `svcTotpBridge`, `svcAdminConsole`,
  * `svcWellKnown`) and the Express apps (`svcExpressAdapter`,
  * `svcExpressTotpBridge`, `svcExpressAdminConsole`, `svcExpressWellKnown`)
@@ -29,7 +29,7 @@
  *     caller; `passAs` for the exact answer past the gate when the target is
  *     someone else's (an IDOR check); `overrides` where the contract gives one
  *     principal another answer.
- *   - An adapter route: add it to adapter/core/route-table.ts as usual; it
+ *   - An adapter route: add it to common/route-table.ts as usual; it
  *     inherits the row of its raw route (`adapter` in a row patches what
  *     differs through an adapter). Console pages and well-known files have
  *     their own small tables in the same file.

@@ -1,11 +1,11 @@
 /**
  * Every served route → its row. The API's routes have rows of their own; an
  * adapter, bridge or console-API route inherits the row of the raw route it
- * calls (adapter/core/route-table.ts, the console's table). A served route
+ * calls (common/route-table.ts, the console's table). A served route
  * without a row, and a row whose route no app serves, are both reported.
  */
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../adapter/core/route-table.js';
-import { CONSOLE_API_ROUTES } from '../../adapter/hono/admin-console/api-routes.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
+import { CONSOLE_API_ROUTES } from '../../adapter/admin-console/api-routes.js';
 import type { MountedPart, ServedRoute } from './apps.js';
 import type { Gate, Row } from './gates.js';
 import { API_ROWS, CONSOLE_PAGE_ROWS, WELL_KNOWN_ROWS } from './matrix-rows.js';

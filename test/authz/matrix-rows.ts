@@ -2,7 +2,7 @@
  * The authorization matrix's table: one row per route of the auth API, keyed
  * `METHOD /path` exactly as the app registers it. The adapters' routes (Hono
  * and Express adapter, TOTP bridge, admin console API) inherit the row of the
- * raw route they call (adapter/core/route-table.ts); the console pages and the
+ * raw route they call (common/route-table.ts); the console pages and the
  * well-known files have rows of their own below.
  *
  * Adding a route = one line here with its credential class (gates.ts), and a
@@ -90,7 +90,7 @@ export const API_ROWS: Record<string, Row> = {
   'PATCH /organizations/:organizationId': { gate: 'org:manager' },
   'POST /organizations/:organizationId/switch': { gate: 'org:member' },
   'GET /organizations/:organizationId/members': { gate: 'org:members' },
-  // Invitations (issue 29): only a manager invites, lists or revokes; only the invitee accepts or declines.
+  // Invitations: only a manager invites, lists or revokes; only the invitee accepts or declines.
   'POST /organizations/:organizationId/invitations': { gate: 'org:manager', body: uniqueEmail },
   'GET /organizations/:organizationId/invitations': { gate: 'org:manager' },
   'DELETE /organizations/:organizationId/invitations/:invitationId': { gate: 'org:manager', params: { invitationId: 'missing' } },
@@ -148,7 +148,7 @@ export const API_ROWS: Record<string, Row> = {
 /**
  * Console pages: the guard checks the signed access cookie, then asks the API
  * (`GET /users/me`) so a signed-out, revoked or demoted admin is refused at
- * once (found by this matrix, issue 29; adapter/hono/admin-console/session.ts).
+ * once (found by this matrix; adapter/admin-console/session.ts).
  */
 const PAGE: Row = { gate: 'admin:read', html: true };
 

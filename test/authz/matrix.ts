@@ -1,5 +1,5 @@
 /**
- * The authorization matrix (issue 29): every route every app serves × every
+ * The authorization matrix: every route every app serves × every
  * principal × each transport, with the status the contract gives. Shared by
  * the test (every cell asserted) and `npm run authz-matrix` (every cell printed).
  */

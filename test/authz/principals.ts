@@ -6,7 +6,7 @@
  * for the adapters' cookie transport.
  */
 import { eq } from 'drizzle-orm';
-import { satisfiesAny } from '../../adapter/core/roles.js';
+import { satisfiesAny } from '../../common/roles.js';
 import { signEphemeralToken, type EphemeralContext } from '../../src/crypto/jwt.js';
 import { randomId } from '../../src/crypto/random.js';
 import { credentials, organizationInvitations, organizationMemberships, organizations, sessions, users, type UserRow } from '../../src/db/schema.js';

@@ -95,7 +95,7 @@ describe('svc config set follows the admin PATCH route exactly', () => {
     ['dropping a current default role', 'available_roles', '["admin","admin:read","admin:write","editor"]'],
     ['a duration out of range', 'access_token_ttl', '2d'],
     ['origins[0] that is not http(s)', 'origins', '["android:apk-key-hash:abc"]'],
-    // issue 29 finding 1: a provider may not name a variable the service reads for itself
+    // A provider may not name a variable the service reads for itself
     ['a provider whose clientSecretEnv is API_SERVICE_TOKEN', 'oauth_providers', JSON.stringify([{ id: 'evil', name: 'Evil', clientId: 'c', clientSecretEnv: 'API_SERVICE_TOKEN', authorizationUrl: 'https://evil.example/a', tokenUrl: 'https://evil.example/t', userInfoUrl: 'https://evil.example/u' }])],
   ])('refuses %s with the route\'s code and issue paths', async (_case, key, text) => {
     let value: unknown;

@@ -114,7 +114,7 @@ describe('svc doctor', () => {
     expect(relaxed.json).toMatchObject({ ok: true, mode: 'development', errors: 0 });
   });
 
-  it('--development checks what `npm start` runs: its defaults < .env < the environment (issue 31)', async () => {
+  it('--development checks what `npm start` runs: its defaults < .env < the environment', async () => {
     const dir = tempDir('doctor-dev');
     try {
       // A bare checkout: no ISSUER anywhere, as after `npm start`. It used to say `error ISSUER: is required`.

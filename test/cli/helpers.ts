@@ -4,7 +4,7 @@
  * port. `svc()` runs the CLI's own code bundled once per test file with
  * esbuild — what `bin/svc.mjs` runs, without tsx transpiling ~100 files in
  * every child (1.6 s instead of 2.9 s per command on a loaded machine,
- * issue 31). The bin itself, as `npx svc` resolves it, is run by
+ * so the suite stays fast). The bin itself, as `npx svc` resolves it, is run by
  * `cli.test.ts` (`SVC_BIN`) and, installed from a tarball, by
  * `test/package/package.test.ts`.
  */
@@ -15,7 +15,7 @@ import { buildSync } from 'esbuild';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/client.js';
 import { openDatabase } from '../../src/db/open.js';
-import { bootstrapSystemConfig } from '../../src/services/system-config.js';
+import { bootstrapSystemConfig } from '../../src/services/config/system-config.js';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };

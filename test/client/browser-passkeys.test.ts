@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPasskeys } from '../../client/browser.js';
-import { fromBase64Url, toBase64Url } from '../../src/crypto/encoding.js';
+import { fromBase64Url, toBase64Url } from '../helpers/bytes.js';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
 import { nativeApp, signUp } from './helpers.js';
 

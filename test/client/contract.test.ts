@@ -4,7 +4,7 @@
  * `SvcError` (never an unhandled exception).
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
 import { createSvcClient, ROUTE_KEYS, SvcError, type SessionState } from '../../client/index.js';
 
 const fetchAnswering = (make: () => Response | Promise<Response>) => {
@@ -21,7 +21,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 describe('client: route coverage', () => {
   it('has exactly one method per adapter route and TOTP bridge route', () => {
-    // The compatibility GET forms (issue #20) are for the reference client; this client uses the documented POST.
+    // The compatibility GET forms are for the reference client; this client uses the documented POST.
     const mounted = [...ROUTES.filter((r) => !r.compat).map((r) => `${r.method} ${r.path}`), ...TOTP_BRIDGE_ROUTES.map((r) => `${r.method} /totp${r.path}`)].sort();
     const keys = Object.values(ROUTE_KEYS).sort();
     expect(keys).toEqual(mounted);

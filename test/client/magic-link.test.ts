@@ -1,5 +1,5 @@
 /**
- * The client's magic-link confirmation (issue 29): `requestMagicLink` gives
+ * The client's magic-link confirmation: `requestMagicLink` gives
  * the number to show, `verifyMagicLink` the challenge (choices, who asked),
  * `confirmMagicLink(token, number)` completes it; with `same_device` the
  * client that asked keeps the binding and sends it with its own verify.

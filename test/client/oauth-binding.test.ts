@@ -1,5 +1,5 @@
 /**
- * The OAuth flow binding in `svc-auth/client` (issue 29), as a native app uses
+ * The OAuth flow binding in `svc-auth/client`, as a native app uses
  * the redirect flow: bearer transport through the real adapter and API and
  * the real test OpenID provider. The client keeps the binding its start
  * returned (by state) and sends it with the callback; another client (another

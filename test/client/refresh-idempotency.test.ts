@@ -1,5 +1,5 @@
 /**
- * The client's `Idempotency-Key` on refresh (issue 29): one per refresh
+ * The client's `Idempotency-Key` on refresh: one per refresh
  * attempt; a lost answer (network error, 502, 503) is retried once with the
  * same key, and a later refresh with the same refresh token (the attempt never
  * got an answer) reuses it too; an answered attempt ends it, and the next
@@ -7,7 +7,7 @@
  * new key would sign the user out.
  */
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../adapter/core/idempotency-key.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../common/idempotency-key.js';
 import { createSvcClient, memoryStorage } from '../../client/index.js';
 import { BASE_URL, nativeApp, signUp, type NativeApp } from './helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * `svc-auth/client` and RFC 9470 (issue 19): a bearer client's `SvcError`
+ * `svc-auth/client` and RFC 9470: a bearer client's `SvcError`
  * carries the step-up challenge of a 403 `step_up_required`, and the app can
  * step up and retry.
  */

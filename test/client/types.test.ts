@@ -12,8 +12,8 @@ import type { meJson, sessionJson } from '../../src/http/serialize.js';
 import type { loginBody } from '../../src/routes/login.js';
 import type { codeBody } from '../../src/routes/otp.js';
 import type { assertionFinishSchema } from '../../src/routes/webauthn-schemas.js';
-import type { LoginStartResult } from '../../src/services/login-start.js';
-import type { SessionEnvelope } from '../../src/services/session-issuance.js';
+import type { LoginStartResult } from '../../src/services/sign-in/login-start.js';
+import type { SessionEnvelope } from '../../src/services/session/issuance.js';
 
 type Arg<K extends keyof SvcClient> = SvcClient[K] extends (input: infer I) => unknown ? I : never;
 type Out<K extends keyof SvcClient> = SvcClient[K] extends (...a: never[]) => Promise<infer O> ? O : never;

@@ -1,6 +1,6 @@
 /**
  * More instances of the API on the database of the running target, for the
- * several-instances cases (issue #15 item 5). Every instance gets the
+ * several-instances cases. Every instance gets the
  * target's own configuration, ISSUER included, so tokens minted by one are
  * accepted by the others.
  */

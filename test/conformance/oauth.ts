@@ -9,7 +9,7 @@ export async function oauthRoundTrip(accountId: string, at?: { start?: string; c
   const start = await oauthStart({}, at?.start);
   expectOk(start);
   const { code, state } = await providerAuthorize(start.body.authorizationUrl, accountId);
-  // The flow binding start returned (issue 29): only its holder can finish the flow.
+  // The flow binding start returned: only its holder can finish the flow.
   const binding = start.body.binding as string;
   const callback = await call('POST', '/oauth/testop/callback', { body: { code, state, binding } }, at?.callback);
   return { start, code, state, binding, callback };

@@ -1,5 +1,5 @@
 /**
- * The five conformance targets (issue #15 item 4): how each runtime is
+ * The five conformance targets: how each runtime is
  * started on free loopback ports with a fresh database, and stopped. Every
  * target gets the same configuration (`conformanceEnv`), so one suite runs
  * unchanged against all of them over HTTP.

@@ -76,16 +76,16 @@ describe('demo app', () => {
     expect(forbidden.headers.get('content-type')).toContain('text/html');
     const page = await forbidden.text();
     expect(page).toContain('You do not have access to this page');
-    // Development: how to become an admin of one's own demo (issue #14).
+    // Development: how to become an admin of one's own demo.
     expect(page).toContain('OWNER_EMAIL=you@example.com npm start');
-    // The login page knows it is signed in, so its script asks /auth/users/me (issue 31).
+    // The login page knows it is signed in, so its script asks /auth/users/me.
     expect(await (await app.request('/', { headers: { cookie: cookies } })).text()).toContain('<meta name="svc-session" content="signed-in">');
     const refreshOnly = cookies.split('; ').filter((c) => c.startsWith('svc-refresh=')).join('; ');
     expect(refreshOnly).not.toBe('');
     expect(await (await app.request('/', { headers: { cookie: refreshOnly } })).text()).toContain('<meta name="svc-session" content="refresh">');
   });
 
-  it('tells the login page a visitor has no session, so it makes no request that fails with 401 (issue 31)', async () => {
+  it('tells the login page a visitor has no session, so it makes no request that fails with 401', async () => {
     const { app } = await demo();
     for (const cookie of [undefined, 'svc-access=not.a.token', 'other=1']) {
       const html = await (await app.request('/', cookie ? { headers: { cookie } } : {})).text();
@@ -112,7 +112,7 @@ describe('demo app', () => {
     expect(((await users.json()) as any).users.map((u: { email: string }) => u.email)).toContain(admin.email);
   });
 
-  it('a scanner fetching the emailed magic link gets the page and consumes nothing; the page verifies it (issue #20)', async () => {
+  it('a scanner fetching the emailed magic link gets the page and consumes nothing; the page verifies it', async () => {
     const { t, app } = await demo();
     const user = await createUser(t, { email: 'scanned@example.com' });
     const login = await app.request('/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Browser A' }, body: JSON.stringify({ identifier: user.email }) });
@@ -137,7 +137,7 @@ describe('demo app', () => {
     const asked = (await challenge.json()) as { status: string; choices: number[] };
     expect(asked.status).toBe('confirmation_required');
     expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(204);
-    // …and the number the asking tab shows completes it (issue 29).
+    // …and the number the asking tab shows completes it.
     const { confirmationNumber } = (await requested.json()) as { confirmationNumber: number };
     expect(asked.choices).toContain(confirmationNumber);
     const verified = await app.request(`/auth/magic-link/verify/${token}`, {
@@ -149,7 +149,7 @@ describe('demo app', () => {
     expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(200);
   });
 
-  it('has no default cookie secret: a missing or short one refuses to start (issue 30)', async () => {
+  it('has no default cookie secret: a missing or short one refuses to start', async () => {
     // A default in the source would let anyone sign a cookie that requireAuth + requireRole('admin:read') accept.
     for (const production of [false, true]) {
       for (const cookieSecret of [undefined, 'short']) {
@@ -158,7 +158,7 @@ describe('demo app', () => {
     }
   });
 
-  it('serves the /.well-known association files at its root, as an app mounting svcWellKnown does (issue 31)', async () => {
+  it('serves the /.well-known association files at its root, as an app mounting svcWellKnown does', async () => {
     const { app } = await demo();
     const webauthn = await app.request('/.well-known/webauthn');
     expect(webauthn.status).toBe(200);

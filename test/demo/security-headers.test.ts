@@ -1,5 +1,5 @@
 /**
- * The demo's pages cannot be framed and carry a strict CSP (issue 30 item 4):
+ * The demo's pages cannot be framed and carry a strict CSP:
  * every HTML page the demo serves (`/`, `/app`, `/verify-magiclink`, the 403
  * page) sends the headers below, and the pages hold no inline script, style
  * or handler that the CSP would block (it has no 'unsafe-inline').
@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_CSP } from '../../adapter/hono/admin-console/console-http.js';
+import { CONSOLE_CSP } from '../../adapter/admin-console/console-http.js';
 import { createDemoApp } from '../../demo/app.js';
 import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN } from '../helpers/make-app.js';
 
@@ -71,7 +71,7 @@ function expectPageHeaders(res: Response, what: string) {
   expect(res.headers.get('referrer-policy'), what).toBe('same-origin');
 }
 
-describe('demo pages: security headers (issue 30 item 4)', () => {
+describe('demo pages: security headers', () => {
   it('/ and /verify-magiclink (with a token in the query) send the CSP, X-Frame-Options, nosniff and Referrer-Policy', async () => {
     const { app } = await demo();
     for (const path of ['/', '/?next=%2Fapp', '/verify-magiclink?token=abc']) {

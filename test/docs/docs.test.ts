@@ -1,5 +1,5 @@
 /**
- * The docs stay true to the code (issue #14): the configuration tables list
+ * The docs stay true to the code: the configuration tables list
  * exactly the variables the code reads and the system-config keys it defines
  * (with their env seeds), every relative link and #anchor of README.md and
  * docs/ resolves, and the README stays a landing page with the two set-up

@@ -40,7 +40,7 @@ describe('magic link, sessions and admin in Chromium', () => {
 
   const sessionRows = (page: Page) => page.locator('#sessions tr');
 
-  it('loads the sign-in page signed out without a console error: no request fails with 401 (issue 31)', async () => {
+  it('loads the sign-in page signed out without a console error: no request fails with 401', async () => {
     const { page, context } = await newPage(browser);
     const consoleErrors: string[] = [];
     const failed: string[] = [];
@@ -73,7 +73,7 @@ describe('magic link, sessions and admin in Chromium', () => {
 
     const { magicLinkUrl } = await nextMessage(stack, GRACE, since, 'magic_link_email');
     expect(magicLinkUrl).toMatch(new RegExp(`^${stack.demo}/verify-magiclink\\?token=`));
-    // number_match (the default): the first browser shows a number, the link's page asks for it (issue 29).
+    // number_match (the default): the first browser shows a number, the link's page asks for it.
     const number = (await first.textContent('#link-number-value'))!.trim();
     expect(number).toMatch(/^[1-9]\d$/);
     await second.goto(magicLinkUrl!);
@@ -143,7 +143,7 @@ describe('magic link, sessions and admin in Chromium', () => {
     expect(await second.textContent('#users-table')).toContain(GRACE);
     await screenshot(second, '14-admin');
 
-    // The console's way back (issue 31): a link to the app, and Sign out, which ends the session and lands in the app.
+    // The console's way back: a link to the app, and Sign out, which ends the session and lands in the app.
     await expect(second.getAttribute('#back-to-app', 'href')).resolves.toBe('/app');
     await expect(second.locator('#back-to-app').isVisible()).resolves.toBe(true);
     await expect(second.locator('#sign-out').isVisible()).resolves.toBe(true);

@@ -5,7 +5,7 @@
  * state check reads the row counts of the API database behind it.
  */
 import { signEphemeralToken, type EphemeralContext } from '../../src/crypto/jwt.js';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
 import { makeHarness, signedInBrowser, type Harness, type Mount } from '../adapter/helpers.js';
 import { createUser } from '../helpers/factories.js';
 import { MAX_BODY_BYTES } from '../../adapter/core/wire.js';

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every auth API route, in process (issue #16 item 1).
+ * Property-based fuzzing of every auth API route, in process.
  * The route list comes from the app itself, so a new route is fuzzed without
  * touching this file. Properties per case: no 5xx, an answer within the
  * deadline, the `{error, message}` envelope on every 4xx, no secret or stack

@@ -1,5 +1,5 @@
 /**
- * fast-check generators for hostile HTTP requests (issue #16 item 1): bodies of
+ * fast-check generators for hostile HTTP requests: bodies of
  * wrong types, missing and extra fields, huge strings and arrays, deep nesting,
  * NUL and invalid UTF-8 bytes, bad base64url, wrong content types, duplicated
  * and oversize headers, and path parameters with encoded separators. The
@@ -112,7 +112,7 @@ export const bodyArb: fc.Arbitrary<Body> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(badBytes, fc.string({ maxLength: 20 })).map(([bad, s]) => concat(bad, s)) },
 );
 
-/** Deep nesting is its own generator (the adapters answered 500 on it until issue #23's depth bound). */
+/** Deep nesting is its own generator (the adapters answered 500 on it before the 64-level depth bound). */
 export const deepBodyArb: fc.Arbitrary<Body> = deepJson;
 
 export const contentTypeArb = fc.oneof(

@@ -1,5 +1,5 @@
 /**
- * The properties every fuzzed answer must hold (issue #16 item 1) and the
+ * The properties every fuzzed answer must hold and the
  * shared knobs: a fixed seed and bounded runs under `npm test`, `FUZZ_SEED` /
  * `FUZZ_RUNS` for `npm run fuzz`.
  */

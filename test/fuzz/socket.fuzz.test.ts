@@ -109,7 +109,7 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
         // A body shorter than its declared length would wait for bytes that never come; the socket end closes it.
         const answer = await raw(lines.join('\r\n') + '\r\n', payload);
         if (answer.status === 0) return; // the server closed a request it could not frame (a lying length)
-        // Node's parser refuses a request it cannot frame before the app runs; src/node.ts answers it in the envelope (issue #23).
+        // Node's parser refuses a request it cannot frame before the app runs; src/node.ts answers it in the envelope.
         if (answer.status === 400 && answer.text.includes('"invalid_request"')) parserRejects++;
         const broken = brokenProperty(answer, needles);
         if (broken) throw new Error(`${broken}\n  case: ${lines[0]} ${c.lie} ${c.bodyBytes} B ${JSON.stringify(c.headers.map(([k, v]) => [k, v.slice(0, 30)]))}`);
@@ -146,7 +146,7 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
     expect([res.status, JSON.parse(res.text).error]).toEqual([401, 'unauthorized']);
   });
 
-  // Node's own 431 for a header block over its limit, in the envelope (issue #23).
+  // Node's own 431 for a header block over its limit, in the envelope.
   it('answers an oversize header block with the error envelope', async () => {
     const res = await raw(`GET /health/status HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(40_000)}\r\n`);
     expect(res.status).toBe(431);

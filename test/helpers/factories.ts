@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { randomId } from '../../src/crypto/random.js';
 import { users, type UserRow } from '../../src/db/schema.js';
 import type { RequestContext } from '../../src/deps.js';
-import { issueSession, type SessionEnvelope } from '../../src/services/session-issuance.js';
+import { issueSession, type SessionEnvelope } from '../../src/services/session/issuance.js';
 import type { TestApi } from './make-app.js';
 
 let counter = 0;

@@ -1,6 +1,6 @@
 /** Service tokens (contract §1.5) with every knob exposed, to probe the API's checks with broken variants. */
 import { SignJWT } from 'jose';
-import { utf8 } from '../../src/crypto/encoding.js';
+import { utf8 } from '../../common/encoding.js';
 import { TEST_SERVICE_TOKEN } from './make-app.js';
 
 export interface ServiceTokenOptions {

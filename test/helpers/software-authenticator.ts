@@ -6,7 +6,7 @@
  * faulty ceremonies the security tests need (wrong origin, wrong rpId hash,
  * tampered signature, no UV, custom counter, PRF results, backup flags).
  */
-import { fromBase64Url, toBase64Url, utf8 } from '../../src/crypto/encoding.js';
+import { fromBase64Url, toBase64Url, utf8 } from './bytes.js';
 import { sha256 } from '../../src/crypto/hash.js';
 import { cborEncode, type CborValue } from './cbor.js';
 

@@ -5,7 +5,7 @@
  * API receives. Every part can be overridden, so each verification rule can
  * be broken on its own.
  */
-import { fromBase64Url, toBase64Url, utf8 } from '../../src/crypto/encoding.js';
+import { fromBase64Url, toBase64Url, utf8 } from './bytes.js';
 import { sha256 } from '../../src/crypto/hash.js';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '../../src/crypto/webauthn/types.js';
 import { cborEncode, type CborValue } from './cbor.js';

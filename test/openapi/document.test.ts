@@ -1,5 +1,5 @@
 /**
- * The OpenAPI documents (issue 21): valid OpenAPI 3.1, route-complete against
+ * The OpenAPI documents: valid OpenAPI 3.1, route-complete against
  * the app's own registered routes and the adapter's route table, committed
  * and current, and the drift checker really refuses drift.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
 import { buildAdapterDocument } from '../../src/openapi/adapter-document.js';
 import { buildApiDocument } from '../../src/openapi/document.js';
 import { OPENAPI_FILES } from '../../src/openapi/files.js';

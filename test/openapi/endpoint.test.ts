@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json` (issue 21): served outside production, absent in
+ * `GET /openapi.json`: served outside production, absent in
  * production unless `OPENAPI_ENABLED=true`, and the variable is validated.
  */
 import { describe, expect, it } from 'vitest';

@@ -10,17 +10,17 @@ import type { invitationJson, receivedInvitationJson } from '../../src/http/seri
 import type { apiUserJson, authEventJson, credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../../src/http/serialize.js';
 import type { adminSessionJson } from '../../src/http/serialize-admin.js';
 import * as R from '../../src/http/responses/index.js';
-import type { LoginStartResult } from '../../src/services/login-start.js';
-import type { MfaRequiredBody, SessionEnvelope } from '../../src/services/session-issuance.js';
-import type { StepUpStatus } from '../../src/services/step-up.js';
-import type { EnrollmentStart, TotpStatusBody } from '../../src/services/totp.js';
-import type { DeviceReplacementResult } from '../../src/services/device-replacement.js';
-import type { RegistrationResult } from '../../src/services/registration.js';
-import type { OtpGenerateResult } from '../../src/services/otp-flow.js';
+import type { LoginStartResult } from '../../src/services/sign-in/login-start.js';
+import type { MfaRequiredBody, SessionEnvelope } from '../../src/services/session/issuance.js';
+import type { StepUpStatus } from '../../src/services/session/step-up.js';
+import type { EnrollmentStart, TotpStatusBody } from '../../src/services/totp/flows.js';
+import type { DeviceReplacementResult } from '../../src/services/admin/device-replacement.js';
+import type { RegistrationResult } from '../../src/services/sign-in/registration.js';
+import type { OtpGenerateResult } from '../../src/services/otp/flow.js';
 import type { DeliveryPayload } from '../../src/services/delivery/types.js';
-import type { dashboard, groupedSummary, loginStats, timeseries } from '../../src/services/metrics.js';
+import type { dashboard, groupedSummary, loginStats, timeseries } from '../../src/services/events/metrics.js';
 import type { SystemConfigValues } from '../../src/config/keys.js';
-import type { MagicLinkRequestResult, MagicLinkVerifyResult } from '../../src/services/magic-link.js';
+import type { MagicLinkRequestResult, MagicLinkVerifyResult } from '../../src/services/magic-link/flow.js';
 
 /** `true` when every value of A is a value of B (the code's answer fits the schema). */
 type Fits<A, B> = [A] extends [B] ? true : false;

@@ -1,5 +1,5 @@
 /**
- * Response drift (issue 21): a representative route suite runs against the
+ * Response drift: a representative route suite runs against the
  * real API (libSQL, WebCrypto, the software authenticator) with every answer
  * checked against `buildApiDocument()`: an undocumented status or a body that
  * does not match its documented schema fails. The last case states the

@@ -1,5 +1,5 @@
 /**
- * One supported Node (issue 31, item 3): package.json's `engines`, every
+ * One supported Node: package.json's `engines`, every
  * package `npm ci` installs, the Node running this suite (CI's) and the docs
  * agree. A dependency whose `engines.node` excludes the oldest Node svc claims
  * makes `npm ci` print EBADENGINE — @sparticuz/chromium 149+ asks for

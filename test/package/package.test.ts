@@ -1,5 +1,5 @@
 /**
- * The package as a user gets it (issue 31, item 2): `npm pack`, checked by
+ * The package as a user gets it: `npm pack`, checked by
  * publint and @arethetypeswrong/cli, installed into an app outside the repo
  * (the tarball plus `hono`, as README.md's "Install" says), which then runs
  * README's Hono quickstart against an API started from the package and runs

@@ -1,5 +1,5 @@
 /**
- * The auth API on workerd with a real local D1 (issue #15): `wrangler dev`
+ * The auth API on workerd with a real local D1: `wrangler dev`
  * with `wrangler.toml` as shipped (binding `DB`, no DATABASE_URL), so storage
  * is miniflare's D1. Flows over HTTP: migrations at boot (and after
  * `wrangler d1 migrations apply`), sign-up with a code, rotation and strict

@@ -1,5 +1,5 @@
 /**
- * Headers that must survive a real server on every runtime (issue #23 item 4):
+ * Headers that must survive a real server on every runtime:
  * under @hono/node-server 1.x the 423's Retry-After and the 405's Allow were
  * dropped while in-process tests (app.request) passed. Checked over a socket.
  * The caller's server runs with smokeEnv (LOCKOUT_POLICY maxFailures 3).

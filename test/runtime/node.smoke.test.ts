@@ -62,7 +62,7 @@ describe('auth API on Node (src/node.ts)', () => {
     await expectHeadersOverSocket(base, env);
   });
 
-  it('answers oversize headers with the 431 envelope, and a body that never arrives with 408 within the bound (issue #23)', async () => {
+  it('answers oversize headers with the 431 envelope, and a body that never arrives with 408 within the bound', async () => {
     const big = await rawExchange(port(), `GET /health/status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(big.head).toMatch(/^HTTP\/1\.1 431 /);
     expect(big.head).toMatch(/content-type: application\/json/i);

@@ -43,7 +43,7 @@ describe('npm start', () => {
     expect(block).toContain(`well-known ${demo}/.well-known/webauthn`);
   });
 
-  it('serves the demo\'s /.well-known association files, the origins from the development defaults (issue 31)', async () => {
+  it('serves the demo\'s /.well-known association files, the origins from the development defaults', async () => {
     const res = await http(`${demo}/.well-known/webauthn`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ origins: [demo] });

@@ -1,5 +1,5 @@
 /**
- * A Worker is reachable from anywhere the moment it runs (issue 30): started
+ * A Worker is reachable from anywhere the moment it runs: started
  * with `wrangler.toml` as shipped (production by default) and nothing set, it
  * refuses to serve, and each refused request logs one line that leads with the
  * missing `API_SERVICE_TOKEN`. The shipped `--env dev` section is the explicit
@@ -34,7 +34,7 @@ async function firstAnswer(url: string, worker: Spawned): Promise<number> {
   throw new Error(`no answer from ${url}:\n${worker.output()}`);
 }
 
-describe('a Worker started with the shipped wrangler.toml (issue 30)', () => {
+describe('a Worker started with the shipped wrangler.toml', () => {
   const dirs: string[] = [];
   const workers: Spawned[] = [];
   afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * examples/workers (issue #15 item 3): two workers under one `wrangler dev` —
+ * examples/workers: two workers under one `wrangler dev` —
  * the app (svc adapter) and the auth API on a local D1 — the app reaching the
  * API only through its `AUTH` service binding. Everything goes through the
  * app worker, as a native app would (bearer transport): sign-up with the code

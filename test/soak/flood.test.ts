@@ -1,5 +1,5 @@
 /**
- * The refresh flood (issue #23 item 1), bounded: 300 concurrent refreshes of
+ * The refresh flood, bounded: 300 concurrent refreshes of
  * one token across two API processes on one sqld. Every request answers — 200,
  * 401 reuse, or 503 with Retry-After once the (short) deadline passes — the
  * chain keeps at most one live head, and sqld still completes a write.

@@ -1,5 +1,5 @@
 /**
- * The short soak (issue #16): three API processes on one sqld behind the Hono
+ * The short soak: three API processes on one sqld behind the Hono
  * adapter, a native-app workload, an API process SIGKILLed every few seconds.
  * `npm run soak` runs the long version and prints the figures.
  *
@@ -17,7 +17,7 @@ import { runSoak } from '../../bench/soak/run.js';
 
 describe('soak with kill -9 (short)', () => {
   it('signs out nobody who only retried, keeps every invariant, and logs no secret', async () => {
-    // Driven by events, not by the clock (issue 31): a kill after every 150 answered requests, two kills,
+    // Driven by events, not by the clock: a kill after every 150 answered requests, two kills,
     // then 150 more answers. A loaded machine makes the run longer, never smaller; the bound of 120 s
     // only stops a workload that stalled (that throws, and is retried once below).
     const options = { seconds: 20, killEveryRequests: 150, kills: 2, maxSeconds: 120, users: 8, apis: 3, killEveryMs: 0, seed: 16, floodRequests: 0 };

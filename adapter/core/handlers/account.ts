@@ -4,7 +4,7 @@
  * organization switch re-sets the access cookie, `/refresh` per §5.7.
  */
 import type { AdapterCore } from '../core.js';
-import { INVALID_IDEMPOTENCY_KEY_MESSAGE, isIdempotencyKey } from '../idempotency-key.js';
+import { INVALID_IDEMPOTENCY_KEY_MESSAGE, isIdempotencyKey } from '../../../common/idempotency-key.js';
 import { allCookieNames, refreshCookies, refreshSession } from '../refresh-call.js';
 import { failure, type HandlerResult } from '../result.js';
 import { accessPayload, type Transport } from '../session-result.js';

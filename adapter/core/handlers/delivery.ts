@@ -1,6 +1,6 @@
 /** Turns an upstream `delivery` payload into messages to dispatch (contract §5.10). */
 import type { AdapterCore } from '../core.js';
-import { parseDelivery, renderMessage, type AuthMessage } from '../messaging.js';
+import { parseDelivery, renderMessage, type AuthMessage } from '../../../common/messaging.js';
 import { isObject } from './forward.js';
 
 export function collectDeliveries(core: AdapterCore, body: unknown): AuthMessage[] {

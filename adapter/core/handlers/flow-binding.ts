@@ -1,5 +1,5 @@
 /**
- * A flow binding in cookie transport (issue 29): the API hands the caller that
+ * A flow binding in cookie transport: the API hands the caller that
  * started a flow a random `binding` (OAuth login, a `same_device` magic link)
  * and requires it to finish. A browser page never sees it: the start's answer
  * moves it into a signed HttpOnly cookie, and the finishing request sends the
@@ -8,7 +8,7 @@
  * keeps it.
  */
 import type { AdapterCore } from '../core.js';
-import type { CookiePayload } from '../contract.js';
+import type { CookiePayload } from '../../../common/contract.js';
 import type { SetCookieCommand } from '../result.js';
 import { isObject, omit } from './forward.js';
 

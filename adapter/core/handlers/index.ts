@@ -5,7 +5,7 @@
  */
 import type { AdapterCore } from '../core.js';
 import { failure, type HandlerResult } from '../result.js';
-import type { RouteEntry } from '../route-table.js';
+import type { RouteEntry } from '../../../common/route-table.js';
 import { sessionResult, type Transport } from '../session-result.js';
 import { fillPath, type ClientInfo } from '../upstream.js';
 import { bearerFrom } from '../user.js';

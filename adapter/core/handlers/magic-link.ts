@@ -1,5 +1,5 @@
 /**
- * Magic-link confirmation in the adapter (issue 29, `magic_link_confirmation`).
+ * Magic-link confirmation in the adapter (`magic_link_confirmation`).
  * With `same_device` the API answers the request with a `binding` that only
  * the asking browser may present. In cookie transport the page never sees it:
  * it goes into a signed HttpOnly cookie for the link's lifetime, and the

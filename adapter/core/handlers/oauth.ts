@@ -1,5 +1,5 @@
 /**
- * OAuth flow binding in cookie transport (issue 29, login CSRF). The API's
+ * OAuth flow binding in cookie transport (login CSRF). The API's
  * start returns a random `binding` that its callback requires; a browser page
  * never sees it. Start moves it into a signed HttpOnly cookie
  * (`svc-oauth-binding`, the state's 10-minute lifetime), and the callback

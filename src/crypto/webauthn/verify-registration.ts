@@ -3,15 +3,15 @@
  * svc requests `attestation: "none"` and keeps no trust anchors, so the
  * attestation statement is never a reason to trust a credential.
  *
- * - `none`: the statement must be empty (§8.7).
- * - `packed` without `x5c` (self attestation, §8.2): its signature over
+ * - `none`: the statement must be empty (WebAuthn L3 §8.7).
+ * - `packed` without `x5c` (self attestation, L3 §8.2): its signature over
  *   `authData ‖ clientDataHash` is verified with the credential key itself,
  *   whose alg it must name.
  * - Formats that carry a certificate chain (`packed` with `x5c`, `fido-u2f`,
  *   `tpm`, `android-key`, `android-safetynet`, `apple`): the statement's shape
  *   is checked, the chain is NOT — the credential is registered as
- *   *uncertified*, which is what §7.1 ("if permitted by policy … treat the
- *   credential as one with self attestation") and §6.5.4 allow: nothing is
+ *   *uncertified*, which is what L3 §7.1 ("if permitted by policy … treat the
+ *   credential as one with self attestation") and L3 §6.5.4 allow: nothing is
  *   claimed about the authenticator's make or model. See docs/passkeys.md.
  * - Any other `fmt` is refused.
  */

@@ -67,7 +67,7 @@ export const magicLinkTokens = sqliteTable(
     usedAt: ts(),
     sessionIssuedAt: ts(),
     /**
-     * `magic_link_confirmation` at request time (issue 29). Rows from before the
+     * `magic_link_confirmation` at request time. Rows from before the
      * column get `none`: they were issued under the original flow.
      */
     confirmation: text({ enum: ['number_match', 'same_device', 'none'] }).notNull().default('none'),

@@ -20,5 +20,5 @@ export const AdapterSessionOrMfaCookieResponse = z.union([AdapterSessionCookieRe
 /** `POST /auth/refresh` in cookie transport: the envelope's non-secret fields (§5.7). */
 export const AdapterRefreshCookieResponse = z.omit(SessionEnvelope, { token: true, refreshToken: true, returnTo: true });
 export const AdapterOrganizationSwitchCookieResponse = z.omit(OrganizationSwitchResponse, { token: true });
-/** `POST /auth/oauth/:providerId/start` in cookie transport: the flow binding is in the `svc-oauth-binding` cookie, not the body (issue 29). */
+/** `POST /auth/oauth/:providerId/start` in cookie transport: the flow binding is in the `svc-oauth-binding` cookie, not the body. */
 export const AdapterOAuthStartCookieResponse = z.omit(OAuthStartResponse, { binding: true });

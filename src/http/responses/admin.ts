@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { configSchemas, LOGIN_METHODS } from '../../config/keys.js';
 import { oauthProviderSchema } from '../../config/oauth-provider.js';
-import { CATEGORIES } from '../../services/event-categories.js';
+import { CATEGORIES } from '../../services/events/categories.js';
 import { Credential, Membership, Organization, Session } from './account.js';
 import { IsoTimestamp } from './common.js';
 

@@ -34,7 +34,7 @@ export const ErrorEnvelope = z.looseObject({
   required: z.optional(z.array(z.string())),
 });
 
-/** What asked for a magic link (issue 29): parsed browser and OS, a coarse place when known, the time. */
+/** What asked for a magic link: parsed browser and OS, a coarse place when known, the time. */
 export const RequestedBy = z.object({ browser: z.string(), os: z.string(), place: z.nullable(z.string()), at: IsoTimestamp });
 
 /** `delivery` of external delivery mode (§5.10); `null` for a decoy. */

@@ -52,32 +52,8 @@ export const MagicLinkVerifyResponse = z.union([
   z.object({ message: z.literal('Success'), requestedBy: RequestedBy }),
 ]);
 
-/** The 200 session envelope of every session-issuing route (§3.7). */
-export const SessionEnvelope = z.object({
-  message: z.literal('Success'),
-  token: z.string(),
-  refreshToken: z.string(),
-  sub: z.string(),
-  sessionId: z.string(),
-  organizationId: z.nullable(z.string()),
-  roles: z.array(z.string()),
-  email: z.string(),
-  phone: z.nullable(z.string()),
-  ttl: z.number().check(z.int(), z.positive()),
-  refreshTtl: z.number().check(z.int(), z.positive()),
-  returnTo: z.optional(z.string()),
-});
-
-/** The TOTP step after a first factor (§3.7): an ephemeral token of ctx `mfa`. */
-export const MfaRequiredResponse = z.object({
-  message: z.literal('MFA required'),
-  mfaRequired: z.literal(true),
-  mfaMethods: z.tuple([z.literal('totp')]),
-  sub: z.string(),
-  token: z.string(),
-  ttl: z.number().check(z.int(), z.positive()),
-  returnTo: z.optional(z.string()),
-});
+export { MfaRequiredResponse, SessionEnvelope } from '../../../common/session.js';
+import { MfaRequiredResponse, SessionEnvelope } from '../../../common/session.js';
 
 /** A first-factor finish: a session, or the TOTP step. */
 export const SessionOrMfaResponse = z.union([SessionEnvelope, MfaRequiredResponse]);

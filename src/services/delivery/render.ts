@@ -1,5 +1,5 @@
 /** Default message rendering (contract §5.10 wording), shared by every sender. */
-import { describeRequester } from '../requested-by.js';
+import { describeRequester } from '../magic-link/requested-by.js';
 import type { DeliveryPayload, OutboundMessage } from './types.js';
 
 const escapeHtml = (s: string) =>
@@ -21,7 +21,7 @@ export function renderMessage(payload: DeliveryPayload, appName: string): Outbou
     case 'otp_sms':
       return { kind: payload.kind, channel: 'sms', to: payload.to, code: payload.code, appName, text: `Your ${appName} verification code is: ${payload.code}` };
     case 'magic_link_email': {
-      // Who asked, so the owner can tell a link they did not request (issue 29).
+      // Who asked, so the owner can tell a link they did not request.
       const asked = `Requested from ${describeRequester(payload.requestedBy)}. If this wasn't you, ignore this email.`;
       return {
         kind: payload.kind,

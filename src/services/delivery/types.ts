@@ -3,7 +3,7 @@
  * `delivery` object of external mode; `OutboundMessage` is what a sender gets
  * when the API delivers by itself.
  */
-import type { RequestedBy } from '../../../adapter/core/contract.js';
+import type { RequestedBy } from '../../../common/contract.js';
 
 export type DeliveryPayload =
   | { kind: 'otp_email'; to: string; code: string }

@@ -6,8 +6,8 @@
 import type { AccessAuth, Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { deleteUserCredential, findUserCredential, updateCredentialLabels } from '../../repositories/credentials.js';
-import { clientFields } from '../auth-events.js';
-import { computeLoginMethods } from '../login-methods.js';
+import { clientFields } from '../events/auth-events.js';
+import { computeLoginMethods } from '../sign-in/login-methods.js';
 
 export async function renameCredential(
   deps: Pick<Deps, 'db' | 'clock' | 'events'>,

@@ -1,5 +1,5 @@
 /**
- * Passkey registration (contract §3.6, D5a): only for a signed-in user
+ * Passkey registration (contract §3.6): only for a signed-in user
  * (access credential; the route adds the `+SU?` gate). Attestation `none`,
  * user verification required, algorithms -8/-7/-257, existing credentials
  * excluded, optional PRF requirement. Registration never issues a session.
@@ -12,7 +12,7 @@ import type { CredentialRow, UserRow } from '../../db/schema.js';
 import type { Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { insertCredential, listCredentials } from '../../repositories/credentials.js';
-import { clientFields } from '../auth-events.js';
+import { clientFields } from '../events/auth-events.js';
 import { consumeChallenge, issueChallenge } from './challenges.js';
 import { creationOptions } from './options.js';
 import { assertNoPrfOutput, reportsPrfEnabled } from './prf.js';
@@ -42,7 +42,7 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     context: { requirePrf, prfRequested },
     nowMs: clock.now(),
   });
-  // `prf: {}` asks the authenticator to report PRF support: with requirePrf [C], or requestPrf (optional PRF, issue #23).
+  // `prf: {}` asks the authenticator to report PRF support: with requirePrf (required PRF), or requestPrf (optional PRF).
   const options = creationOptions({
     rpName: rp.rpName,
     rpId: rp.rpId,

@@ -1,5 +1,5 @@
 /**
- * Relying-party settings (spec "WebAuthn keys", contract §3.6, §7): RP name
+ * Relying-party settings (contract §3.6, §7): RP name
  * `app_name`, RP ID `rpid`, and every entry of `origins` as an accepted
  * clientDataJSON origin — web origins, iOS native (`https://<rpid>`, which an
  * operator lists like any web origin) and Android `android:apk-key-hash:<b64url>`,

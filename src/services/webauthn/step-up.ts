@@ -6,8 +6,8 @@ import type { AuthenticationResponseJSON } from '../../crypto/webauthn/types.js'
 import type { AccessAuth, Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { listCredentials } from '../../repositories/credentials.js';
-import { clientFields } from '../auth-events.js';
-import { markStepUp } from '../step-up.js';
+import { clientFields } from '../events/auth-events.js';
+import { markStepUp } from '../session/step-up.js';
 import { assertionOptions, filterCredentials, verifyAssertion } from './assertion.js';
 import { issueChallenge } from './challenges.js';
 import type { PrfInput } from './prf.js';

@@ -1,5 +1,5 @@
 /**
- * The reference client's GET forms (issue #20) on both adapters: the same
+ * The reference client's GET forms on both adapters: the same
  * results, cookies and replay rules as the POST forms, in the cookie and the
  * bearer transport; refused cross-site in every SameSite mode (a Lax cookie
  * rides along on a cross-site top-level GET); never cacheable.
@@ -21,7 +21,7 @@ describe.each([
   async function magicLinkStarted(sameSite?: 'none') {
     const { messages, messaging } = recordingMessaging();
     const over = sameSite ? { messaging, cookieSecure: true, cookieSameSite: sameSite } : { messaging };
-    // The GET forms are the reference client's (no body, so no number): `none` is the mode for it (issue 29).
+    // The GET forms are the reference client's (no body, so no number): `none` is the mode for it.
     const h = await makeHarness(over, REFERENCE_CLIENT, { mount });
     const user = await createUser(h.t);
     const login = await h.send('POST', '/auth/login', { body: { identifier: user.email } });

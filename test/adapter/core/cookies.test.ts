@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { SignJWT, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { claimsAcceptable, createCookieCodec, parseCookieHeader, readCookie, serializeClearCookie, serializeCookie } from '../../../adapter/core/cookies.js';
-import type { CookieKind } from '../../../adapter/core/contract.js';
+import type { CookieKind } from '../../../common/contract.js';
 import { signHs256 } from '../../../adapter/core/hs256.js';
 
 const SECRET = 'cookie-secret-for-the-bad-token-table-0123456789';

@@ -1,5 +1,5 @@
 /**
- * Deeply nested JSON (issue #23 item 2): ~6,000 levels in ~12 KB, well under
+ * Deeply nested JSON: ~6,000 levels in ~12 KB, well under
  * the 100 KB body limit, used to reach a recursive step (validation,
  * re-serialization) and answer 500 on the adapters while the API answered 400.
  * Every body route of the one route table, on Hono and Express, with the
@@ -7,7 +7,7 @@
  * upstream call.
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES } from '../../../common/route-table.js';
 import { MAX_JSON_DEPTH, decodeJsonBody } from '../../../adapter/core/wire.js';
 import { expressMount } from '../express/harness.js';
 import { honoMount, makeHarness, upstreamPaths, type Mount } from '../helpers.js';

@@ -1,6 +1,6 @@
-/** The adapter's table-based base64url encoder (issue #17) against the btoa reference it replaced. */
+/** The adapter's table-based base64url encoder against the btoa reference it replaced. */
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, toBase64Url } from '../../../adapter/core/encoding.js';
+import { fromBase64Url, toBase64Url } from '../../../common/encoding.js';
 
 const reference = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 

@@ -1,6 +1,6 @@
-/** The two-generation memo (adapter/core/memo.ts) behind the cookie, service-token and signed-token caches. */
+/** The two-generation memo (common/memo.ts) behind the cookie, service-token and signed-token caches. */
 import { describe, expect, it } from 'vitest';
-import { generationalMemo } from '../../../adapter/core/memo.js';
+import { generationalMemo } from '../../../common/memo.js';
 
 describe('generationalMemo', () => {
   it('holds at most two generations and drops the oldest whole generation first', () => {

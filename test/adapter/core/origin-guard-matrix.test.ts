@@ -1,6 +1,6 @@
 /**
  * The origin guard (contract §5.11 as amended in docs/contract-changes.md,
- * issue #23 item 3 and issue 29 finding 6), every combination on both adapters:
+ * a present Origin decides, in every SameSite mode), every combination on both adapters:
  * Origin × Sec-Fetch-Site × method × transport × effective SameSite. The
  * expected answer of each row is computed by the rule list below, written out
  * independently of the code, and does not depend on SameSite: `Lax`/`Strict`

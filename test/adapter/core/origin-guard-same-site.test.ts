@@ -1,5 +1,5 @@
 /**
- * Issue 29 finding 6: with `SameSite=Lax` (the default outside production) or
+ * With `SameSite=Lax` (the default outside production) or
  * `Strict`, the origin guard used to be off. A sibling subdomain
  * (`evil.example.com` against `app.example.com`) is the same *site*, so the
  * browser sends Lax and Strict cookies with its POSTs: it created an

@@ -3,7 +3,7 @@
  * survive so log lines stay useful.
  */
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../../adapter/core/redact.js';
+import { redact } from '../../../common/redact.js';
 
 const R = '[REDACTED]';
 
@@ -50,7 +50,7 @@ describe('redact (contract §5.10)', () => {
   });
 });
 
-describe("a failed query's bound parameters (found by the soak, issue #16)", () => {
+describe("a failed query's bound parameters (found by the soak)", () => {
   it('withholds them from a real drizzle error, raw and inside a JSON log line, and keeps the statement', async () => {
     const { createClient } = await import('@libsql/client');
     const { drizzle } = await import('drizzle-orm/libsql');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { grants, satisfiesAny } from '../../../adapter/core/roles.js';
+import { grants, satisfiesAny } from '../../../common/roles.js';
 
-describe('role satisfaction (spec "Authorization", contract §5.9)', () => {
+describe('role satisfaction (contract §5.9)', () => {
   const ROLES = ['admin', 'admin:write', 'admin:read'] as const;
-  // The spec table: granted → the required roles it satisfies.
+  // The contract's table (§5.9): granted → the required roles it satisfies.
   const TABLE: Record<(typeof ROLES)[number], readonly string[]> = {
     admin: ['admin', 'admin:write', 'admin:read'],
     'admin:write': ['admin:write', 'admin:read'],

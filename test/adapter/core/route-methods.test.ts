@@ -1,5 +1,5 @@
 /**
- * Issue 29 finding 7c: a wrong method on a mounted path (`GET /auth/login`,
+ * A wrong method on a mounted path (`GET /auth/login`,
  * `PUT /auth/refresh`) answers 405 `method_not_allowed` with an `Allow` header
  * and the envelope, instead of falling through to the host's 404. Driven by the
  * one route table, so every path of `ROUTES` (at `/auth`) and of
@@ -8,7 +8,7 @@
  * fall through to the application (its CORS preflight, its own routes).
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../common/route-table.js';
 import { expressMount } from '../express/harness.js';
 import { honoMount, makeHarness, refreshOnlyBrowser, upstreamPaths, type Mount } from '../helpers.js';
 

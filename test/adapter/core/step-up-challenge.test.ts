@@ -1,5 +1,5 @@
 /**
- * RFC 9470 through the adapters (issue 19): the API's `WWW-Authenticate`
+ * RFC 9470 through the adapters: the API's `WWW-Authenticate`
  * step-up challenge reaches a bearer client unchanged on Hono and Express,
  * and is dropped in cookie transport (a browser gets the body only). Tokens
  * carrying `acr`/`auth_time`/`amr` still pass the adapters' JWKS and cookie checks.

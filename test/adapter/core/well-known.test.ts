@@ -1,5 +1,5 @@
 /**
- * `svcWellKnown` / `svcExpressWellKnown` (issue 19): the association files at
+ * `svcWellKnown` / `svcExpressWellKnown`: the association files at
  * the app root, built from the real API's `native_apps` and `origins`, and
  * compared with the platforms' documented examples:
  * - Android Credential Manager's assetlinks.json (android/snippets,
@@ -141,7 +141,7 @@ describe.each([
 
   it('answers only GET on the three paths and nothing else at the root', async () => {
     const h = await makeHarness({}, API_ENV, { mount });
-    // Another method on one of its paths: 405 with Allow (issue 29 finding 7c), the same on both adapters.
+    // Another method on one of its paths: 405 with Allow, the same on both adapters.
     const post = await h.send('POST', '/.well-known/assetlinks.json', { body: {} });
     expect([post.status, post.headers.get('allow'), post.body]).toEqual([405, 'GET, HEAD', { error: 'method_not_allowed', message: 'Method not allowed' }]);
     expect((await h.send('GET', '/.well-known/jwks.json')).status).toBe(404);

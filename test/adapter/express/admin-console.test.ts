@@ -2,7 +2,7 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { svcExpressAdapter, svcExpressAdminConsole } from '../../../adapter/express/index.js';
-import { CONSOLE_CSP } from '../../../adapter/hono/admin-console/index.js';
+import { CONSOLE_CSP } from '../../../adapter/hono/admin-console.js';
 import { createUser } from '../../helpers/factories.js';
 import { APP_ORIGIN, makeHarness, signedInBrowser, type Mount } from '../helpers.js';
 import { closeServers, listen } from './harness.js';

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { svcExpressAdapter } from '../../../adapter/express/index.js';
 import { runRoute } from '../../../adapter/core/handlers/index.js';
 import { createAdapterCore } from '../../../adapter/core/core.js';
-import { ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES } from '../../../common/route-table.js';
 import { signedInBrowser, upstreamPaths } from '../helpers.js';
 import { closeServers, listen, makeExpressHarness } from './harness.js';
 

@@ -8,7 +8,7 @@
  * challenges) are renamed in order of first appearance (`<#1>`, `<#2>`…), so
  * equal transcripts mean equal structure and equal reuse of every value.
  */
-import type { AuthMessage } from '../../../adapter/core/messaging.js';
+import type { AuthMessage } from '../../../common/messaging.js';
 import type { SvcAdapterOptions } from '../../../adapter/core/options.js';
 import { honoMount, makeHarness, recordingMessaging, upstreamPaths, type Harness, type Mount, type SendInit, type SendResult } from '../helpers.js';
 import { expressMount } from './harness.js';

@@ -146,7 +146,7 @@ export const FLOW_SCENARIOS: Scenario[] = [
       expect(out.text).toBe('');
       expect((await r.send('GET', '/auth/users/me', { cookies })).status).toBe(401);
       expect((await r.send('DELETE', '/auth/logout')).status).toBe(204);
-      expect((await r.send('GET', '/auth/logout', { cookies })).status).toBe(405); // issue 29 finding 7c: not mounted, so 405 with Allow: DELETE
+      expect((await r.send('GET', '/auth/logout', { cookies })).status).toBe(405); // not mounted, so 405 with Allow: DELETE
       const other = await signedInBrowser(r.h, { email: 'logout.all@example.com' });
       expect((await r.send('DELETE', '/auth/logout/all', { cookies: other.cookies })).status).toBe(204);
     },

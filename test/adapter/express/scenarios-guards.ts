@@ -78,7 +78,7 @@ export const GUARD_SCENARIOS: Scenario[] = [
       expect((await r.send('POST', '/auth/login', { body: { identifier: 'not an identifier' } })).status).toBe(400);
       expect((await r.send('GET', '/auth/totally-unknown')).status).toBe(404);
       expect((await r.send('OPTIONS', '/auth/login', { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } })).status).toBe(404);
-      expect((await r.send('POST', '/auth/totp/status')).status).toBe(405); // issue 29 finding 7c
+      expect((await r.send('POST', '/auth/totp/status')).status).toBe(405); // a mounted path, another method
       expect((await r.send('POST', '/auth/LOGIN', { body: { identifier: 'someone@example.com' } })).status).toBe(404);
       expect((await r.send('POST', '/auth/login/', { body: { identifier: 'someone@example.com' } })).status).toBe(404);
       expect((await r.send('GET', '/auth/system-config/public?x=1&x=2&y=%20z')).status).toBe(200);

@@ -85,7 +85,7 @@ export const ID_TOKEN_SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'OAuth redirect flow binding (issue 29): the binding stays in its cookie; a browser without it is refused with no upstream call; the initiator completes; bearer passes it through',
+    name: 'OAuth redirect flow binding: the binding stays in its cookie; a browser without it is refused with no upstream call; the initiator completes; bearer passes it through',
     get apiEnv() {
       return apiEnv();
     },

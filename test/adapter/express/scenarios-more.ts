@@ -4,7 +4,7 @@
  * upstream failures, and every route of the table in both transports.
  */
 import { expect } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../common/route-table.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { codeAt, STEP_ALIGNED_START_MS } from '../../helpers/totp.js';
 import { settle, signedInBrowser } from '../helpers.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { svcAdminConsole } from '../../../adapter/hono/index.js';
-import { csvField } from '../../../adapter/hono/admin-console/csv.js';
-import { UPLOT_VERSION } from '../../../adapter/hono/admin-console/assets.generated.js';
+import { csvField } from '../../../adapter/admin-console/csv.js';
+import { UPLOT_VERSION } from '../../../adapter/admin-console/assets.generated.js';
 import { renderAssets } from '../../../scripts/admin-console-assets.mjs';
 import { makeHarness, signedInBrowser, type Mount } from '../helpers.js';
 
@@ -32,7 +32,7 @@ describe('svcAdminConsole assets', () => {
   });
 
   it('is generated from the static sources and the installed uplot (run node scripts/admin-console-assets.mjs)', () => {
-    expect(readFileSync(join(ROOT, 'adapter/hono/admin-console/assets.generated.ts'), 'utf8')).toBe(renderAssets());
+    expect(readFileSync(join(ROOT, 'adapter/admin-console/assets.generated.ts'), 'utf8')).toBe(renderAssets());
     const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules/uplot/package.json'), 'utf8')) as { version: string };
     expect(UPLOT_VERSION).toBe(pkg.version);
   });

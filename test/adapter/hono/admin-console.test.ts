@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { svcAdapter, svcAdminConsole, type SvcAdminConsoleOptions } from '../../../adapter/hono/index.js';
-import { CONSOLE_CSP } from '../../../adapter/hono/admin-console/index.js';
+import { CONSOLE_CSP } from '../../../adapter/hono/admin-console.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { APP_ORIGIN, makeHarness, refreshOnlyBrowser, signedInBrowser, type Harness, type Mount } from '../helpers.js';
 

@@ -145,7 +145,7 @@ describe('bearer transport: OAuth callback against the real OpenID provider', ()
     const start = await h.send('POST', '/auth/oauth/testop/start', { headers: BEARER, body: { returnTo: 'http://localhost:3000/after' } });
     expect(start.status).toBe(200);
     const { code, state } = await op.authorize(start.body.authorizationUrl, 'native-oauth');
-    // Bearer transport: the app keeps the flow binding start returned and sends it back (issue 29).
+    // Bearer transport: the app keeps the flow binding start returned and sends it back.
     expect(start.body.binding).toEqual(expect.any(String));
     const res = await h.send('POST', '/auth/oauth/testop/callback', { headers: BEARER, body: { code, state, binding: start.body.binding } });
     expect(res.body.returnTo).toBe('http://localhost:3000/after');

@@ -1,5 +1,5 @@
 /**
- * Magic-link confirmation through the adapter (issue 29): the number passes
+ * Magic-link confirmation through the adapter: the number passes
  * through to the verify; with `same_device` the binding lives in a signed
  * HttpOnly cookie of the asking browser (cookie transport) or in the app
  * (bearer transport), and a link opened in another browser is refused.

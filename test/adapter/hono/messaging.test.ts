@@ -4,7 +4,7 @@
  * an SMS with no path, and redaction of every delivery log line.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeliveryResult, EmailMessage, SmsMessage } from '../../../adapter/core/messaging.js';
+import type { DeliveryResult, EmailMessage, SmsMessage } from '../../../common/messaging.js';
 import { createUser } from '../../helpers/factories.js';
 import { makeHarness, recordingMessaging, settle, signedInBrowser } from '../helpers.js';
 

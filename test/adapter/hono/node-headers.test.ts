@@ -1,7 +1,7 @@
 /**
  * `requireAuth` on @hono/node-server reads the cookie and authorization
  * headers from Node's own request (`c.env.incoming.headers`) instead of
- * making Hono build a WHATWG `Headers` (issue #17): over a real socket it
+ * making Hono build a WHATWG `Headers`: over a real socket it
  * must accept and refuse exactly as in-process, including a request that
  * splits its cookies over two `Cookie` lines.
  */
@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCookieCodec } from '../../../adapter/core/cookies.js';
 import { requireAuth, svcAdapter, type SvcVariables } from '../../../adapter/hono/index.js';
-import { requestHeader } from '../../../adapter/hono/headers.js';
+import { requestHeader } from '../../../common/hono-request.js';
 import { APP_ORIGIN, COOKIE_SECRET } from '../helpers.js';
 
 const codec = createCookieCodec(COOKIE_SECRET, APP_ORIGIN);

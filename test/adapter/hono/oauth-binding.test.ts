@@ -1,5 +1,5 @@
 /**
- * OAuth login CSRF through the adapters (issue 29, finding 2), Hono and
+ * OAuth login CSRF through the adapters, Hono and
  * Express with the same assertions. The attacker's browser starts a flow and
  * signs in at the provider as himself; the victim's browser (another cookie
  * jar, already signed in as someone else) posts the callback with the

@@ -1,5 +1,5 @@
 /**
- * The adapter's `Idempotency-Key` on upstream refreshes (issue 29; contract
+ * The adapter's `Idempotency-Key` on upstream refreshes (contract
  * §5.7 as amended in docs/contract-changes.md): every `POST /refresh` it makes
  * carries one; `POST /auth/refresh` forwards the client's well-formed key (both
  * transports) instead of generating one; a lost upstream answer (network
@@ -7,7 +7,7 @@
  * browser header reaches the API. Both the Hono and the Express mounts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../../adapter/core/idempotency-key.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../../common/idempotency-key.js';
 import { TEST_ISSUER } from '../../helpers/make-app.js';
 import { closeServers, expressMount } from '../express/harness.js';
 import { honoMount, makeHarness, refreshOnlyBrowser, signedInBrowser, type Harness, type Mount, type UpstreamCall } from '../helpers.js';

@@ -31,7 +31,7 @@ async function apiSigned(h: Harness, claims: Record<string, unknown>, opts: { is
     .setIssuer(opts.iss ?? TEST_ISSUER)
     .setAudience(opts.aud ?? TEST_ISSUER)
     .setExpirationTime(now + (opts.expInSeconds ?? 600));
-  // `iatInSeconds: null` leaves `iat` out (the API refuses such a token; so must the adapter, issue 29 finding 7a).
+  // `iatInSeconds: null` leaves `iat` out (the API refuses such a token; so must the adapter).
   if (opts.iatInSeconds !== null) jwt.setIssuedAt(now + (opts.iatInSeconds ?? 0));
   return jwt.sign(keys.privateKey);
 }
@@ -59,10 +59,10 @@ describe('requireAuth bearer claims (API-signed tokens)', () => {
       noSub: await apiSigned(h, noSub),
       numericSub: await apiSigned(h, { ...good, sub: 42 }),
       expired: await apiSigned(h, good, { expInSeconds: -31 }),
-      // issue #23: jose alone accepts both of these
+      // jose alone accepts both of these
       iatInTheFuture: await apiSigned(h, good, { iatInSeconds: 120 }),
       audArrayContainingOurs: await apiSigned(h, good, { aud: [TEST_ISSUER, 'http://other-app.test'] }),
-      // issue 29 finding 7a: the API requires iat; the adapter used to accept a token without one
+      // The API requires iat; the adapter used to accept a token without one
       noIat: await apiSigned(h, good, { iatInSeconds: null }),
       nonNumericIat: await apiSigned(h, { ...good, iat: 'yesterday' }, { iatInSeconds: null }),
     };

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../adapter/core/route-table.js';
+import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../common/route-table.js';
 import { svcAdapter } from '../../../adapter/hono/index.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { loginToken } from '../../helpers/passkeys.js';
@@ -88,7 +88,7 @@ describe('route table', () => {
   it('mounts every route of the real API except the deliberately unexposed ones (TOTP through the bridge only)', async () => {
     const h = await makeHarness();
     const api = new Set(h.t.api.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${norm(r.path)}`));
-    // A compatibility GET form calls its POST route upstream (issue #20).
+    // A compatibility GET form calls its POST route upstream.
     const mounted = new Set(ROUTES.map((r) => `${r.compat?.upstreamMethod ?? r.method} ${norm(r.raw)}`));
     const bridged = new Set(TOTP_BRIDGE_ROUTES.map((r) => `${r.method} ${r.raw}`));
     for (const route of mounted) expect(api, `adapter route ${route} has no API route`).toContain(route);
@@ -107,7 +107,7 @@ describe('route table', () => {
       'svc-access': h.cookie({ kind: 'access', sub: user.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: null, organizationId: null }, env.ttl),
       'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl),
       'svc-ephemeral': h.cookie({ kind: 'ephemeral', sub: user.id, token: ephemeral }, 300),
-      // The OAuth callback refuses without the flow-binding cookie of its provider (issue 29).
+      // The OAuth callback refuses without the flow-binding cookie of its provider.
       'svc-oauth-binding': h.cookie({ kind: 'oauth_binding', providerId: PARAM, binding: 'b' }, 600),
     };
     const expectedAuth = { none: null, access: `Bearer ${env.token}`, refresh: `Bearer ${env.refreshToken}`, pre: `Bearer ${ephemeral}`, reg: `Bearer ${ephemeral}` } as const;
@@ -148,7 +148,7 @@ describe('route table', () => {
     const h = await makeHarness();
     const app = new Hono();
     app.route('/auth', svcAdapter(h.opts));
-    // A wrong method on a table path is 405 (issue 29 finding 7c); a path outside the table falls through (404).
+    // A wrong method on a table path is 405; a path outside the table falls through (404).
     for (const [method, path, status] of [
       ['GET', '/auth/logout', 405],
       ['GET', '/auth/totp/status', 404],

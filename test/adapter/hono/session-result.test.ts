@@ -4,7 +4,7 @@
  * must match the envelope (`typ`, `sub`, `sid`; `ctx: mfa` for the MFA step).
  * The upstream answers here are real envelopes and real API-signed tokens,
  * recombined the way a compromised or confused upstream could (the only
- * simulated part, as the brief allows for forged tokens).
+ * simulated part: a forged token cannot be had any other way).
  */
 import { SignJWT, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';

@@ -155,7 +155,7 @@ describe('logout', () => {
     expect(h.upstream).toHaveLength(0);
   });
 
-  it('does not mount GET /auth/logout (405 with Allow: DELETE, issue 29 finding 7c)', async () => {
+  it('does not mount GET /auth/logout (405 with Allow: DELETE)', async () => {
     const h = await makeHarness();
     const { cookies } = await signedInBrowser(h);
     const res = await h.send('GET', '/auth/logout', { cookies });

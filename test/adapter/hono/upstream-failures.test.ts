@@ -92,7 +92,7 @@ describe('request bodies', () => {
   it('lets unknown routes fall through to the application', async () => {
     const h = await makeHarness();
     expect((await h.send('GET', '/auth/totally-unknown')).status).toBe(404);
-    expect((await h.send('POST', '/auth/totp/status')).status).toBe(405); // issue 29 finding 7c
+    expect((await h.send('POST', '/auth/totp/status')).status).toBe(405); // a mounted path, another method
     expect(h.upstream).toHaveLength(0);
   });
 });
@@ -128,7 +128,7 @@ describe('origin guard (SameSite=None)', () => {
     expect(bearer.status).toBe(401);
   });
 
-  // Issue 29 finding 6: Lax cookies ride with a sibling subdomain's request, so the guard runs with Lax too.
+  // Lax cookies ride with a sibling subdomain's request, so the guard runs with Lax too.
   it('is active with SameSite=Lax as well', async () => {
     const h = await makeHarness();
     const { cookies } = await signedInBrowser(h);

@@ -1,13 +1,13 @@
 /**
  * The refresh-token bcrypt pool of the Node and Bun entries
- * (adapter/node/bcrypt-pool.ts, `svc-auth/node`): it gives the inline hasher's answers, keeps
+ * (common/node/bcrypt-pool.ts, `svc-auth/node`): it gives the inline hasher's answers, keeps
  * each answer with its job under concurrency, leaves the event loop free while
  * it hashes, and survives a worker that dies.
  */
 import { compare, hash } from 'bcrypt-ts';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBcryptPool, POOL_WORKERS } from '../../../adapter/node/bcrypt-pool.js';
+import { createBcryptPool, POOL_WORKERS } from '../../../common/node/bcrypt-pool.js';
 
 const pool = createBcryptPool(2);
 afterAll(() => pool.close());

@@ -1,5 +1,5 @@
 /**
- * No public development secret (issue 30, finding 1). Outside production an
+ * No public development secret. Outside production an
  * API without `API_SERVICE_TOKEN` used to accept a constant from the source:
  * anyone could mint a service token with it, ask for external delivery and
  * read an admin's sign-in link from the answer. Now such an API generates a
@@ -36,7 +36,7 @@ async function externalCode(api: AuthApi, secret: string, email: string): Promis
   return ((await res.json()) as { delivery?: { code?: string } }).delivery?.code;
 }
 
-describe('development service token (issue 30)', () => {
+describe('development service token', () => {
   it('is random per database, shared by every process on it, and the old constant grants nothing', async () => {
     const client = await prepareClient();
     const first = await boot(client);

@@ -15,7 +15,7 @@ const dev = oauthProviderSchema(false);
 const ok = (over: Record<string, unknown>) => dev.safeParse({ ...base, ...over }).success;
 
 describe('OAuthProviderConfig (contract §6.1)', () => {
-  it('applies the defaults of the spec table', () => {
+  it('applies the defaults of the contract table (§6.1)', () => {
     expect(dev.parse(base)).toEqual({
       ...base,
       enabled: true,
@@ -51,7 +51,7 @@ describe('OAuthProviderConfig (contract §6.1)', () => {
     expect(ok({ clientId: '' })).toBe(false);
     expect(ok({ clientSecretEnv: 'acme_secret' })).toBe(false);
     expect(ok({ clientSecretEnv: '1ACME' })).toBe(false);
-    expect(ok({ clientSecretEnv: 'A' })).toBe(false); // issue 29: *_CLIENT_SECRET or allowlisted only
+    expect(ok({ clientSecretEnv: 'A' })).toBe(false); // *_CLIENT_SECRET or allowlisted only, so no service secret can be named
     expect(ok({ clientSecretEnv: 'A_CLIENT_SECRET' })).toBe(true);
     expect(ok({ clientSecretEnv: 'API_SERVICE_TOKEN' })).toBe(false);
   });
@@ -79,7 +79,7 @@ describe('OAuthProviderConfig (contract §6.1)', () => {
 /**
  * Provider endpoints an admin sets are addresses the API fetches (token
  * exchange, userinfo, JWKS) and the browser is sent to. In production they
- * may not name this machine or a private network (issue 29, secret-bearing
+ * may not name this machine or a private network (secret-bearing
  * settings: docs/security.md): an `admin:write` user must not turn the API
  * into a client of internal services or of the cloud metadata endpoint.
  */

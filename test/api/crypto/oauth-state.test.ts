@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, fromUtf8, toBase64Url } from '../../../src/crypto/encoding.js';
+import { fromBase64Url, fromUtf8, toBase64Url } from '../../helpers/bytes.js';
 import { hmacSha256, sha256 } from '../../../src/crypto/hash.js';
 import {
   flowBindingHash,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromBase64, utf8 } from '../../../src/crypto/encoding.js';
+import { fromBase64, utf8 } from '../../../common/encoding.js';
 import { openSecret, sealSecret } from '../../../src/crypto/secret-box.js';
 
 const KEY = 'totp-encryption-key-0123456789abcdef-0001';

@@ -1,6 +1,6 @@
 /**
  * The API's synchronous service-token check (src/crypto/service-token.ts)
- * against the jose `jwtVerify` reference it replaced (issue #17): every token
+ * against the jose `jwtVerify` reference it replaced: every token
  * of the table gets the same answer — accepted with the same `sub`, or refused
  * with the same reason — except the headers the fast path refuses on purpose
  * (`crit`/`b64`), which jose would accept.
@@ -9,7 +9,7 @@ import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { describe, expect, it } from 'vitest';
-import { toBase64Url, utf8 } from '../../../src/crypto/encoding.js';
+import { toBase64Url, utf8 } from '../../../common/encoding.js';
 import { createServiceTokenVerifier, type ServiceTokenResult } from '../../../src/crypto/service-token.js';
 
 const SECRET = 'service-token-test-secret-0123456789abcdef';
@@ -35,7 +35,7 @@ async function joseReference(headerValue: string, nowMs: number): Promise<Servic
       clockTolerance: 30,
       requiredClaims: ['sub', 'iat', 'exp'],
     });
-    // jose checks a future iat only with maxTokenAge; svc refuses it always (issue 29 finding 7b).
+    // jose checks a future iat only with maxTokenAge; svc refuses it always.
     if (payload.iat! > Math.floor(nowMs / 1000) + 30) return { ok: false, reason: 'iat_future' };
     if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'sub' };
     if (payload.exp! - payload.iat! > 60) return { ok: false, reason: 'lifetime' };

@@ -1,5 +1,5 @@
 /**
- * The verified-token memo (issue #17) skips the RS256 check for a token that
+ * The verified-token memo skips the RS256 check for a token that
  * verified before; each rule it must keep is asserted on /users/me: a token
  * one character off is still verified (and refused), the clock still expires
  * a remembered token, a clock set back before its iat refuses it, and a

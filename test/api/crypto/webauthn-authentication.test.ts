@@ -4,7 +4,7 @@
  * on its own, fails with its reason.
  */
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, toBase64Url } from '../../../src/crypto/encoding.js';
+import { fromBase64Url, toBase64Url } from '../../helpers/bytes.js';
 import { sha256 } from '../../../src/crypto/hash.js';
 import { derToRawEcdsa } from '../../../src/crypto/webauthn/cose.js';
 import type { AuthenticationResponseJSON } from '../../../src/crypto/webauthn/types.js';

@@ -3,7 +3,7 @@
  * fails with its reason; valid registrations pass for ES256, RS256 and Ed25519.
  */
 import { describe, expect, it } from 'vitest';
-import { toBase64Url } from '../../../src/crypto/encoding.js';
+import { toBase64Url } from '../../../common/encoding.js';
 import { verifyRegistration, type RegistrationExpectations } from '../../../src/crypto/webauthn/verify-registration.js';
 import type { RegistrationResponseJSON } from '../../../src/crypto/webauthn/types.js';
 import { cborEncode, type CborValue } from '../../helpers/cbor.js';

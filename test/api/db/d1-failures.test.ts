@@ -1,5 +1,5 @@
 /**
- * D1 failure modes (issue #15, "Bad input and failure"), in process: the
+ * D1 failure modes (bad input is a 4xx, a failure never a bare 500), in process: the
  * Workers entry's boot with a missing, misnamed or broken D1 binding, and a D1
  * write failing mid-request. The D1 here is a stand-in with D1's binding
  * surface (prepare/bind/raw/run/batch, batch = one transaction) over a real

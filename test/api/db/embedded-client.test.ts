@@ -1,5 +1,5 @@
 /**
- * Our embedded client (src/db/embedded-client.ts, issue #17) behind the libSQL
+ * Our embedded client (src/db/embedded-client.ts) behind the libSQL
  * `Client` interface: it must answer exactly as `@libsql/client`'s file
  * driver does (values, row shape, result fields, errors), keep `batch`
  * atomic, keep its statement cache bounded, and never let two batches

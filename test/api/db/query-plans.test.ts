@@ -1,5 +1,5 @@
 /**
- * Every statement the hot paths run is read through an index (issue #17 item 4):
+ * Every statement the hot paths run is read through an index:
  * the suite records each SQL text the API sends while it serves sign-in,
  * registration, magic link, refresh, `/users/me`, `/sessions` and logout, then
  * asks SQLite for its plan. A full scan of a table that grows with users or

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader, importPKCS8, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
-import { utf8, toBase64Url } from '../../../src/crypto/encoding.js';
+import { utf8, toBase64Url } from '../../../common/encoding.js';
 import { generateRsaPem } from '../../../src/crypto/keys.js';
 import { signEphemeralToken } from '../../../src/crypto/jwt.js';
 import { randomId } from '../../../src/crypto/random.js';
@@ -194,7 +194,7 @@ describe('access token verification', () => {
     expect((await me(t, await forge(t, { ...base, aud: 'http://evil.test' }))).status).toBe(401);
   });
 
-  it('refuses an iat in the future beyond the 30 s skew, and an aud array that merely contains the issuer (issue #23)', async () => {
+  it('refuses an iat in the future beyond the 30 s skew, and an aud array that merely contains the issuer', async () => {
     const { t, user, session } = await setup();
     const base = { sub: user.id, sid: session.sessionId, typ: 'access', roles: [] };
     const now = Math.floor(t.clock.now() / 1000);

@@ -60,7 +60,7 @@ describe('trusted client context (contract §3.0 step 2)', () => {
     expect(await eventsOf(t, 'service_token_failed')).toHaveLength(1);
   });
 
-  // Issue 29 finding 7b: a token minted for later (iat beyond the 30 s skew) is not a token of now.
+  // A token minted for later (iat beyond the 30 s skew) is not a token of now.
   it.each([
     ['31 s ahead', 31_000],
     ['1 h ahead', 3_600_000],
@@ -94,7 +94,7 @@ describe('trusted client context (contract §3.0 step 2)', () => {
     expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '2001:DB8::1, 10.0.0.1' })).ipAddress).toBe('2001:db8::1');
     expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '::ffff:192.0.2.4' })).ipAddress).toBe('192.0.2.4');
     expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': 'not-an-ip' })).ipAddress).toBeNull();
-    // Issue 30 item 2: one spelling per address (RFC 5952), and a malformed IPv6 literal is no address.
+    // One spelling per address (RFC 5952), and a malformed IPv6 literal is no address.
     expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '2001:0DB8:0000:0000:0000:0000:0000:0001' })).ipAddress).toBe('2001:db8::1');
     expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': ':::::' })).ipAddress).toBeNull();
     const long = await refreshAs(t, { ...(await st()), 'x-svc-client-user-agent': `  ${'u'.repeat(600)}  ` });

@@ -1,5 +1,5 @@
 /**
- * The client-address parser and the per-IP limiter key (issue 30 item 2):
+ * The client-address parser and the per-IP limiter key:
  * every spelling of one address is one string, every address of one IPv6
  * prefix is one key, and anything that is not an address is refused.
  */

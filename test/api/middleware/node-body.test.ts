@@ -1,5 +1,5 @@
 /**
- * Request bodies read straight from Node's IncomingMessage (issue #17:
+ * Request bodies read straight from Node's IncomingMessage (the fast path:
  * src/http/node-body.ts and adapter/hono/node-body.ts), over a real socket as
  * @hono/node-server serves them: the same JSON, 400 and 413 answers as the
  * WHATWG-stream path, for the API and for the adapter; and the reader's own
@@ -12,7 +12,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcAdapter } from '../../../adapter/hono/index.js';
-import { nodeIncoming, readNodeBody } from '../../../adapter/core/node-body.js';
+import { nodeIncoming, readNodeBody } from '../../../common/body.js';
 import { serveNode } from '../../../src/node.js';
 import { COOKIE_SECRET, APP_ORIGIN } from '../../adapter/helpers.js';
 import { createUser } from '../../helpers/factories.js';

@@ -1,7 +1,7 @@
 /**
- * The API's request headers on Node (issue #17): under @hono/node-server the
+ * The API's request headers on Node: under @hono/node-server the
  * middleware reads Node's own parsed headers (`requestHeader`,
- * adapter/hono/headers.ts) instead of making Hono build a WHATWG `Headers` per
+ * common/hono-request.ts) instead of making Hono build a WHATWG `Headers` per
  * request. Over a real socket, each header the pipeline reads must decide what
  * it decides through `app.request` (the WHATWG path): the bearer credential,
  * the service token with the forwarded client IP and user agent, the CORS

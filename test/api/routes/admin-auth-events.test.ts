@@ -106,7 +106,7 @@ describe('GET /admin/auth-events', () => {
     expect(v4.body.events.map((e: { ipAddress: string }) => e.ipAddress)).toEqual(['198.51.100.23']);
     expect(v4.body.total).toBe(1);
     expect((await q('2001:db8::1')).body.total).toBe(1);
-    // Events store one spelling per address (issue 30 item 2), and the filter reads any spelling of it.
+    // Events store one spelling per address, and the filter reads any spelling of it.
     expect((await q('2001:0DB8:0:0:0:0:0:0001')).body.total).toBe(1);
     for (const bad of ['198.51.100.23;drop', 'x'.repeat(46), "' OR 1=1"]) {
       const res = await q(bad);

@@ -1,6 +1,6 @@
 /**
  * A held write lock (on sqld: a client killed mid-write keeps it until its
- * stream times out; the soak of issue #16 saw it) answers 503
+ * stream times out; the kill -9 soak saw it) answers 503
  * `service_unavailable` with Retry-After, not a 500, and loses nothing: the
  * refused rotation did not commit, so the same refresh token works once the
  * lock is gone — which needs the embedded connection healed after the busy
@@ -17,7 +17,7 @@ import { openDatabase } from '../../../src/db/open.js';
 let dir: string | undefined;
 afterEach(() => removeDir(dir));
 
-describe('database busy (issue #16 soak finding)', () => {
+describe('database busy (a kill -9 soak finding)', () => {
   it('answers 503 service_unavailable with Retry-After while another connection holds the write lock; the token still works after', async () => {
     dir = tempDir('busy');
     const url = `file:${dir}/busy.db`;

@@ -1,5 +1,5 @@
 /**
- * No request may hang (issue #23 item 1). The API talks to a real sqld through
+ * No request may hang. The API talks to a real sqld through
  * a proxy that, once told to, accepts connections and never answers — a
  * wedged database as the flood left it. With DB_TIMEOUT_MS the call is
  * abandoned and the request answers 503; with only REQUEST_DEADLINE_MS the

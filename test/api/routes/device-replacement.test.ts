@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { randomId } from '../../../src/crypto/random.js';
 import { authEvents, credentials, sessions, totpCredentials, type UserRow } from '../../../src/db/schema.js';
-import { issueSession } from '../../../src/services/session-issuance.js';
+import { issueSession } from '../../../src/services/session/issuance.js';
 import { createUser, signIn, testClient } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 import { assertWith, loginToken, registerPasskey } from '../../helpers/passkeys.js';

@@ -1,5 +1,5 @@
 /**
- * Internal metrics are SQL aggregates (issue 7, contract §3.16): with many
+ * Internal metrics are SQL aggregates (contract §3.16): with many
  * events in `auth_events`, every statement the metrics routes run against the
  * table returns only grouped or limited rows — never the events themselves.
  * The libSQL client (not our code) is wrapped to observe each statement and

@@ -1,5 +1,5 @@
 /**
- * Issue 30 item 2: per-IP limits key an IPv6 client by its prefix
+ * Per-IP limits key an IPv6 client by its prefix
  * (`RATE_LIMIT_IPV6_PREFIX`, default /64), so rotating addresses inside one
  * /64 (every home connection has one) does not buy a fresh budget. Observed
  * over HTTP, the way the adapter forwards the client address.

@@ -1,5 +1,5 @@
 /**
- * Who completes a magic-link sign-in (issue 29, finding 5). Anyone can ask for
+ * Who completes a magic-link sign-in. Anyone can ask for
  * a link to a victim's address; without a confirmation the victim's click hands
  * the session to the asker's polling tab. `magic_link_confirmation` decides:
  * `number_match` (default) — the link's page must pick the number the asking

@@ -1,5 +1,5 @@
 /**
- * `native_apps` system config (issue 19): env seed, admin PATCH, the public
+ * `native_apps` system config: env seed, admin PATCH, the public
  * `GET /system-config/associations`, and the Android WebAuthn origins derived
  * from the configured signing-certificate fingerprints.
  */

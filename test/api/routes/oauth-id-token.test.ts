@@ -1,6 +1,6 @@
 /**
- * Native ID-token sign-in (`POST /oauth/:providerId/id-token`, issue #19
- * item 4) against the real OpenID provider issuing real ID tokens: a valid
+ * Native ID-token sign-in (`POST /oauth/:providerId/id-token`, contract
+ * §3.13) against the real OpenID provider issuing real ID tokens: a valid
  * token signs in (session envelope, same identity as the redirect flow, MFA
  * step for a TOTP user); every way a token can be wrong answers 401 with its
  * stable code and no session; bad input is a 400/401 envelope, never a 500.

@@ -1,5 +1,5 @@
 /**
- * OAuth login CSRF (issue 29, finding 2): the flow is bound to the caller that
+ * OAuth login CSRF: the flow is bound to the caller that
  * started it. Start returns a random `binding`; the signed state carries its
  * SHA-256; the callback must present the binding. An attacker who starts a
  * flow, signs in at the provider as himself and hands the victim the callback
@@ -10,7 +10,7 @@
  * initiator still completes it. Runs against the real test OpenID provider.
  */
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, fromUtf8, toBase64Url } from '../../../src/crypto/encoding.js';
+import { fromBase64Url, fromUtf8, toBase64Url } from '../../helpers/bytes.js';
 import { sha256 } from '../../../src/crypto/hash.js';
 import { authEvents, oauthConsumedStates, sessions } from '../../../src/db/schema.js';
 import { makeOAuthApi, oidcProviderForFile } from '../../helpers/oauth.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 29 finding 1: a provider's `clientSecretEnv` may name only a variable
+ * A provider's `clientSecretEnv` may name only a variable
  * meant for it (`*_CLIENT_SECRET`, or listed in `OAUTH_CLIENT_SECRET_ENVS`),
  * never one the service reads for itself. Otherwise an `admin:write` user
  * points `tokenUrl` at their own server, names `API_SERVICE_TOKEN`, and the
@@ -18,8 +18,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clientSecretEnvProblem, isServiceEnvName } from '../../../src/config/oauth-secret-env.js';
 import { oauthProviderSchema } from '../../../src/config/oauth-provider.js';
 import { authEvents } from '../../../src/db/schema.js';
-import { completeOAuthLogin } from '../../../src/services/oauth-login.js';
-import { writeConfigKeys } from '../../../src/services/system-config.js';
+import { completeOAuthLogin } from '../../../src/services/oauth/login.js';
+import { writeConfigKeys } from '../../../src/services/config/system-config.js';
 import { signedIn } from '../../helpers/admin.js';
 import { readNames } from '../../helpers/env-names.js';
 import { makeApi, TEST_SERVICE_TOKEN } from '../../helpers/make-app.js';
@@ -219,7 +219,7 @@ describe('the deny list covers every env name the service reads', () => {
   ];
   // The shared scan of the .env.example drift test, plus a wider one over every package of the repository.
   const found = readNames();
-  for (const file of ['src', 'adapter', 'cli', 'bin', 'demo', 'examples'].flatMap(files)) {
+  for (const file of ['src', 'common', 'adapter', 'cli', 'bin', 'demo', 'examples'].flatMap(files)) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const re of READS) for (const m of text.matchAll(re)) found.add(m[1]!);
   }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pkceChallengeS256, pkceVerifier, signOAuthState, verifyOAuthState } from '../../../src/crypto/oauth-state.js';
-import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from '../../../src/crypto/encoding.js';
+import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from '../../helpers/bytes.js';
 import { authEvents } from '../../../src/db/schema.js';
 import { APP_CALLBACK, makeOAuthApi, oauthRoundTrip, OTHER_CALLBACK, providerConfig, STATE_SECRET, oidcProviderForFile } from '../../helpers/oauth.js';
 import { prepareClient } from '../../helpers/make-app.js';

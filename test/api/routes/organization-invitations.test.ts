@@ -1,5 +1,5 @@
 /**
- * Organization invitations (issue 29 finding 3, docs/contract-changes.md
+ * Organization invitations (docs/contract-changes.md
  * "Organization invitations replace direct add"): nobody joins an
  * organization without accepting, and inviting tells the inviter nothing
  * about whether an account exists.

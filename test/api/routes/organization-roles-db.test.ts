@@ -1,6 +1,6 @@
 /**
  * Organization roles and scopes live in the database, never in the token
- * (issue 7, contract §3.14): the switched token carries only `org_id`, and a
+ * (contract §3.14): the switched token carries only `org_id`, and a
  * change to a membership takes effect on the very next request with the same
  * token.
  */

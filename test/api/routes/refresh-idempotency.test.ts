@@ -1,10 +1,10 @@
 /**
- * Keyed refresh retries (issue 29, finding 4; contract §3.8 as amended in
+ * Keyed refresh retries (contract §3.8 as amended in
  * docs/contract-changes.md): with the shipped defaults a replayed refresh token
  * is reuse — 401 `refresh_token_reused`, the whole chain revoked — unless the
  * replay carries the same `Idempotency-Key` as the refresh that rotated it,
  * within `refresh_reuse_grace_seconds` of that rotation, while the successor
- * is unused. Only then does it get the retry answer (issue #16).
+ * is unused. Only then does it get the retry answer.
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

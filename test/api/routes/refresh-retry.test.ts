@@ -1,5 +1,5 @@
 /**
- * Retry-safe rotation (issue #16; keyed since issue 29): a refresh token
+ * Retry-safe rotation (keyed, contract §3.8): a refresh token
  * presented again with the same `Idempotency-Key` as the refresh that rotated
  * it, within `refresh_reuse_grace_seconds` of that rotation, while its
  * successor was never presented, is a lost answer: it gets a fresh rotation

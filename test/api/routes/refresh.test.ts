@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineRefreshTokenHasher } from '../../../src/crypto/refresh-token.js';
 import { randomId } from '../../../src/crypto/random.js';
 import { authEvents, organizationMemberships, organizations, sessions, users } from '../../../src/db/schema.js';
-import { markStepUp } from '../../../src/services/step-up.js';
+import { markStepUp } from '../../../src/services/session/step-up.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
@@ -67,7 +67,7 @@ describe('POST /refresh', () => {
   });
 
   it('answers refresh_token_reused to a replay of the just-rotated token with the shipped defaults (no key)', async () => {
-    // Issue 29: the 30 s `refresh_reuse_grace_seconds` used to re-issue any replay within it; now only a keyed retry gets one.
+    // The 30 s `refresh_reuse_grace_seconds` used to re-issue any replay within it; now only a keyed retry gets one.
     const { t, first } = await setup({ REFRESH_REUSE_GRACE_SECONDS: undefined });
     const second = (await refresh(t, first.refreshToken)).body;
     t.clock.advance(1_000);

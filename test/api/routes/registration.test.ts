@@ -143,7 +143,7 @@ describe('POST /registration/register', () => {
     expect(await eventsOf(t, 'owner_role_granted')).toHaveLength(1);
   });
 
-  it('commits the verification, the owner grant and the session together: a failed session write leaves the account unverified, and the retry completes it (issue #23)', async () => {
+  it('commits the verification, the owner grant and the session together: a failed session write leaves the account unverified, and the retry completes it', async () => {
     const t = await makeApi({ env: { OWNER_EMAIL: 'boss@example.com' } });
     const reg = await register(t, { email: 'boss@example.com' });
     // A crash at the session write, simulated inside the database.

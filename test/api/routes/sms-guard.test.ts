@@ -1,5 +1,5 @@
 /**
- * The SMS-pumping guard (issue #19 item 6) on the phone-OTP routes: a number
+ * The SMS-pumping guard on the phone-OTP routes: a number
  * outside `sms_allowed_calling_codes`, or over an hourly budget
  * (`sms_hourly_budget`, per calling code and global, counted in the database
  * so every instance shares it), gets exactly a decoy's answer and nothing is

@@ -1,5 +1,5 @@
 /**
- * RFC 9470 for bearer clients (issue 19): the 403 `step_up_required` carries a
+ * RFC 9470 for bearer clients: the 403 `step_up_required` carries a
  * `WWW-Authenticate: Bearer error="insufficient_user_authentication"`
  * challenge, and access tokens carry `acr`, `auth_time` and `amr` describing
  * how the session was authenticated and stepped up, across refresh rotations.

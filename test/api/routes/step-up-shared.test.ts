@@ -1,6 +1,6 @@
 /**
  * TOTP step-up and passkey step-up share the session's freshness fields
- * (issue 5, contract §3.11, §3.12): either one shows in /step-up/status, the
+ * (contract §3.11, §3.12): either one shows in /step-up/status, the
  * newer one wins, and freshness belongs to the session, not to the user.
  */
 import { describe, expect, it } from 'vitest';

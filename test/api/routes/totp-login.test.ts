@@ -8,7 +8,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signEphemeralToken } from '../../../src/crypto/jwt.js';
 import { authEvents, users } from '../../../src/db/schema.js';
-import { issueSession, type MfaRequiredBody } from '../../../src/services/session-issuance.js';
+import { issueSession, type MfaRequiredBody } from '../../../src/services/session/issuance.js';
 import { createUser, signIn, testClient } from '../../helpers/factories.js';
 import { makeApi, TEST_ISSUER } from '../../helpers/make-app.js';
 import { codeAt, enrollTotp, STEP_ALIGNED_START_MS, STEP_MS, totpEnv, wrongCodeAt } from '../../helpers/totp.js';

@@ -18,7 +18,7 @@ const eventTypes = async (t: Awaited<ReturnType<typeof makeApi>>, userId: string
   (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.userId, userId))).map((e) => e.type);
 
 describe('TOTP enrollment', () => {
-  it('starts with the spec fields, then a valid code enables it and status reflects it', async () => {
+  it('starts with the contract fields (§3.12), then a valid code enables it and status reflects it', async () => {
     const { t, user, token } = await setup();
     expect((await t.call('GET', '/totp/status', { token })).body).toEqual({ enabled: false, verifiedAt: null, lastUsedAt: null });
 
@@ -306,7 +306,7 @@ describe('POST /totp/verify-mfa', () => {
   });
 });
 
-describe('the code still on screen right after enrolment (issue 31)', () => {
+describe('the code still on screen right after enrolment', () => {
   it('a step-up with the code that just turned TOTP on answers totp_code_already_used; the next step passes', async () => {
     const { t, token } = await setup();
     const secret = await enrollTotp(t, token);
@@ -357,7 +357,7 @@ describe('POST /totp/disable', () => {
     expect(await eventTypes(t, user.id)).toContain('totp_disabled');
 
     // Other methods sign in directly again: no MFA step.
-    const { issueSession } = await import('../../../src/services/session-issuance.js');
+    const { issueSession } = await import('../../../src/services/session/issuance.js');
     const { testClient } = await import('../../helpers/factories.js');
     const again = await issueSession(t.api.deps, { user, method: 'email_otp', client: testClient() });
     expect('mfaRequired' in again).toBe(false);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { authEvents, credentials, organizationMemberships, sessions, users } from '../../../src/db/schema.js';
-import { markStepUp } from '../../../src/services/step-up.js';
+import { markStepUp } from '../../../src/services/session/step-up.js';
 import { signedIn } from '../../helpers/admin.js';
 import { signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';

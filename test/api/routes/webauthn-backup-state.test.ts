@@ -1,5 +1,5 @@
 /**
- * The backup-eligibility rule (issue 30 item 3, WebAuthn L3 §6.1.3, §7.2 step
+ * The backup-eligibility rule (WebAuthn L3 §6.1.3, §7.2 step
  * 18): BE is fixed when a credential is created, so an assertion whose BE
  * differs from the stored one (`device_type`) is refused on every path that
  * verifies an assertion (passkey login, passkey step-up) — the challenge is
@@ -40,7 +40,7 @@ async function listedCredential(t: TestApi, token: string, id: string) {
   return (me.body.credentials as { id: string; deviceType: string; backedUp: boolean }[]).find((c) => c.id === id)!;
 }
 
-describe('passkey backup eligibility must not change (issue 30 item 3)', () => {
+describe('passkey backup eligibility must not change', () => {
   it('login: a credential registered without BE asserting BE=1,BS=1 is refused like any failed assertion; counter and use are untouched', async () => {
     const { t, authenticator, pre } = await setup({});
     // A first, honest sign-in gives the credential a non-zero counter and a last use.

@@ -49,7 +49,7 @@ describe('PRF outputs are refused everywhere (contract §3.6)', () => {
   });
 });
 
-describe('no pre-auth token can enroll a passkey (contract D5a)', () => {
+describe('no pre-auth token can enroll a passkey (contract §3.6)', () => {
   it('refuses registration and login ephemeral tokens, and a refresh token, on register start and finish', async () => {
     const t = await makeApi();
     const reg = await t.call('POST', '/registration/register', { body: { email: 'planter@example.com' } });

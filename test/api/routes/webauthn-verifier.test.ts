@@ -8,7 +8,7 @@
 import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { toBase64Url } from '../../../src/crypto/encoding.js';
+import { toBase64Url } from '../../../common/encoding.js';
 import { authEvents, credentials } from '../../../src/db/schema.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';

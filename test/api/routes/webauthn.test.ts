@@ -147,7 +147,7 @@ describe('passkey registration', () => {
     expect(ok.body.credential.prfCapable).toBe(true);
   });
 
-  it('requestPrf (body or ?requestPrf=true) asks for PRF without requiring it: an authenticator without PRF still registers (issue #23)', async () => {
+  it('requestPrf (body or ?requestPrf=true) asks for PRF without requiring it: an authenticator without PRF still registers', async () => {
     const t = await makeApi();
     const user = await createUser(t);
     const { token } = await signIn(t, user);

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { oauthProviderSchema } from '../../../src/config/oauth-provider.js';
 import { oauthIdentities } from '../../../src/db/schema.js';
-import { resolveOAuthUser } from '../../../src/services/account-linking.js';
+import { resolveOAuthUser } from '../../../src/services/oauth/account-linking.js';
 import { createUser, testClient } from '../../helpers/factories.js';
 import { makeApi } from '../../helpers/make-app.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url } from '../../../src/crypto/encoding.js';
-import { decoyPrincipal, decoyShapeForSubject, decoySubject } from '../../../src/services/decoy.js';
+import { fromBase64Url } from '../../helpers/bytes.js';
+import { decoyPrincipal, decoyShapeForSubject, decoySubject } from '../../../src/services/sign-in/decoy.js';
 
 const K = 'decoy-secret-0123456789abcdef-0123456789';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseEmail, normalisePhone, parseIdentifier } from '../../../src/services/identifier.js';
+import { normaliseEmail, normalisePhone, parseIdentifier } from '../../../src/services/contact/identifier.js';
 
 describe('identifier normalisation (contract §0.5)', () => {
   it('trims and lower-cases emails and enforces the shape and 254 characters', () => {

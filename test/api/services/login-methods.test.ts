@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoginMethod } from '../../../src/config/keys.js';
-import { computeLoginMethods } from '../../../src/services/login-methods.js';
+import { computeLoginMethods } from '../../../src/services/sign-in/login-methods.js';
 
 const ALL: LoginMethod[] = ['oauth', 'phone_otp', 'email_otp', 'magic_link', 'passkey'];
 const both = { hasPasskey: true, hasVerifiedPhone: true };

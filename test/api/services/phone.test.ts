@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import parseWithFullMin from 'libphonenumber-js';
 import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
-import { callingCodeOf, normalizePhone } from '../../../src/services/phone.js';
+import { callingCodeOf, normalizePhone } from '../../../src/services/contact/phone.js';
 // @ts-expect-error plain ESM script without types
 import { renderPhoneMetadata } from '../../../scripts/gen-phone-metadata.mjs';
 
@@ -51,6 +51,6 @@ describe('phone numbers (trimmed metadata)', () => {
   });
 
   it('the committed metadata is what scripts/gen-phone-metadata.mjs makes from the installed package', () => {
-    expect(readFileSync(join(ROOT, 'src/services/phone-metadata.generated.ts'), 'utf8')).toBe(renderPhoneMetadata());
+    expect(readFileSync(join(ROOT, 'src/services/contact/phone-metadata.generated.ts'), 'utf8')).toBe(renderPhoneMetadata());
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The refresh hot path (contract §3.8, D6): one indexed lookup, one bcrypt
+ * The refresh hot path (contract §3.8, §1.4): one indexed lookup, one bcrypt
  * check, and one batch holding the conditional claim and the successor insert
  * (whose RETURNING gives the organization), plus the audit row. Counted as
  * round trips on the real libSQL client once caches are warm.

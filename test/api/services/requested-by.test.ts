@@ -1,6 +1,6 @@
-/** What asked for a magic link (issue 29): browser/OS families from the UA, a sanitised place label. */
+/** What asked for a magic link: browser/OS families from the UA, a sanitised place label. */
 import { describe, expect, it } from 'vitest';
-import { browserOf, osOf, placeLabel, requestedBy } from '../../../src/services/requested-by.js';
+import { browserOf, osOf, placeLabel, requestedBy } from '../../../src/services/magic-link/requested-by.js';
 
 const UAS: [string, string, string][] = [
   ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0', 'Edge', 'Windows'],

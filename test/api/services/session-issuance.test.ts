@@ -1,13 +1,13 @@
 /**
  * Issuance reads the MFA state and the active organization in one statement
- * (issue #17); these pin what it must read: the oldest membership's
+ * (one round trip on the sign-in path); these pin what it must read: the oldest membership's
  * organization, no organization without a membership, the MFA step only for
  * an *enabled* TOTP credential, and a passkey login that ignores it.
  */
 import { describe, expect, it } from 'vitest';
 import { randomId } from '../../../src/crypto/random.js';
 import { organizationMemberships, organizations, totpCredentials } from '../../../src/db/schema.js';
-import { issueSession, isMfaRequired } from '../../../src/services/session-issuance.js';
+import { issueSession, isMfaRequired } from '../../../src/services/session/issuance.js';
 import { createUser } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 

@@ -5,7 +5,7 @@ import { wrapClient } from '../../../src/db/client.js';
 import { authEvents, systemConfig } from '../../../src/db/schema.js';
 import { ConfigError, createAuthApi } from '../../../src/index.js';
 import { createLogger } from '../../../src/log.js';
-import { CONFIG_CACHE_TTL_MS } from '../../../src/services/system-config.js';
+import { CONFIG_CACHE_TTL_MS } from '../../../src/services/config/system-config.js';
 import { baseEnv, makeApi, prepareClient } from '../../helpers/make-app.js';
 
 const quiet = createLogger(() => {});

@@ -5,7 +5,7 @@
  */
 import { generateAuthenticationOptions, generateRegistrationOptions } from '@simplewebauthn/server';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, utf8 } from '../../../src/crypto/encoding.js';
+import { fromBase64Url, utf8 } from '../../helpers/bytes.js';
 import { randomToken } from '../../../src/crypto/random.js';
 import { prfEvalExtension } from '../../../src/services/webauthn/prf.js';
 import { creationOptions, requestOptions, type CredentialRef } from '../../../src/services/webauthn/options.js';

@@ -1,7 +1,7 @@
 /**
  * Magic links: request, verify from any device, poll from the requester
  * (contract §3.5), with the default `magic_link_confirmation: number_match`
- * (issue 29): the verify completes only with the number the request showed.
+ * so the owner decides who signs in: the verify completes only with the number the request showed.
  */
 import { describe, expect, it } from 'vitest';
 import { APP_ORIGIN } from '../env.js';

@@ -21,7 +21,7 @@ describe('refresh rotation', () => {
     expectError(await refresh(s.refreshToken), 401, 'refresh_token_reused');
   });
 
-  it('with the shipped defaults, retries a lost answer only with the same Idempotency-Key (issue 29)', async () => {
+  it('with the shipped defaults, retries a lost answer only with the same Idempotency-Key', async () => {
     const s = await signUp();
     const lost = await refresh(s.refreshToken, 'conformance-lost-answer-1');
     expectOk(lost);

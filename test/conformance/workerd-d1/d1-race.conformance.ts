@@ -1,5 +1,5 @@
 /**
- * The refresh race on local D1 (issue #15 item 5): one refresh token raced
+ * The refresh race on local D1: one refresh token raced
  * 200 times through two concurrent request streams (two clients, 100
  * requests each, all in flight at once) into `wrangler dev` on local D1.
  *
@@ -41,7 +41,7 @@ describe('refresh race on local D1', () => {
     const answers = await Promise.all([...stream(a), ...stream(b)]);
     const tally = tallyOf(answers);
     console.log(`200 refreshes in two streams on local D1 (${ctx.target}): ${JSON.stringify(tally)}; requests wrangler's proxy dropped and the client sent again so far: ${proxyRetries}`);
-    // Issue 31: the 503 "Your worker restarted mid-request" that wrangler's proxy sometimes answers here is not a
+    // The 503 "Your worker restarted mid-request" that wrangler's proxy sometimes answers here is not a
     // restart. The worker was loaded once, before the race and after it: the drop is the keep-alive race between
     // wrangler's ProxyWorker and workerd (cloudflare/workers-sdk#14641), which the client above resends once.
     expect(workerLoads()).toBe(1);

@@ -1,11 +1,11 @@
 /**
- * Several instances, one database (issue #15 item 5): the target's workerd,
+ * Several instances, one database: the target's workerd,
  * a second workerd and a Node API process, all on the target's sqld. A
  * refresh token raced 200 times across the three has exactly one winner and
  * the chain is revoked; a lockout counted on one holds on the others; an
  * OAuth state consumed on one cannot be replayed on another; limiter
  * counters and one-time codes are shared. Strict reuse detection: the
- * race sends no Idempotency-Key, so no replay is a retry (issue 29). The race
+ * race sends no Idempotency-Key, so no replay is a retry. The race
  * runs last: in most runs it leaves sqld refusing writes for minutes (open
  * defect, docs/reliability.md).
  */
