@@ -129,7 +129,7 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
     await events.record({ ...base, type: 'webauthn_registration_failed', metadata: { reason: 'duplicate_credential' } });
     throw fail('already_exists', 'Credential already registered');
   }
-  // `fmt` and `attestation` (none | self | uncertified): what the attestation statement was and what was checked of it.
+  // `fmt` and `attestation` (none | self | chain): what the attestation statement was and what the library verified of it.
   await events.record({
     ...base,
     type: 'webauthn_registration_success',
