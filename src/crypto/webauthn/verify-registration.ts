@@ -72,7 +72,7 @@ const bitLength = (value: Uint8Array): number => {
 };
 
 /** svc's key policy on the COSE key the library accepted: shape for its alg, RSA size, usable by WebCrypto. */
-async function checkKeyPolicy(publicKey: Uint8Array, alg: number): Promise<void> {
+async function checkKeyPolicy(publicKey: Uint8Array<ArrayBuffer>, alg: number): Promise<void> {
   const key = decodeCredentialPublicKey(publicKey) as unknown as Map<number, unknown>;
   const shape = KEY_SHAPES[alg];
   check(shape && key.get(cose.COSEKEYS.kty) === shape.kty, 'algorithm', 'COSE key type does not match its alg');
@@ -96,7 +96,7 @@ async function checkKeyPolicy(publicKey: Uint8Array, alg: number): Promise<void>
  * (L3 §8.2 verification step 3): the library verifies the signature with the
  * credential key but does not compare the two.
  */
-function attestationTrust(fmt: string, attestationObject: Uint8Array, alg: number): AttestationTrust {
+function attestationTrust(fmt: string, attestationObject: Uint8Array<ArrayBuffer>, alg: number): AttestationTrust {
   if (fmt === 'none') return 'none';
   const attStmt = decodeAttestationObject(attestationObject).get('attStmt');
   if (fmt !== 'packed' || attStmt.get('x5c')) return 'chain';

@@ -43,7 +43,7 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     nowMs: clock.now(),
   });
   // `prf: {}` asks the authenticator to report PRF support: with requirePrf [C], or requestPrf (optional PRF, issue #23).
-  const options = creationOptions({
+  const options = await creationOptions({
     rpName: rp.rpName,
     rpId: rp.rpId,
     userId: input.user.id,
