@@ -11,12 +11,14 @@
  *   and WebCrypto must accept the key, so no unusable key is ever stored;
  * - the attestation statement is verified by the library for every format it
  *   knows (`none`, `packed` self and full, `fido-u2f`, `tpm`, `android-key`,
- *   `android-safetynet`, `apple`); svc asks for `none` and registers no trust
- *   anchors of its own, so attestation grants nothing (docs/passkeys.md).
+ *   `android-safetynet`, `apple`) with no trust anchors: svc asks for `none`
+ *   and attestation grants nothing (docs/passkeys.md), and with anchors the
+ *   library downloads the CRL URL named in each certificate the client sends
+ *   (a request to any URL a signed-in user chooses).
  *
  * Failures are `WebAuthnError` with a short reason (`errors.ts`).
  */
-import { verifyRegistrationResponse } from '@simplewebauthn/server';
+import { SettingsService, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { cose, decodeAttestationObject, decodeCredentialPublicKey, verifySignature } from '@simplewebauthn/server/helpers';
 import { timingSafeEqual } from '../encoding.js';
 import { check, reasonOf, WebAuthnError } from './errors.js';
@@ -61,6 +63,18 @@ const KEY_SHAPES: Record<number, { kty: number; crv?: number }> = {
   [cose.COSEALG.ES256]: { kty: cose.COSEKTY.EC2, crv: cose.COSECRV.P256 },
   [cose.COSEALG.RS256]: { kty: cose.COSEKTY.RSA },
 };
+
+/** The formats the library ships default roots for; without roots it builds no chain and fetches no CRL. */
+const FORMATS_WITH_DEFAULT_ROOTS = ['android-key', 'android-safetynet', 'apple'] as const;
+
+/**
+ * Empties the library's default trust anchors. `SettingsService` is the
+ * library's process-wide setting, so this runs before every verification:
+ * nothing else in the process can turn the CRL downloads back on for svc.
+ */
+function withoutTrustAnchors(): void {
+  for (const identifier of FORMATS_WITH_DEFAULT_ROOTS) SettingsService.setRootCertificates({ identifier, certificates: [] });
+}
 
 /** A well-formed DER ECDSA signature (r = s = 1): lets `verifySignature` import the key without a real signature. */
 const PROBE_EC_SIGNATURE = Uint8Array.of(0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01);
@@ -110,6 +124,7 @@ function attestationTrust(fmt: string, attestationObject: Uint8Array<ArrayBuffer
  */
 export async function verifyRegistration(response: RegistrationResponseJSON, expected: RegistrationExpectations): Promise<VerifiedRegistration> {
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  withoutTrustAnchors();
   try {
     result = await verifyRegistrationResponse({
       response: response as Parameters<typeof verifyRegistrationResponse>[0]['response'],

@@ -6,7 +6,9 @@
  * is not a certificate at all, is refused (the hand-written verifier accepted
  * both as *uncertified*).
  */
-import { BasicConstraintsExtension, X509CertificateGenerator } from '@peculiar/x509';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BasicConstraintsExtension, CRLDistributionPointsExtension, X509CertificateGenerator } from '@peculiar/x509';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../../src/crypto/hash.js';
 import { verifyRegistration, type RegistrationExpectations } from '../../../src/crypto/webauthn/verify-registration.js';
@@ -18,7 +20,7 @@ const expected: RegistrationExpectations = { challenge: CHALLENGE, origins: [ORI
 const ES256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 
 /** An attestation key and a certificate for it with the fields §8.2.1 requires of a packed attestation certificate. */
-async function attestationCertificate() {
+async function attestationCertificate(crlUrl?: string) {
   const keys = (await crypto.subtle.generateKey(ES256, true, ['sign', 'verify'])) as CryptoKeyPair;
   const day = 24 * 3600 * 1000;
   const cert = await X509CertificateGenerator.createSelfSigned({
@@ -28,7 +30,7 @@ async function attestationCertificate() {
     notAfter: new Date(Date.now() + 365 * day),
     signingAlgorithm: ES256,
     keys,
-    extensions: [new BasicConstraintsExtension(false)],
+    extensions: [new BasicConstraintsExtension(false), ...(crlUrl ? [new CRLDistributionPointsExtension([crlUrl])] : [])],
   });
   return { keys, der: new Uint8Array(cert.rawData) };
 }
@@ -60,5 +62,29 @@ describe('packed attestation with a certificate chain', () => {
     const cred = await TestCredential.create(-7);
     const attStmt = new Map<CborValue, CborValue>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', [new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01])]]]);
     await expect(verifyRegistration(await cred.registration({ fmt: 'packed', attStmt }), expected)).rejects.toMatchObject({ name: 'WebAuthnError' });
+  });
+});
+
+describe('certificates a client sends are never fetched from', () => {
+  // With its default trust anchors (apple, android-key, android-safetynet) the library downloads the CRL named in
+  // each certificate of the client's x5c before any chain is built: a signed-in user could make the API request a
+  // URL of their choice (apple reaches it first; android-key after checks the sender also controls).
+  it('apple: a CRL distribution point in the client\'s certificate is not requested (no SSRF)', async () => {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/internal-only`;
+      const cred = await TestCredential.create(-7);
+      const { der } = await attestationCertificate(url);
+      const attStmt = new Map<CborValue, CborValue>([['x5c', [der]]]);
+      await expect(verifyRegistration(await cred.registration({ fmt: 'apple', attStmt }), expected)).rejects.toMatchObject({ name: 'WebAuthnError', reason: 'attestation' });
+      expect(hits).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -125,7 +125,8 @@ describe('registration rules', () => {
       ['android-safetynet', new Map<CborValue, CborValue>([['ver', '1'], ['response', new Uint8Array(8)]]), 'malformed'],
     ];
     for (const [fmt, attStmt, reason] of statements) await refused(await cred.registration({ fmt, attStmt }), reason);
-    for (const fmt of ['fido-u2f', 'tpm', 'android-key', 'apple']) await refused(await cred.registration({ fmt, attStmt: new Map<CborValue, CborValue>([['x5c', []]]) }), 'attestation');
+    for (const fmt of ['fido-u2f', 'tpm', 'android-key']) await refused(await cred.registration({ fmt, attStmt: new Map<CborValue, CborValue>([['x5c', []]]) }), 'attestation');
+    await refused(await cred.registration({ fmt: 'apple', attStmt: new Map<CborValue, CborValue>([['x5c', []]]) }), 'malformed'); // no leaf certificate to read
     await refused(await cred.registration({ fmt: 'android-safetynet', attStmt: new Map<CborValue, CborValue>([['ver', '1']]) }), 'attestation');
   });
 
