@@ -91,12 +91,15 @@ async function checkKeyPolicy(publicKey: Uint8Array<ArrayBuffer>, alg: number): 
   const shape = KEY_SHAPES[alg];
   check(shape && key.get(cose.COSEKEYS.kty) === shape.kty, 'algorithm', 'COSE key type does not match its alg');
   check(shape.crv === undefined || key.get(cose.COSEKEYS.crv) === shape.crv, 'algorithm', 'COSE key curve does not match its alg');
+  let rsaModulusBytes = 0;
   if (alg === cose.COSEALG.RS256) {
     const n = key.get(cose.COSEKEYS.n);
     check(n instanceof Uint8Array && bitLength(n) >= MIN_RSA_MODULUS_BITS, 'public_key', 'RSA modulus is shorter than 2048 bits');
+    rsaModulusBytes = Math.ceil(bitLength(n) / 8);
   }
-  // The library imports the key to verify; a key WebCrypto refuses (a point off the curve, a short coordinate) throws.
-  const signature = alg === cose.COSEALG.ES256 ? PROBE_EC_SIGNATURE : new Uint8Array(alg === cose.COSEALG.EdDSA ? 64 : 256);
+  // The library imports the key to verify; a key WebCrypto refuses (a point off the curve, a short coordinate)
+  // throws. The probe signature has the algorithm's size, so a runtime that throws on a wrong size cannot refuse a good key.
+  const signature = alg === cose.COSEALG.ES256 ? PROBE_EC_SIGNATURE : new Uint8Array(alg === cose.COSEALG.EdDSA ? 64 : rsaModulusBytes);
   try {
     await verifySignature({ signature, data: new Uint8Array(32), credentialPublicKey: publicKey });
   } catch {

@@ -101,6 +101,13 @@ describe('registration rules', () => {
     await refused(await rsa1024.registration(), 'public_key');
   });
 
+  it('accepts RSA keys longer than 2048 bits (the key check must not depend on the modulus size)', async () => {
+    for (const rsaBits of [3072, 4096]) {
+      const cred = await TestCredential.create(-257, { rsaBits });
+      await expect(verifyRegistration(await cred.registration(), expected)).resolves.toMatchObject({ alg: -257, credentialId: cred.idB64 });
+    }
+  });
+
   it('refuses a none statement that is not empty and an unknown format', async () => {
     const cred = await TestCredential.create(-7);
     await refused(await cred.registration({ attStmt: new Map<CborValue, CborValue>([['sig', new Uint8Array(8)]]) }), 'attestation');
