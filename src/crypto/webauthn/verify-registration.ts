@@ -5,7 +5,8 @@
  * - the challenge is compared in constant time (the library calls our
  *   comparator instead of its `!==`);
  * - the credential id in the attested credential data must be the response's
- *   `rawId` (the library returns the former without comparing);
+ *   `rawId` (the library returns the former without comparing) and at most
+ *   1023 bytes long (L3 §7.1; the library does not bound it);
  * - the key's type and curve must be the ones its `alg` names (Ed25519 OKP for
  *   -8, P-256 EC2 for -7, RSA for -257), RSA moduli have at least 2048 bits,
  *   and WebCrypto must accept the key, so no unusable key is ever stored;
@@ -20,7 +21,7 @@
  */
 import { SettingsService, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { cose, decodeAttestationObject, decodeCredentialPublicKey, verifySignature } from '@simplewebauthn/server/helpers';
-import { timingSafeEqual } from '../encoding.js';
+import { fromBase64Url, timingSafeEqual } from '../encoding.js';
 import { check, reasonOf, WebAuthnError } from './errors.js';
 import type { CredentialDeviceType, RegistrationResponseJSON } from './types.js';
 
@@ -53,6 +54,9 @@ export interface VerifiedRegistration {
   deviceType: CredentialDeviceType;
   backedUp: boolean;
 }
+
+/** WebAuthn L3 §6.5.1, §7.1: a credential id is at most 1023 bytes. */
+const MAX_CREDENTIAL_ID_BYTES = 1023;
 
 /** RSA keys below 2048 bits are refused at registration (keys stored earlier still verify). */
 export const MIN_RSA_MODULUS_BITS = 2048;
@@ -144,6 +148,7 @@ export async function verifyRegistration(response: RegistrationResponseJSON, exp
   check(result.verified, 'attestation', 'the attestation statement did not verify');
   const info = result.registrationInfo;
   check(info.credential.id === response.rawId, 'credential_id', 'credential id in authenticator data differs from rawId');
+  check(fromBase64Url(info.credential.id).length <= MAX_CREDENTIAL_ID_BYTES, 'credential_id', 'credential id is longer than 1023 bytes');
 
   const publicKey = info.credential.publicKey;
   const alg = decodeCredentialPublicKey(publicKey).get(cose.COSEKEYS.alg);

@@ -78,6 +78,15 @@ describe('registration rules', () => {
     await refused(await cred.registration({ authDataCredentialId: new Uint8Array(16).fill(9) }), 'credential_id');
   });
 
+  it('refuses a credential id longer than 1023 bytes (L3 §7.1; the library does not bound it)', async () => {
+    const cred = await TestCredential.create(-7);
+    const long = new Uint8Array(1024).fill(5);
+    const id = toBase64Url(long);
+    await refused(await cred.registration({ id, authDataCredentialId: long }), 'credential_id');
+    const max = new Uint8Array(1023).fill(5);
+    await expect(verifyRegistration(await cred.registration({ id: toBase64Url(max), authDataCredentialId: max }), expected)).resolves.toMatchObject({ credentialId: toBase64Url(max) });
+  });
+
   it('refuses algorithms outside the accepted list and keys that do not match their alg', async () => {
     const es = await TestCredential.create(-7);
     await refused(await es.registration(), 'algorithm', { ...expected, algorithms: [-8, -257] });
