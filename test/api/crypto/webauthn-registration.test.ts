@@ -98,6 +98,9 @@ describe('registration rules', () => {
     await refused(await es.registration({ cose: okpClaimingEs256 }), 'algorithm');
     const p384 = cborEncode(new Map<CborValue, CborValue>([[1, 2], [3, -7], [-1, 2], [-2, new Uint8Array(32)], [-3, new Uint8Array(32)]]));
     await refused(await es.registration({ cose: p384 }), 'algorithm');
+    // Firefox-Android 2021: {1:"OKP", 3:-8, -1:"Ed25519"} announced as three entries, then -2: x. The library repairs the map; the string kty stays refused.
+    const firefoxEdDsa = concat(Uint8Array.from([0xa3, 0x01, 0x63, 0x4f, 0x4b, 0x50, 0x03, 0x27, 0x20, 0x67, 0x45, 0x64, 0x32, 0x35, 0x35, 0x31, 0x39, 0x21, 0x58, 0x20]), new Uint8Array(32).fill(3));
+    await refused(await es.registration({ cose: firefoxEdDsa }), 'algorithm');
   });
 
   it('refuses a key WebCrypto cannot use: a point off the curve, a short coordinate, an RSA modulus under 2048 bits', async () => {
