@@ -26,8 +26,8 @@
  * of our own protocol code, and certificate chains verified instead of
  * accepted). Before, with the hand-written verifier: D1 181,039 B gzip
  * (674,938 B minified), libSQL 196,255 B. After (verification and options by
- * the library): D1 271,074 B gzip (1,002,862 B minified), libSQL 286,891 B
- * (1,052,874 B): +90 KB gzip, of which @peculiar/x509, asn1js and the
+ * the library): D1 271,179 B gzip (1,003,159 B minified), libSQL 287,012 B
+ * (1,053,171 B): +90 KB gzip, of which @peculiar/x509, asn1js and the
  * @peculiar/asn1-* schemas, tsyringe and reflect-metadata (what x509 needs),
  * the library's bundled root certificates and its own code. All of it is
  * reachable from verifyRegistrationResponse (it imports every attestation
