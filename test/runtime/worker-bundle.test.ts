@@ -21,9 +21,26 @@
  * (`wrangler.sqld.example.toml`, `src/worker-libsql.ts`) carries only its HTTP
  * client. Measured: D1 170,934 B gzip (633 KB minified), libSQL 185,500 B.
  *
- * Each limit is the measured size plus ~5% for growth: a regression of the
- * size of any of those (the attestation stack, the WebSocket client, every
- * zod locale: +68 KB) fails; the import rule below keeps classic zod out.
+ * Measured on 2026-11-27 (this test, wrangler 4.86): @simplewebauthn/server is
+ * the WebAuthn verifier again (a maintained library instead
+ * of our own protocol code, and certificate chains verified instead of
+ * accepted). Before, with the hand-written verifier: D1 181,039 B gzip
+ * (674,938 B minified), libSQL 196,255 B. After (verification and options by
+ * the library): D1 271,179 B gzip (1,003,159 B minified), libSQL 287,012 B
+ * (1,053,171 B): +90 KB gzip, of which @peculiar/x509, asn1js and the
+ * @peculiar/asn1-* schemas, tsyringe and reflect-metadata (what x509 needs),
+ * the library's bundled root certificates and its own code. All of it is
+ * reachable from verifyRegistrationResponse (it imports every attestation
+ * format), so esbuild keeps it. Aliasing reflect-metadata to its `lite` build
+ * and tsyringe's tslib 1 to tslib 2's ESM saves only 1.6 KB and was not taken;
+ * wrangler's `keep_names = false` saves ~15 KB but renames classes that set
+ * `this.name = this.constructor.name` (jose's errors, whose names reach logs
+ * and events). The D1 worker is above the 265 KB target (0.7 × a comparable
+ * Better Auth worker).
+ *
+ * Each limit is the measured size plus ~2% for growth: a regression of the
+ * size of any of those (the WebSocket client, every zod locale: +68 KB) fails;
+ * the import rule below keeps classic zod out.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -35,8 +52,8 @@ import { BIN, ROOT, removeDir, tempDir } from './processes.js';
 
 /** gzip -9 budget per shipped Workers config: the D1 entry and the sqld/Turso entry. */
 export const WORKER_GZIP_LIMITS = [
-  { config: 'wrangler.toml', script: 'worker.js', limitBytes: 190_000 },
-  { config: 'wrangler.sqld.example.toml', script: 'worker-libsql.js', limitBytes: 205_000 },
+  { config: 'wrangler.toml', script: 'worker.js', limitBytes: 275_000 },
+  { config: 'wrangler.sqld.example.toml', script: 'worker-libsql.js', limitBytes: 291_000 },
 ] as const;
 
 function sourceFiles(dir: string): string[] {

@@ -1,9 +1,10 @@
 /**
  * The JSON shapes of the WebAuthn ceremonies as the browser (or
- * `@simplewebauthn/browser`) sends and receives them (WebAuthn L3 §5.1.8–§5.1.10,
- * `PublicKeyCredential.toJSON()`), defined here so the API does not depend on
- * `@simplewebauthn/server` for types. Fields the verifier does not read are
- * optional and loosely typed, so the library's stricter types are assignable.
+ * `@simplewebauthn/browser`) sends them (WebAuthn L3 §5.1.8–§5.1.10,
+ * `PublicKeyCredential.toJSON()`), as the routes hand them to the verifier.
+ * Looser than `@simplewebauthn/server`'s types (`type` and `transports` are
+ * plain strings): the request schemas check the shape, the library the
+ * values, and a wrong value is a refused ceremony, not a type error.
  */
 
 /** `RegistrationResponseJSON` (`navigator.credentials.create()` → JSON). */
@@ -37,9 +38,3 @@ export interface AuthenticationResponseJSON {
 
 export type CredentialDeviceType = 'singleDevice' | 'multiDevice';
 
-/** An entry of `excludeCredentials` / `allowCredentials`. */
-export interface CredentialDescriptorJSON {
-  id: string;
-  transports?: string[];
-  type: 'public-key';
-}

@@ -5,7 +5,7 @@
  * and owner, a backup eligibility (BE) other than the stored one refused, and a
  * non-zero stored counter that does not increase refused.
  */
-import { fromBase64Url } from '../../crypto/encoding.js';
+import { fromBase64Url } from '../../../common/encoding.js';
 import type { AuthenticationResponseJSON } from '../../crypto/webauthn/types.js';
 import { verifyAuthentication, type VerifiedAuthentication } from '../../crypto/webauthn/verify-authentication.js';
 import type { CredentialRow } from '../../db/schema.js';
@@ -63,10 +63,12 @@ export async function verifyAssertion(
   if (!credential) return { ok: false, reason: 'unknown_credential' };
 
   const rp = relyingParty(await deps.config.get());
+  const publicKey = fromBase64Url(credential.publicKey);
+  if (!publicKey) return { ok: false, reason: 'public_key' };
   let verified: VerifiedAuthentication;
   try {
     // UV is required by the verifier; the backup-eligibility and counter rules are ours, below.
-    verified = await verifyAuthentication(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, publicKey: fromBase64Url(credential.publicKey) });
+    verified = await verifyAuthentication(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, publicKey });
   } catch (err) {
     return { ok: false, reason: classifyVerificationError(err) };
   }

@@ -1,18 +1,26 @@
 /**
  * Creation and request options JSON (WebAuthn L3 §5.4, §5.5, `toJSON()`
- * forms), field for field and in the order `@simplewebauthn/server` 13
- * produced them, so clients see the same bytes as before the library was
- * dropped (`test/api/services/webauthn-options.test.ts` compares the two).
+ * forms) by `@simplewebauthn/server` 13, with svc's settings: attestation
+ * `none`, UV required, resident key preferred, the extensions svc asks for.
+ * `test/api/services/webauthn-options.test.ts` pins the JSON clients receive,
+ * field for field and in order.
  */
-import { toBase64Url, utf8 } from '../../crypto/encoding.js';
-import type { CredentialDescriptorJSON } from '../../crypto/webauthn/types.js';
+import { generateAuthenticationOptions, generateRegistrationOptions, type AuthenticatorTransportFuture } from '@simplewebauthn/server';
+import { fromBase64Url, utf8 } from '../../../common/encoding.js';
 
+
+/** The challenge svc issued (base64url of random bytes) as the bytes the library wants. */
+function challengeBytes(challenge: string): Uint8Array<ArrayBuffer> {
+  const bytes = fromBase64Url(challenge);
+  if (!bytes) throw new TypeError('a WebAuthn challenge must be base64url');
+  return new Uint8Array(bytes);
+}
 export interface CredentialRef {
   id: string;
   transports: string[];
 }
 
-const descriptor = (c: CredentialRef): CredentialDescriptorJSON => ({ id: c.id, transports: c.transports, type: 'public-key' });
+const descriptor = (c: CredentialRef) => ({ id: c.id, transports: c.transports as AuthenticatorTransportFuture[] });
 
 export interface CreationOptionsInput {
   rpName: string;
@@ -29,25 +37,33 @@ export interface CreationOptionsInput {
   extensions: Record<string, unknown>;
 }
 
-/** `PublicKeyCredentialCreationOptionsJSON` with `attestation: "none"` and UV required. */
-export function creationOptions(input: CreationOptionsInput) {
-  return {
-    challenge: input.challenge,
-    rp: { name: input.rpName, id: input.rpId },
-    user: { id: toBase64Url(utf8(input.userId)), name: input.userName, displayName: input.userName },
-    pubKeyCredParams: input.algorithms.map((alg) => ({ alg, type: 'public-key' as const })),
+/**
+ * `PublicKeyCredentialCreationOptionsJSON` with `attestation: "none"` and UV
+ * required, by the library's `generateRegistrationOptions`. `extensions` is
+ * replaced afterwards, not passed in: the library would merge its own
+ * `credProps` after ours and reorder the object.
+ */
+export async function creationOptions(input: CreationOptionsInput) {
+  const options = await generateRegistrationOptions({
+    rpName: input.rpName,
+    rpID: input.rpId,
+    userID: new Uint8Array(utf8(input.userId)),
+    userName: input.userName,
+    userDisplayName: input.userName,
+    // Bytes, not the string: the library would UTF-8-encode a string challenge again.
+    challenge: challengeBytes(input.challenge),
     timeout: input.timeout,
-    attestation: 'none' as const,
+    attestationType: 'none',
+    supportedAlgorithmIDs: [...input.algorithms],
+    // Only id and transports: the library copies every field of a descriptor into the options.
     excludeCredentials: input.exclude.map(descriptor),
     authenticatorSelection: {
-      residentKey: 'preferred' as const,
-      userVerification: 'required' as const,
+      residentKey: 'preferred',
+      userVerification: 'required',
       ...(input.attachment ? { authenticatorAttachment: input.attachment } : {}),
-      requireResidentKey: false,
     },
-    extensions: input.extensions,
-    hints: [] as string[],
-  };
+  });
+  return { ...options, extensions: input.extensions };
 }
 
 export interface RequestOptionsInput {
@@ -58,14 +74,18 @@ export interface RequestOptionsInput {
   extensions?: Record<string, unknown> | undefined;
 }
 
-/** `PublicKeyCredentialRequestOptionsJSON` with UV required; `extensions` only when given. */
-export function requestOptions(input: RequestOptionsInput) {
-  const options = {
-    rpId: input.rpId,
-    challenge: input.challenge,
-    allowCredentials: input.allow.map(descriptor),
+/**
+ * `PublicKeyCredentialRequestOptionsJSON` with UV required, by the library's
+ * `generateAuthenticationOptions`; `extensions` only when given (the library
+ * writes `extensions: undefined`, which JSON drops but the object keeps).
+ */
+export async function requestOptions(input: RequestOptionsInput) {
+  const { extensions: _none, ...options } = await generateAuthenticationOptions({
+    rpID: input.rpId,
+    challenge: challengeBytes(input.challenge),
     timeout: input.timeout,
-    userVerification: 'required' as const,
-  };
+    userVerification: 'required',
+    allowCredentials: input.allow.map(descriptor),
+  });
   return input.extensions ? { ...options, extensions: input.extensions } : options;
 }

@@ -4,7 +4,7 @@
  * user verification required, algorithms -8/-7/-257, existing credentials
  * excluded, optional PRF requirement. Registration never issues a session.
  */
-import { toBase64Url } from '../../crypto/encoding.js';
+import { toBase64Url } from '../../../common/encoding.js';
 import { WebAuthnError } from '../../crypto/webauthn/errors.js';
 import type { RegistrationResponseJSON } from '../../crypto/webauthn/types.js';
 import { verifyRegistration, type VerifiedRegistration } from '../../crypto/webauthn/verify-registration.js';
@@ -43,7 +43,7 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     nowMs: clock.now(),
   });
   // `prf: {}` asks the authenticator to report PRF support: with requirePrf (required PRF), or requestPrf (optional PRF).
-  const options = creationOptions({
+  const options = await creationOptions({
     rpName: rp.rpName,
     rpId: rp.rpId,
     userId: input.user.id,
@@ -129,7 +129,7 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
     await events.record({ ...base, type: 'webauthn_registration_failed', metadata: { reason: 'duplicate_credential' } });
     throw fail('already_exists', 'Credential already registered');
   }
-  // `fmt` and `attestation` (none | self | uncertified): what the attestation statement was and what was checked of it.
+  // `fmt` and `attestation` (none | self | chain): what the attestation statement was and what the library verified of it.
   await events.record({
     ...base,
     type: 'webauthn_registration_success',

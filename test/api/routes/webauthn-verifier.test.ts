@@ -2,8 +2,9 @@
  * The WebAuthn verifier behind the passkey routes: RS256 and Ed25519 passkeys
  * register and sign in end to end, malformed CBOR is a 4xx with a
  * `malformed` reason (never a 500), the registration event records the
- * attestation format and what was checked of it, and a credential row stored
- * by `@simplewebauthn/server` (before the verifier replaced it) still signs in.
+ * attestation format and what was verified of it, an unverifiable certificate
+ * chain is refused, and a credential row stored by `@simplewebauthn/server`'s
+ * own re-encoding of the COSE key (before and after the hand-written verifier) signs in.
  */
 import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { eq } from 'drizzle-orm';
@@ -103,12 +104,24 @@ describe('attestation policy through the API', () => {
     const user = await createUser(t);
     const { token } = await signIn(t, user);
     const cred = await TestCredential.create(-7);
-    const attStmt = new Map<CborValue, CborValue>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', [new Uint8Array([0x30, 0x00])]]]);
-    expect((await register(t, token, cred, () => ({ fmt: 'packed', attStmt }))).status).toBe(200);
+    expect((await register(t, token, cred, async (challenge) => ({ fmt: 'packed', attStmt: await cred.packedSelf({ challenge }) }))).status).toBe(200);
     const [event] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'webauthn_registration_success'));
-    expect(event!.metadata).toEqual({ prfCapable: false, deviceType: 'singleDevice', fmt: 'packed', attestation: 'uncertified' });
+    expect(event!.metadata).toEqual({ prfCapable: false, deviceType: 'singleDevice', fmt: 'packed', attestation: 'self' });
     const [row] = await t.api.deps.db.select().from(credentials).where(eq(credentials.id, cred.idB64));
     expect(row!.attestationFormat).toBe('packed');
+  });
+
+  it('a packed statement whose certificate chain does not verify → 403 webauthn_registration_failed, reason attestation, nothing stored', async () => {
+    const t = await makeApi();
+    const user = await createUser(t);
+    const { token } = await signIn(t, user);
+    const cred = await TestCredential.create(-7);
+    const attStmt = new Map<CborValue, CborValue>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', [new Uint8Array([0x30, 0x00])]]]);
+    const res = await register(t, token, cred, () => ({ fmt: 'packed', attStmt }));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: 'webauthn_registration_failed' });
+    expect(await reasons(t, 'webauthn_registration_failed')).toEqual(['attestation']);
+    expect(await t.api.deps.db.select().from(credentials).where(eq(credentials.id, cred.idB64))).toEqual([]);
   });
 });
 
