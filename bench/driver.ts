@@ -29,7 +29,7 @@ import { createClient as installedCreateClient, type Client, type Config } from 
 import { createAuthApi, type AuthApi } from '../src/index.js';
 import { createLogger } from '../src/log.js';
 import { wrapClient, type Db } from '../src/db/client.js';
-import { createEmbeddedClient } from '../src/db/embedded-client.js';
+import { createEmbeddedClient } from '../src/db/driver/embedded-client.js';
 import { credentials, organizationMemberships, organizations, sessions, users } from '../src/db/schema.js';
 import { findSessionByLookup, findSessionWithUser } from '../src/repositories/sessions.js';
 import { listCredentials } from '../src/repositories/credentials.js';
