@@ -3,7 +3,7 @@
  * on the access check (session joined with its user, libSQL file), through
  * both embedded clients on the same file:
  * - `@libsql/client`'s file driver (prepares the statement on every call) and
- *   our embedded client (`src/db/embedded-client.ts`, statement cache), each
+ *   our embedded client (`src/db/driver/embedded-client.ts`, statement cache), each
  *   with drizzle building the query per call, a drizzle prepared query with
  *   placeholders (what the repositories use), and the same SQL string through
  *   `client.execute` with args (no drizzle row mapping);
@@ -15,7 +15,7 @@
 import { eq, sql } from 'drizzle-orm';
 import Database from 'libsql';
 import { wrapClient } from '../src/db/client.js';
-import { createEmbeddedClient } from '../src/db/embedded-client.js';
+import { createEmbeddedClient } from '../src/db/driver/embedded-client.js';
 import { sessions, users } from '../src/db/schema.js';
 import { prepareClient } from '../test/helpers/make-app.js';
 import { removeDir, tempDir } from '../test/runtime/processes.js';

@@ -21,15 +21,15 @@ export interface OpenOptions {
 }
 
 /**
- * The embedded client (`embedded-client.ts`, over the native `libsql`
+ * The embedded client (`driver/embedded-client.ts`, over the native `libsql`
  * package) is imported only when an embedded URL is opened, and through a
  * specifier bundlers do not follow: an app that bundles `svc-auth/api` for
  * Workers (where only remote URLs and D1 exist) must not get a native module
  * or a `node:` import. This repository's Workers entries do not import this file.
  */
-async function loadEmbeddedClient(): Promise<typeof import('./embedded-client.js')> {
-  const specifier = ['.', 'embedded-client.js'].join('/');
-  return (await import(/* @vite-ignore */ specifier)) as typeof import('./embedded-client.js');
+async function loadEmbeddedClient(): Promise<typeof import('./driver/embedded-client.js')> {
+  const specifier = ['.', 'driver', 'embedded-client.js'].join('/');
+  return (await import(/* @vite-ignore */ specifier)) as typeof import('./driver/embedded-client.js');
 }
 
 export async function openDatabase(url: string, authToken?: string, { busyTimeoutMs = 5000, callTimeoutMs = 0 }: OpenOptions = {}): Promise<Database> {
@@ -40,7 +40,7 @@ export async function openDatabase(url: string, authToken?: string, { busyTimeou
 /**
  * `file:` and `:memory:`: our own client with a statement cache.
  * Its per-connection settings run again on every connection it opens; after a
- * busy failure it opens a new one (busy-recovery.ts) — files only, a reopened
+ * busy failure it opens a new one (driver/busy-recovery.ts) — files only, a reopened
  * in-memory database would be a new, empty one. WAL is set once per file.
  */
 async function openEmbedded(url: string, busyTimeoutMs: number): Promise<Database> {

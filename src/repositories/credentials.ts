@@ -1,10 +1,10 @@
 /** Drizzle queries on `credentials` (passkeys, contract §2.2). No business rules here. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { prepared } from '../db/prepared.js';
+import { prepared } from '../db/driver/prepared.js';
 import { credentials, type CredentialRow } from '../db/schema.js';
 
-// `/users/me` and every passkey ceremony list them: prepared once (src/db/prepared.ts).
+// `/users/me` and every passkey ceremony list them: prepared once (src/db/driver/prepared.ts).
 const ofUser = prepared((db) => db.select().from(credentials).where(eq(credentials.userId, sql.placeholder('userId'))).orderBy(asc(credentials.createdAt)).prepare());
 
 export type NewCredential = typeof credentials.$inferInsert;

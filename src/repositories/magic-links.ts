@@ -1,10 +1,10 @@
 /** Drizzle queries on `magic_link_tokens` (contract §2.8). Single use is decided by `rowsAffected`. */
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { prepared } from '../db/prepared.js';
+import { prepared } from '../db/driver/prepared.js';
 import { magicLinkTokens } from '../db/schema.js';
 
-// The verify and the poll run per request: prepared once (src/db/prepared.ts); `nowMs` binds as epoch ms.
+// The verify and the poll run per request: prepared once (src/db/driver/prepared.ts); `nowMs` binds as epoch ms.
 const liveByHash = prepared((db) =>
   db
     .select()

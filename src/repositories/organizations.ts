@@ -1,7 +1,7 @@
 /** Drizzle queries on `organizations` and `organization_memberships`. No business rules here. */
 import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { prepared } from '../db/prepared.js';
+import { prepared } from '../db/driver/prepared.js';
 import { organizationMemberships, organizations, sessions, users, type MembershipRow, type OrganizationRow } from '../db/schema.js';
 
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | null> {
@@ -17,7 +17,7 @@ export async function findMembership(db: Db, organizationId: string, userId: str
   return row ?? null;
 }
 
-// `/users/me` reads it on every call: prepared once (src/db/prepared.ts).
+// `/users/me` reads it on every call: prepared once (src/db/driver/prepared.ts).
 const ofUser = prepared((db) =>
   db
     .select({ organization: organizations, membership: organizationMemberships })

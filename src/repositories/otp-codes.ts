@@ -1,10 +1,10 @@
 /** Drizzle queries on `otp_codes` (contract §2.9). One row per (user, channel). */
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { prepared } from '../db/prepared.js';
+import { prepared } from '../db/driver/prepared.js';
 import { otpCodes } from '../db/schema.js';
 
-// Every OTP verify reads and consumes the row: prepared once (src/db/prepared.ts).
+// Every OTP verify reads and consumes the row: prepared once (src/db/driver/prepared.ts).
 const ofUser = prepared((db) =>
   db.select().from(otpCodes).where(and(eq(otpCodes.userId, sql.placeholder('userId')), eq(otpCodes.channel, sql.placeholder('channel')))).prepare(),
 );

@@ -1,7 +1,7 @@
 /** Lookups that decide how a pre-auth principal looks (contract §3.2). */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { prepared } from '../db/prepared.js';
+import { prepared } from '../db/driver/prepared.js';
 import { users, type UserRow } from '../db/schema.js';
 
 /**

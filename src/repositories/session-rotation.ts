@@ -1,15 +1,15 @@
 /**
  * The writes of a refresh rotation (contract §3.8, with its keyed retry),
- * rendered once per database and bound per refresh (src/db/prepared-batch.ts).
+ * rendered once per database and bound per refresh (src/db/driver/prepared-batch.ts).
  * Each rotation is one batch — one transaction on a libSQL file, sqld and D1
  * alike — whose statements are conditional on each other, so two racing
  * requests, in one process or two, can never both rotate the same row.
  * No business rules here: the service decides what a result means.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { batchWrites, preparedStatement } from '../db/prepared-batch.js';
+import { batchWrites, preparedStatement } from '../db/driver/prepared-batch.js';
 import type { Db } from '../db/client.js';
-import { prepared } from '../db/prepared.js';
+import { prepared } from '../db/driver/prepared.js';
 
 const p = sql.placeholder;
 

@@ -1,16 +1,16 @@
 /** Drizzle queries on `sessions`. No business rules here. */
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { fastGet } from '../db/fast-get.js';
-import { preparedWrite } from '../db/prepared-batch.js';
-import { prepared } from '../db/prepared.js';
+import { fastGet } from '../db/driver/fast-get.js';
+import { preparedWrite } from '../db/driver/prepared-batch.js';
+import { prepared } from '../db/driver/prepared.js';
 import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js';
 
-// Per-request reads are prepared once per database (src/db/prepared.ts); timestamps bind as epoch ms.
+// Per-request reads are prepared once per database (src/db/driver/prepared.ts); timestamps bind as epoch ms.
 const byId = prepared((db) => db.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare());
 // `.limit(1)` on a unique key changes no answer; it tells the embedded client the statement
-// returns one row at most, which it then reads in one native call (src/db/embedded-connection.ts).
-// The access check runs on every authenticated request: its row is mapped by fastGet (src/db/fast-get.ts).
+// returns one row at most, which it then reads in one native call (src/db/driver/embedded-connection.ts).
+// The access check runs on every authenticated request: its row is mapped by fastGet (src/db/driver/fast-get.ts).
 const withUserById = prepared((db) =>
   fastGet(db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare()),
 );
@@ -19,7 +19,7 @@ const withUserByLookup = prepared((db) =>
 );
 /**
  * The new session row of an issuance, prepared once and bound per sign-in
- * (src/db/prepared-batch.ts), for the issuance's one batch. Every timestamp is
+ * (src/db/driver/prepared-batch.ts), for the issuance's one batch. Every timestamp is
  * a non-null `Date`: a placeholder runs its column's encoder.
  */
 export const sessionInsert = prepared((db) =>

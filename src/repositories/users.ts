@@ -1,11 +1,11 @@
 /** Drizzle queries on `users`. No business rules here. */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { preparedWrite } from '../db/prepared-batch.js';
-import { prepared } from '../db/prepared.js';
+import { preparedWrite } from '../db/driver/prepared-batch.js';
+import { prepared } from '../db/driver/prepared.js';
 import { users, type UserRow } from '../db/schema.js';
 
-// Sign-in lookups and the ephemeral-token check run per request: prepared once (src/db/prepared.ts).
+// Sign-in lookups and the ephemeral-token check run per request: prepared once (src/db/driver/prepared.ts).
 const byId = prepared((db) => db.select().from(users).where(eq(users.id, sql.placeholder('value'))).prepare());
 const byEmail = prepared((db) => db.select().from(users).where(eq(users.email, sql.placeholder('value'))).prepare());
 const byPhone = prepared((db) => db.select().from(users).where(eq(users.phone, sql.placeholder('value'))).prepare());

@@ -51,7 +51,7 @@ function cliBundle(): string {
     },
     outfile: join(dir, 'svc.mjs'),
   });
-  buildSync({ ...common, entryPoints: [join(ROOT, 'src/db/embedded-client.ts')], outfile: join(dir, 'embedded-client.js') });
+  buildSync({ ...common, entryPoints: [join(ROOT, 'src/db/driver/embedded-client.ts')], outfile: join(dir, 'driver', 'embedded-client.js') });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   bundled = join(dir, 'svc.mjs');
   return bundled;

@@ -1,11 +1,11 @@
 /**
  * The two clients svc runs `file:` and `:memory:` databases with — our embedded
- * client (src/db/embedded-client.ts) and `@libsql/client` — for tests that must
+ * client (src/db/driver/embedded-client.ts) and `@libsql/client` — for tests that must
  * hold on both: a fresh, migrated in-memory database with foreign keys on.
  */
 import { createClient, type Client } from '@libsql/client';
 import { wrapClient, type Db } from '../../src/db/client.js';
-import { createEmbeddedClient } from '../../src/db/embedded-client.js';
+import { createEmbeddedClient } from '../../src/db/driver/embedded-client.js';
 import { applyMigrations } from '../../src/db/migrate.js';
 
 export const FILE_CLIENTS = ['embedded', '@libsql/client'] as const;

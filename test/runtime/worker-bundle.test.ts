@@ -90,6 +90,16 @@ describe('API worker bundle', () => {
     expect(has(libsql, 'WebSocketUnsupportedError')).toBe(false);
   });
 
+  it('neither worker carries the embedded driver (src/db/driver/embedded-*.ts, over the native libsql module)', () => {
+    // A class name and two messages found only in those files (not in open.ts, which names `createEmbeddedClient`);
+    // the query helpers beside them (fastGet, prepared) run on Workers and may be there.
+    const markers = ['EmbeddedTransaction', 'is not supported by the embedded client', 'statement without columns has no rows'];
+    for (const [config, script] of [['wrangler.toml', 'worker.js'], ['wrangler.sqld.example.toml', 'worker-libsql.js']] as const) {
+      const code = readFileSync(join(dir, config, script), 'utf8');
+      expect(markers.filter((m) => code.includes(m)), config).toEqual([]);
+    }
+  });
+
   it('never imports classic zod in the runtime code: zod/mini as a namespace, and one locale by name', () => {
     // `{ z }` or `z.locales.en` would keep every locale; classic `zod` ~40 KB minified more than zod/mini.
     const allowed = [/^import (type )?\* as z from 'zod\/mini';$/, /^import \{ [\w, ]+ \} from 'zod\/locales';$/];

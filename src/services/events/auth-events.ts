@@ -5,7 +5,7 @@
 import type { Clock } from '../../clock.js';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared } from '../../db/driver/prepared.js';
 import { authEvents } from '../../db/schema.js';
 import type { Logger } from '../../log.js';
 import { randomId } from '../../crypto/random.js';

@@ -6,7 +6,7 @@ import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { LockoutPolicy } from '../../config/keys.js';
 import type { Db } from '../../db/client.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared } from '../../db/driver/prepared.js';
 import { authFailures, lockouts } from '../../db/schema.js';
 import { fail } from '../../errors.js';
 import type { AuthEvents, AuthEventInput } from '../events/auth-events.js';

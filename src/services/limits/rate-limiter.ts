@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared } from '../../db/driver/prepared.js';
 import { rateLimitCounters } from '../../db/schema.js';
 
 export interface WindowHit {

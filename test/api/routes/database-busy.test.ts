@@ -4,7 +4,7 @@
  * `service_unavailable` with Retry-After, not a 500, and loses nothing: the
  * refused rotation did not commit, so the same refresh token works once the
  * lock is gone — which needs the embedded connection healed after the busy
- * failure (src/db/busy-recovery.ts): without it every later batch fails with
+ * failure (src/db/driver/busy-recovery.ts): without it every later batch fails with
  * "cannot commit transaction - SQL statements in progress".
  */
 import { createClient } from '@libsql/client';

@@ -14,7 +14,7 @@ const MAX_I64 = 2n ** 63n - 1n;
 
 // --- rows ---------------------------------------------------------------------
 
-/** Registry symbol under which a row hands over its values array (read by src/db/fast-get.ts). */
+/** Registry symbol under which a row hands over its values array (read by src/db/driver/fast-get.ts). */
 const ROW_VALUES = Symbol.for('svc.db.rowValues');
 
 /** The base of every row class: the values in column order, out of sight of `Object.keys`, spread and JSON. */

@@ -1,6 +1,6 @@
 /**
  * `preparedWrite` / `preparedStatement` / `batchWrites`
- * (src/db/prepared-batch.ts), through the issuance's own statements
+ * (src/db/driver/prepared-batch.ts), through the issuance's own statements
  * (`sessionInsert`, `lastLoginTouch`) and the refresh rotation's
  * (`rotateSession`): each binds to exactly the SQL and arguments drizzle
  * renders for the same values (column encoders included), a batch commits all
@@ -10,13 +10,13 @@
 import type { Client } from '@libsql/client';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/db/client.js';
-import { batchWrites, preparedStatement } from '../../../src/db/prepared-batch.js';
-import { organizationMemberships, organizations, sessions, users } from '../../../src/db/schema.js';
-import { rotateRetry, rotateSession } from '../../../src/repositories/session-rotation.js';
-import { sessionInsert } from '../../../src/repositories/sessions.js';
-import { lastLoginTouch } from '../../../src/repositories/users.js';
-import { FILE_CLIENTS, migratedDatabase } from '../../helpers/file-clients.js';
+import type { Db } from '../../../../src/db/client.js';
+import { batchWrites, preparedStatement } from '../../../../src/db/driver/prepared-batch.js';
+import { organizationMemberships, organizations, sessions, users } from '../../../../src/db/schema.js';
+import { rotateRetry, rotateSession } from '../../../../src/repositories/session-rotation.js';
+import { sessionInsert } from '../../../../src/repositories/sessions.js';
+import { lastLoginTouch } from '../../../../src/repositories/users.js';
+import { FILE_CLIENTS, migratedDatabase } from '../../../helpers/file-clients.js';
 
 const clients: Client[] = [];
 afterAll(() => clients.forEach((c) => c.close()));

@@ -15,7 +15,7 @@
  */
 import type { Client, InStatement, InValue, ResultSet } from '@libsql/client';
 import type { SQL } from 'drizzle-orm';
-import { clientOf, type Db } from './client.js';
+import { clientOf, type Db } from '../client.js';
 import { placeholderBinder } from './prepared.js';
 
 interface DrizzlePreparedWrite {

@@ -1,5 +1,5 @@
 /**
- * Our embedded client (src/db/embedded-client.ts) behind the libSQL
+ * Our embedded client (src/db/driver/embedded-client.ts) behind the libSQL
  * `Client` interface: it must answer exactly as `@libsql/client`'s file
  * driver does (values, row shape, result fields, errors), keep `batch`
  * atomic, keep its statement cache bounded, and never let two batches
@@ -9,13 +9,13 @@
 import { createClient, LibsqlError, type Client, type InArgs, type ResultSet } from '@libsql/client';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/db/open.js';
-import { createEmbeddedClient, embeddedPath, type EmbeddedClient } from '../../../src/db/embedded-client.js';
-import { isTransientDbError } from '../../../src/db/transient.js';
-import { uniqueViolation } from '../../../src/db/unique-violation.js';
-import { users } from '../../../src/db/schema.js';
-import { prepareClient } from '../../helpers/make-app.js';
-import { removeDir, tempDir } from '../../runtime/processes.js';
+import { openDatabase } from '../../../../src/db/open.js';
+import { createEmbeddedClient, embeddedPath, type EmbeddedClient } from '../../../../src/db/driver/embedded-client.js';
+import { isTransientDbError } from '../../../../src/db/transient.js';
+import { uniqueViolation } from '../../../../src/db/unique-violation.js';
+import { users } from '../../../../src/db/schema.js';
+import { prepareClient } from '../../../helpers/make-app.js';
+import { removeDir, tempDir } from '../../../runtime/processes.js';
 
 let dir: string;
 let url: string;

@@ -16,7 +16,7 @@
  */
 import type { InValue } from '@libsql/client';
 import { is, Param, Placeholder } from 'drizzle-orm';
-import type { Db } from './client.js';
+import type { Db } from '../client.js';
 
 export function prepared<T>(build: (db: Db) => T): (db: Db) => T {
   const cache = new WeakMap<Db, T>();

@@ -10,7 +10,7 @@
  * `mapFromDriverValue`, and drizzle's rule for a left-joined table whose row is
  * missing (the object becomes null).
  *
- * It answers exactly what `query.get(values)` answers — `test/api/db/fast-get.test.ts`
+ * It answers exactly what `query.get(values)` answers — `test/api/db/driver/fast-get.test.ts`
  * compares both on rows with every column type, NULLs and a missing join — and
  * hands the query back to drizzle whenever the plan does not cover it: a field
  * that is not a plain column or sits deeper than `object.column`, a query bound
@@ -59,7 +59,7 @@ interface ObjectPlan {
 
 /**
  * The embedded client's rows carry their values array under this registry
- * symbol (src/db/embedded-rows.ts), so no copy through index accessors is needed.
+ * symbol (src/db/driver/embedded-rows.ts), so no copy through index accessors is needed.
  */
 const ROW_VALUES = Symbol.for('svc.db.rowValues');
 

@@ -1,7 +1,7 @@
 /**
- * `fastGet` (src/db/fast-get.ts) against drizzle's own `.get()` on the same
+ * `fastGet` (src/db/driver/fast-get.ts) against drizzle's own `.get()` on the same
  * prepared query, on both clients svc runs files with: the embedded client
- * (Node's `libsql` binding, src/db/embedded-client.ts) and `@libsql/client`.
+ * (Node's `libsql` binding, src/db/driver/embedded-client.ts) and `@libsql/client`.
  * Every case must answer exactly as drizzle: the same values, types and key
  * order (compared through JSON too), NULLs, a left join with no row (the
  * object becomes null), top-level fields, a blob (handed back to drizzle),
@@ -11,10 +11,10 @@ import type { Client } from '@libsql/client';
 import { eq, sql } from 'drizzle-orm';
 import { blob, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/db/client.js';
-import { fastGet } from '../../../src/db/fast-get.js';
-import { credentials, sessions, users } from '../../../src/db/schema.js';
-import { FILE_CLIENTS, migratedDatabase, type FileClientKind } from '../../helpers/file-clients.js';
+import type { Db } from '../../../../src/db/client.js';
+import { fastGet } from '../../../../src/db/driver/fast-get.js';
+import { credentials, sessions, users } from '../../../../src/db/schema.js';
+import { FILE_CLIENTS, migratedDatabase, type FileClientKind } from '../../../helpers/file-clients.js';
 
 const blobs = sqliteTable('fast_get_blobs', { id: text().primaryKey(), data: blob({ mode: 'buffer' }) });
 
