@@ -22,8 +22,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const ROOTS = ['src', 'adapter', 'client', 'cli', 'demo', 'scripts', 'bench', 'test', 'examples', 'bin'];
 const EXTENSIONS = /\.(ts|mts|cts|js|mjs|cjs)$/;
+/** What biome.jsonc leaves out: generated files, docs and migrations. */
+const NOT_FORMATTED = /^(docs|migrations)\/|\.generated\.ts$/;
 const DIRECTIVE = /^\s*(@ts-|eslint|biome-ignore|prettier-ignore|istanbul |c8 |#|@vitest-|global |<reference)/;
 const LIST_ITEM = /^([-*+•]|\d+[.)]) /;
 /** A comment line that reads as code (a statement or a block opening), never wrapped or joined. */
@@ -309,10 +310,10 @@ function wrapRuns(lines, from, to, split, width) {
   for (const [start, end] of runs.reverse()) wrapRun(lines, start, end, split, width);
 }
 
-/** The tracked files biome formats, minus generated ones. */
+/** The tracked script files biome formats. */
 function defaultFiles() {
-  const out = execFileSync('git', ['ls-files', '--', ...ROOTS, '*.ts', '*.mjs'], { encoding: 'utf8' });
-  return out.split('\n').filter((f) => EXTENSIONS.test(f) && !f.endsWith('.generated.ts'));
+  const out = execFileSync('git', ['ls-files'], { encoding: 'utf8' });
+  return out.split('\n').filter((f) => EXTENSIONS.test(f) && !NOT_FORMATTED.test(f));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
