@@ -12,7 +12,7 @@ import { resolveChromium } from './chromium.mjs';
 
 const suites = {
   typecheck: { cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'], what: 'typecheck (tsc)' },
-  lint: { cmd: 'npx', args: ['biome', 'ci', '.'], what: 'format and lint (Biome; npm run format fixes)' },
+  lint: { cmd: 'npx', args: ['biome', 'ci', '--colors=off', '.'], what: 'format and lint (Biome; npm run format fixes)' },
   unit: { cmd: 'npx', args: ['vitest', 'run'], what: 'unit, integration and runtime suites (vitest)' },
   conformance: { cmd: process.execPath, args: ['scripts/conformance.mjs'], what: 'conformance (node-file, bun-file, deno-file, workerd-d1, workerd-sqld)' },
   e2e: { cmd: 'npx', args: ['vitest', 'run', '--config', 'vitest.e2e.config.ts'], what: 'browser end-to-end (Chromium)' },
