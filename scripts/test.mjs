@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every suite, always all of them, then one summary. The typecheck
-// runs beside the conformance suite (one is CPU, the other mostly waits on its
+// and the lint (Biome: formatting and lint rules, biome.jsonc; seconds) run
+// beside the conformance suite (one is CPU, the other mostly waits on its
 // servers); the unit suite and the browser suite run alone, since each fills
 // both cores. A failing suite never hides another: each runs, the summary
 // lists all, and the exit code is 1 if any failed. It brings its own browser
@@ -11,13 +12,14 @@ import { resolveChromium } from './chromium.mjs';
 
 const suites = {
   typecheck: { cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'], what: 'typecheck (tsc)' },
+  lint: { cmd: 'npx', args: ['biome', 'ci', '--colors=off', '.'], what: 'format and lint (Biome; npm run format fixes)' },
   unit: { cmd: 'npx', args: ['vitest', 'run'], what: 'unit, integration and runtime suites (vitest)' },
   conformance: { cmd: process.execPath, args: ['scripts/conformance.mjs'], what: 'conformance (node-file, bun-file, deno-file, workerd-d1, workerd-sqld)' },
   e2e: { cmd: 'npx', args: ['vitest', 'run', '--config', 'vitest.e2e.config.ts'], what: 'browser end-to-end (Chromium)' },
 };
 
 /** Phases run in order; the suites of one phase run at once. */
-const PHASES = [['unit'], ['conformance', 'typecheck'], ['e2e']];
+const PHASES = [['unit'], ['conformance', 'typecheck', 'lint'], ['e2e']];
 
 const results = new Map();
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
