@@ -34,7 +34,8 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONCURRENCY = 16;
 
 const fmt = (n: number, d = 0) => n.toFixed(d);
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Runs `call` with CONCURRENCY workers for ROUND_MS; returns req/s and latencies (ms). */
 async function measure(call: () => Promise<Response>): Promise<{ rps: number; lat: number[] }> {
@@ -64,26 +65,71 @@ async function compare(label: string, a: [string, () => Promise<Response>], b: [
   }
   const sum = (xs: { rps: number; lat: number[] }[]) => {
     const lat = xs.flatMap((x) => x.lat).sort((x, y) => x - y);
-    return { rps: xs.reduce((s, x) => s + x.rps, 0) / xs.length, p50: pct(lat, 50), p99: pct(lat, 99), mean: lat.reduce((s, x) => s + x, 0) / lat.length };
+    return {
+      rps: xs.reduce((s, x) => s + x.rps, 0) / xs.length,
+      p50: pct(lat, 50),
+      p99: pct(lat, 99),
+      mean: lat.reduce((s, x) => s + x, 0) / lat.length,
+    };
   };
   const sa = sum(ra);
   const sb = sum(rb);
   console.log(`\n${label}`);
-  for (const [name, s] of [[a[0], sa], [b[0], sb]] as const) console.log(`  ${name.padEnd(34)} ${fmt(s.rps).padStart(7)} req/s   p50 ${fmt(s.p50, 2)} ms   p99 ${fmt(s.p99, 2)} ms`);
+  for (const [name, s] of [
+    [a[0], sa],
+    [b[0], sb],
+  ] as const)
+    console.log(
+      `  ${name.padEnd(34)} ${fmt(s.rps).padStart(7)} req/s   p50 ${fmt(s.p50, 2)} ms   p99 ${fmt(s.p99, 2)} ms`,
+    );
   return { a: sa, b: sb };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-adapter-'));
 try {
   const api = await createAuthApi({
-    env: { ISSUER, API_SERVICE_TOKEN: SERVICE, DATABASE_URL: `file:${join(dir, 'bench.db')}`, APP_NAME: 'bench', DEFAULT_ROLES: 'user', AVAILABLE_ROLES: 'user,admin', ACCESS_TOKEN_TTL: '1h', REFRESH_TOKEN_TTL: '1d', RATE_LIMIT: '1000000', DISABLE_AUTH_RATE_LIMITS: 'true', DELAY_AFTER: '0', RPID: 'localhost', ORIGINS: ORIGIN },
+    env: {
+      ISSUER,
+      API_SERVICE_TOKEN: SERVICE,
+      DATABASE_URL: `file:${join(dir, 'bench.db')}`,
+      APP_NAME: 'bench',
+      DEFAULT_ROLES: 'user',
+      AVAILABLE_ROLES: 'user,admin',
+      ACCESS_TOKEN_TTL: '1h',
+      REFRESH_TOKEN_TTL: '1d',
+      RATE_LIMIT: '1000000',
+      DISABLE_AUTH_RATE_LIMITS: 'true',
+      DELAY_AFTER: '0',
+      RPID: 'localhost',
+      ORIGINS: ORIGIN,
+    },
     logger: createLogger(() => {}),
   });
   const now = new Date();
   const id = randomId();
-  await api.deps.db.insert(users).values({ id, email: `${id}@bench.test`, roles: ['user'], verified: true, emailVerified: true, createdAt: now, updatedAt: now });
+  await api.deps.db.insert(users).values({
+    id,
+    email: `${id}@bench.test`,
+    roles: ['user'],
+    verified: true,
+    emailVerified: true,
+    createdAt: now,
+    updatedAt: now,
+  });
   const [user] = await api.deps.db.select().from(users).where(eq(users.id, id));
-  const env = await issueSession(api.deps, { user: user!, method: 'passkey', client: { ip: '203.0.113.7', ipKey: '203.0.113.7', userAgent: 'bench', trusted: false, externalDelivery: false, startedAtMs: 0 }, mfaSatisfied: true });
+  const env = await issueSession(api.deps, {
+    user: user!,
+    method: 'passkey',
+    client: {
+      ip: '203.0.113.7',
+      ipKey: '203.0.113.7',
+      userAgent: 'bench',
+      trusted: false,
+      externalDelivery: false,
+      startedAtMs: 0,
+    },
+    mfaSatisfied: true,
+  });
   if (isMfaRequired(env)) throw new Error('unexpected MFA');
   const cookie = `svc-access=${createCookieCodec(COOKIE_SECRET, ORIGIN).sign({ kind: 'access', sub: env.sub, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: env.phone, organizationId: env.organizationId }, env.ttl, Date.now())}`;
 
@@ -92,26 +138,56 @@ try {
   app.get('/plain', (c) => c.json({ ok: true }));
   app.get('/guarded', requireAuth({ cookieSecret: COOKIE_SECRET, issuer: ORIGIN }), (c) => c.json({ ok: true }));
   const guardReq = () => new Request('http://app.local/guarded', { headers: { cookie } });
-  const g = await compare('requireAuth-guarded Hono route vs unguarded (in-process app.fetch, same cookie each call)', ['unguarded', () => Promise.resolve(app.fetch(new Request('http://app.local/plain', { headers: { cookie } })))], ['guarded (requireAuth, cookie)', () => Promise.resolve(app.fetch(guardReq()))]);
+  const g = await compare(
+    'requireAuth-guarded Hono route vs unguarded (in-process app.fetch, same cookie each call)',
+    ['unguarded', () => Promise.resolve(app.fetch(new Request('http://app.local/plain', { headers: { cookie } })))],
+    ['guarded (requireAuth, cookie)', () => Promise.resolve(app.fetch(guardReq()))],
+  );
 
   // 2a. adapter vs direct, in-process
-  const opts = { authServerUrl: ISSUER, audience: ISSUER, cookieSecret: COOKIE_SECRET, serviceSecret: SERVICE, issuer: ORIGIN, resolveClientIp: () => '203.0.113.7', log: () => {} };
+  const opts = {
+    authServerUrl: ISSUER,
+    audience: ISSUER,
+    cookieSecret: COOKIE_SECRET,
+    serviceSecret: SERVICE,
+    issuer: ORIGIN,
+    resolveClientIp: () => '203.0.113.7',
+    log: () => {},
+  };
   const inproc = new Hono();
   inproc.route('/auth', svcAdapter({ ...opts, fetch: (input, init) => Promise.resolve(api.request(input, init)) }));
   const p = await compare(
     'GET /users/me direct vs through the adapter (in-process: adapter fetch = api.request)',
-    ['direct API (bearer)', () => Promise.resolve(api.request('/users/me', { headers: { authorization: `Bearer ${env.token}` } }))],
-    ['adapter /auth/users/me (cookie)', () => Promise.resolve(inproc.fetch(new Request('http://app.local/auth/users/me', { headers: { cookie } })))],
+    [
+      'direct API (bearer)',
+      () => Promise.resolve(api.request('/users/me', { headers: { authorization: `Bearer ${env.token}` } })),
+    ],
+    [
+      'adapter /auth/users/me (cookie)',
+      () => Promise.resolve(inproc.fetch(new Request('http://app.local/auth/users/me', { headers: { cookie } }))),
+    ],
   );
 
   // 2c. the adapter's own cost per request: upstream stubbed with a fixed /users/me answer
   const meBody = await (await api.request('/users/me', { headers: { authorization: `Bearer ${env.token}` } })).text();
   const stubbed = new Hono();
-  stubbed.route('/auth', svcAdapter({ ...opts, fetch: async () => new Response(meBody, { status: 200, headers: { 'content-type': 'application/json' } }) }));
+  stubbed.route(
+    '/auth',
+    svcAdapter({
+      ...opts,
+      fetch: async () => new Response(meBody, { status: 200, headers: { 'content-type': 'application/json' } }),
+    }),
+  );
   const o = await compare(
     'adapter cost per request: /auth/users/me with a stubbed upstream vs a plain Hono JSON route (in-process)',
-    ['plain Hono JSON route', () => Promise.resolve(app.fetch(new Request('http://app.local/plain', { headers: { cookie } })))],
-    ['adapter, stubbed upstream', () => Promise.resolve(stubbed.fetch(new Request('http://app.local/auth/users/me', { headers: { cookie } })))],
+    [
+      'plain Hono JSON route',
+      () => Promise.resolve(app.fetch(new Request('http://app.local/plain', { headers: { cookie } }))),
+    ],
+    [
+      'adapter, stubbed upstream',
+      () => Promise.resolve(stubbed.fetch(new Request('http://app.local/auth/users/me', { headers: { cookie } }))),
+    ],
   );
 
   // 2b. loopback HTTP
@@ -134,8 +210,12 @@ try {
   console.log('\nRatios');
   console.log(`  guarded / unguarded req/s:                 ${fmt(g.b.rps / g.a.rps, 2)}   (target ≥ 0.90)`);
   console.log(`  adapter / direct mean latency, in-process: ${fmt(p.b.mean / p.a.mean, 2)}×  (target ≤ 1.15×)`);
-  console.log(`  adapter own cost per request (stubbed):    ${fmt((1000 / o.b.rps - 1000 / o.a.rps) * 1000)} µs of CPU-bound time per request at concurrency ${CONCURRENCY}`);
-  console.log(`  adapter / direct mean latency, loopback:   ${fmt(l.b.mean / l.a.mean, 2)}×  (informational: one extra HTTP hop)`);
+  console.log(
+    `  adapter own cost per request (stubbed):    ${fmt((1000 / o.b.rps - 1000 / o.a.rps) * 1000)} µs of CPU-bound time per request at concurrency ${CONCURRENCY}`,
+  );
+  console.log(
+    `  adapter / direct mean latency, loopback:   ${fmt(l.b.mean / l.a.mean, 2)}×  (informational: one extra HTTP hop)`,
+  );
   await api.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

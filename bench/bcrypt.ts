@@ -39,7 +39,9 @@ async function startSide(label: string, bcrypt: 'inline' | 'pool', cost: number)
   const seed = await createAuthApi({ env, logger: createLogger(() => {}) });
   const chains = await Promise.all(Array.from({ length: CHAINS }, () => signedInUser(seed)));
   await seed.close();
-  const proc = start(process.execPath, [...BIN.tsxNode, 'bench/lib/node-api.ts'], { env: { ...env, PORT: '0', BCRYPT: bcrypt } });
+  const proc = start(process.execPath, [...BIN.tsxNode, 'bench/lib/node-api.ts'], {
+    env: { ...env, PORT: '0', BCRYPT: bcrypt },
+  });
   return { label, proc, base: await listening(proc, label), dir, chains };
 }
 
@@ -49,9 +51,13 @@ async function round(side: Side): Promise<{ refreshPerS: number; readsPerS: numb
   const end = performance.now() + ROUND_MS;
   const refresher = async (chain: { refreshToken: string }) => {
     while (performance.now() < end) {
-      const res = await fetch(`${side.base}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${chain.refreshToken}` } });
+      const res = await fetch(`${side.base}/refresh`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${chain.refreshToken}` },
+      });
       const body = (await res.json()) as { refreshToken?: string };
-      if (res.status !== 200 || !body.refreshToken) throw new Error(`${side.label} refresh: ${res.status} ${JSON.stringify(body)}`);
+      if (res.status !== 200 || !body.refreshToken)
+        throw new Error(`${side.label} refresh: ${res.status} ${JSON.stringify(body)}`);
       chain.refreshToken = body.refreshToken;
       refreshes++;
     }
@@ -71,7 +77,9 @@ async function round(side: Side): Promise<{ refreshPerS: number; readsPerS: numb
   return { refreshPerS: refreshes / secs, readsPerS: lat.length / secs, latMs: lat.sort((a, b) => a - b) };
 }
 
-console.log(`bench:bcrypt — ${machine()}; ${ROUNDS} alternating rounds × ${ROUND_MS} ms; ${CHAINS} refresh chains + ${READERS} /health/status readers; load average ${loadAverage()} (before)`);
+console.log(
+  `bench:bcrypt — ${machine()}; ${ROUNDS} alternating rounds × ${ROUND_MS} ms; ${CHAINS} refresh chains + ${READERS} /health/status readers; load average ${loadAverage()} (before)`,
+);
 for (const cost of COSTS) {
   const sides = [await startSide('inline bcrypt', 'inline', cost), await startSide('worker pool', 'pool', cost)];
   try {
@@ -82,8 +90,8 @@ for (const cost of COSTS) {
       for (const i of order) results[i]!.push(await round(sides[i]!));
     }
     console.log(`\nREFRESH_TOKEN_BCRYPT_COST=${cost}`);
-    const p50 = (rs: typeof results[number]) => median(rs.map((x) => pct(x.latMs, 50)));
-    const p99 = (rs: typeof results[number]) => median(rs.map((x) => pct(x.latMs, 99)));
+    const p50 = (rs: (typeof results)[number]) => median(rs.map((x) => pct(x.latMs, 50)));
+    const p99 = (rs: (typeof results)[number]) => median(rs.map((x) => pct(x.latMs, 99)));
     for (const [i, side] of sides.entries()) {
       const rs = results[i]!;
       console.log(

@@ -63,9 +63,17 @@ function libsqlDriver(name: string, create: CreateClient): Driver {
 }
 
 async function drivers(): Promise<Driver[]> {
-  const installed = (JSON.parse(readFileSync(join(import.meta.dirname, '../node_modules/@libsql/client/package.json'), 'utf8')) as { version: string }).version;
+  const installed = (
+    JSON.parse(readFileSync(join(import.meta.dirname, '../node_modules/@libsql/client/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
   const list: Driver[] = [
-    { name: 'embedded (ours)', open: async (url) => createEmbeddedClient(url, { connectionSetup: SETUP, reopenOnBusy: true }) as unknown as Client },
+    {
+      name: 'embedded (ours)',
+      open: async (url) =>
+        createEmbeddedClient(url, { connectionSetup: SETUP, reopenOnBusy: true }) as unknown as Client,
+    },
     libsqlDriver(`@libsql/client ${installed}`, installedCreateClient),
   ];
   const other = process.env['LIBSQL_CLIENT_DIR'];
@@ -80,9 +88,26 @@ async function drivers(): Promise<Driver[]> {
 
 /** drizzle's own prepared queries for the same reads (its row mapper, no fastGet). */
 function drizzlePrepared(db: Db) {
-  const access = db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare();
-  const lookup = db.select({ session: sessions, user: users }).from(sessions).leftJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup'))).limit(1).prepare();
-  const creds = db.select().from(credentials).where(eq(credentials.userId, sql.placeholder('userId'))).orderBy(asc(credentials.createdAt)).prepare();
+  const access = db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare();
+  const lookup = db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup')))
+    .limit(1)
+    .prepare();
+  const creds = db
+    .select()
+    .from(credentials)
+    .where(eq(credentials.userId, sql.placeholder('userId')))
+    .orderBy(asc(credentials.createdAt))
+    .prepare();
   const orgs = db
     .select({ organization: organizations, membership: organizationMemberships })
     .from(organizationMemberships)
@@ -104,23 +129,33 @@ function queryCases(driver: string, db: Db, ids: { sessionId: string; userId: st
   return [
     [`${driver} | svc     | access check`, async () => must(await findSessionWithUser(db, ids.sessionId))],
     [`${driver} | drizzle | access check`, async () => must(await d.access.get({ id: ids.sessionId }))],
-    [`${driver} | svc     | /users/me reads`, async () => {
-      must(await findSessionWithUser(db, ids.sessionId));
-      await listCredentials(db, ids.userId);
-      await listUserOrganizations(db, ids.userId);
-    }],
-    [`${driver} | drizzle | /users/me reads`, async () => {
-      must(await d.access.get({ id: ids.sessionId }));
-      await d.creds.all({ userId: ids.userId });
-      await d.orgs.all({ userId: ids.userId });
-    }],
+    [
+      `${driver} | svc     | /users/me reads`,
+      async () => {
+        must(await findSessionWithUser(db, ids.sessionId));
+        await listCredentials(db, ids.userId);
+        await listUserOrganizations(db, ids.userId);
+      },
+    ],
+    [
+      `${driver} | drizzle | /users/me reads`,
+      async () => {
+        must(await d.access.get({ id: ids.sessionId }));
+        await d.creds.all({ userId: ids.userId });
+        await d.orgs.all({ userId: ids.userId });
+      },
+    ],
     [`${driver} | svc     | refresh lookup`, async () => must(await findSessionByLookup(db, ids.lookup))],
     [`${driver} | drizzle | refresh lookup`, async () => must(await d.lookup.get({ lookup: ids.lookup }))],
   ];
 }
 
 async function seeded(url: string, client?: Client): Promise<{ api: AuthApi; token: string }> {
-  const api = await createAuthApi({ env: { ...benchEnv, DATABASE_URL: url }, logger: createLogger(() => {}), ...(client ? { client } : {}) });
+  const api = await createAuthApi({
+    env: { ...benchEnv, DATABASE_URL: url },
+    logger: createLogger(() => {}),
+    ...(client ? { client } : {}),
+  });
   return { api, token: (await signedInUser(api)).token };
 }
 
@@ -155,13 +190,18 @@ async function main() {
         cpu[i]!.push((c.user + c.system) / N);
       }
     }
-    console.log(`\nqueries: CPU µs per call, median of ${ROUNDS} rounds × ${N} calls (spread min–max); load average ${loadAverage()}`);
-    for (const [i, [label]] of cases.entries()) console.log(`  ${label.padEnd(56)} ${fmt(median(cpu[i]!), 1).padStart(7)}  (${spread(cpu[i]!)})`);
+    console.log(
+      `\nqueries: CPU µs per call, median of ${ROUNDS} rounds × ${N} calls (spread min–max); load average ${loadAverage()}`,
+    );
+    for (const [i, [label]] of cases.entries())
+      console.log(`  ${label.padEnd(56)} ${fmt(median(cpu[i]!), 1).padStart(7)}  (${spread(cpu[i]!)})`);
     const at = (label: string) => median(cpu[cases.findIndex(([l]) => l === label)]!);
     for (const drv of list.slice(1)) {
       for (const unit of ['access check', '/users/me reads', 'refresh lookup']) {
         const ours = at(`${list[0]!.name} | svc     | ${unit}`);
-        console.log(`  ${unit.padEnd(16)} ${drv.name} drizzle ÷ ours: ${fmt(at(`${drv.name} | drizzle | ${unit}`) / ours, 2)}×; ${drv.name} svc (fastGet) ÷ ours: ${fmt(at(`${drv.name} | svc     | ${unit}`) / ours, 2)}×`);
+        console.log(
+          `  ${unit.padEnd(16)} ${drv.name} drizzle ÷ ours: ${fmt(at(`${drv.name} | drizzle | ${unit}`) / ours, 2)}×; ${drv.name} svc (fastGet) ÷ ours: ${fmt(at(`${drv.name} | svc     | ${unit}`) / ours, 2)}×`,
+        );
       }
     }
 
@@ -174,7 +214,8 @@ async function main() {
       const { api, token } = await seeded(fileUrl, client);
       apis.push(api);
       const auth = { headers: { authorization: `Bearer ${token}` } };
-      if (k === 0) routes.push(['GET /health/status (floor)', async () => expectStatus(await api.request('/health/status'))]);
+      if (k === 0)
+        routes.push(['GET /health/status (floor)', async () => expectStatus(await api.request('/health/status'))]);
       routes.push([`GET /users/me — ${drv.name}`, async () => expectStatus(await api.request('/users/me', auth))]);
     }
     for (const [, call] of routes) for (let i = 0; i < 300; i++) await call();
@@ -187,12 +228,18 @@ async function main() {
         cpuReq[i]!.push(m.cpuUsPerReq);
       }
     }
-    console.log(`\nroute: in-process app.request, concurrency ${CONCURRENCY}, ${ROUNDS} rounds × ${ROUND_MS} ms; load average ${loadAverage()}`);
+    console.log(
+      `\nroute: in-process app.request, concurrency ${CONCURRENCY}, ${ROUNDS} rounds × ${ROUND_MS} ms; load average ${loadAverage()}`,
+    );
     for (const [i, [label]] of routes.entries()) {
-      console.log(`  ${label.padEnd(44)} ${fmt(median(rps[i]!)).padStart(6)} req/s (${spread(rps[i]!, 0)}); CPU ${fmt(median(cpuReq[i]!), 1)} µs/request (${spread(cpuReq[i]!)})`);
+      console.log(
+        `  ${label.padEnd(44)} ${fmt(median(rps[i]!)).padStart(6)} req/s (${spread(rps[i]!, 0)}); CPU ${fmt(median(cpuReq[i]!), 1)} µs/request (${spread(cpuReq[i]!)})`,
+      );
     }
     for (let i = 2; i < routes.length; i++) {
-      console.log(`  ${routes[i]![0].slice(16)} ÷ ours: CPU per request ${fmt(median(cpuReq[i]!) / median(cpuReq[1]!), 2)}×, req/s ${fmt(median(rps[1]!) / median(rps[i]!), 2)}× in our favour`);
+      console.log(
+        `  ${routes[i]![0].slice(16)} ÷ ours: CPU per request ${fmt(median(cpuReq[i]!) / median(cpuReq[1]!), 2)}×, req/s ${fmt(median(rps[1]!) / median(rps[i]!), 2)}× in our favour`,
+      );
     }
     console.log(`\nload average ${loadAverage()} (after)`);
   } finally {

@@ -29,7 +29,11 @@ const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 // The inner token is only decoded for its `exp` on this path (the stubbed upstream never verifies it).
 const innerToken = `${b64({ alg: 'RS256' })}.${b64({ sub: 'u1', exp: nowS + 3600 })}.sig`;
 const cookie = `svc-access=${createCookieCodec(COOKIE_SECRET, ORIGIN).sign({ kind: 'access', sub: 'u1', sessionId: 's1', token: innerToken, roles: ['user'], email: 'a@b.co', phone: null, organizationId: null }, 3600, Date.now())}`;
-const meBody = JSON.stringify({ user: { id: 'u1', email: 'a@b.co', phone: null, roles: ['user'] }, credentials: [], organizations: [] });
+const meBody = JSON.stringify({
+  user: { id: 'u1', email: 'a@b.co', phone: null, roles: ['user'] },
+  credentials: [],
+  organizations: [],
+});
 const opts = {
   authServerUrl: 'http://api.bench',
   audience: 'http://api.bench',
@@ -57,20 +61,33 @@ async function measure(url: string): Promise<{ rps: number; p50: number; p99: nu
   const start = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   lat.sort((a, b) => a - b);
-  return { rps: lat.length / ((performance.now() - start) / 1000), p50: lat[Math.floor(lat.length / 2)]!, p99: lat[Math.floor(lat.length * 0.99)]! };
+  return {
+    rps: lat.length / ((performance.now() - start) / 1000),
+    p50: lat[Math.floor(lat.length / 2)]!,
+    p99: lat[Math.floor(lat.length * 0.99)]!,
+  };
 }
 
 async function compare(label: string, hono: string, expressUrl: string) {
-  for (let i = 0; i < 300; i++) await (await fetch(hono, { headers: { cookie } })).arrayBuffer(), await (await fetch(expressUrl, { headers: { cookie } })).arrayBuffer();
+  for (let i = 0; i < 300; i++)
+    await (await fetch(hono, { headers: { cookie } })).arrayBuffer(),
+      await (await fetch(expressUrl, { headers: { cookie } })).arrayBuffer();
   const runs: Record<'Hono' | 'Express', { rps: number; p50: number; p99: number }[]> = { Hono: [], Express: [] };
   for (let r = 0; r < ROUNDS; r++) runs.Hono.push(await measure(hono)), runs.Express.push(await measure(expressUrl));
   console.log(`\n${label}`);
-  const mean = (xs: { rps: number; p50: number; p99: number }[], k: 'rps' | 'p50' | 'p99') => xs.reduce((s, x) => s + x[k], 0) / xs.length;
-  for (const [name, xs] of Object.entries(runs)) console.log(`  ${name.padEnd(8)} ${mean(xs, 'rps').toFixed(0).padStart(7)} req/s   p50 ${mean(xs, 'p50').toFixed(2)} ms   p99 ${mean(xs, 'p99').toFixed(2)} ms`);
+  const mean = (xs: { rps: number; p50: number; p99: number }[], k: 'rps' | 'p50' | 'p99') =>
+    xs.reduce((s, x) => s + x[k], 0) / xs.length;
+  for (const [name, xs] of Object.entries(runs))
+    console.log(
+      `  ${name.padEnd(8)} ${mean(xs, 'rps').toFixed(0).padStart(7)} req/s   p50 ${mean(xs, 'p50').toFixed(2)} ms   p99 ${mean(xs, 'p99').toFixed(2)} ms`,
+    );
   console.log(`  Express / Hono req/s: ${(mean(runs.Express, 'rps') / mean(runs.Hono, 'rps')).toFixed(2)}`);
 }
 
-const listening = (server: Server) => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const listening = (server: Server) =>
+  new Promise<string>((r) =>
+    server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 
 const honoApp = new Hono();
 honoApp.route('/auth', svcAdapter(opts));
@@ -86,7 +103,11 @@ const expressServer = createServer(expressApp);
 const expressUrl = await listening(expressServer);
 
 try {
-  await compare('GET /auth/users/me through the adapter, upstream stubbed (loopback HTTP)', `${honoUrl}/auth/users/me`, `${expressUrl}/auth/users/me`);
+  await compare(
+    'GET /auth/users/me through the adapter, upstream stubbed (loopback HTTP)',
+    `${honoUrl}/auth/users/me`,
+    `${expressUrl}/auth/users/me`,
+  );
   await compare('GET /app behind requireAuth (cookie path, loopback HTTP)', `${honoUrl}/app`, `${expressUrl}/app`);
 } finally {
   honoServer.close();

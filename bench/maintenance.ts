@@ -19,7 +19,10 @@ const { db, client } = await openDatabase(`file:${dir}/m.db`);
 await applyMigrations(client);
 const now = Date.now();
 const old = now - 40 * 86_400_000;
-await client.execute({ sql: "INSERT INTO users (id, email, email_verified, roles, created_at, updated_at) VALUES ('u', 'u@example.com', 1, '[\"user\"]', ?, ?)", args: [now, now] });
+await client.execute({
+  sql: "INSERT INTO users (id, email, email_verified, roles, created_at, updated_at) VALUES ('u', 'u@example.com', 1, '[\"user\"]', ?, ?)",
+  args: [now, now],
+});
 const t0 = performance.now();
 for (let done = 0; done < rows; done += 100_000) {
   const n = Math.min(100_000, rows - done);
@@ -54,6 +57,10 @@ for (let n = -1; n !== 0; runs++) {
 const sorted = [...times].sort((a, b) => a - b);
 const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(2);
 const left = Number((await client.execute('SELECT COUNT(*) AS n FROM sessions')).rows[0]!['n']);
-console.log(`maintenance bench: deleted ${deleted} rows in ${runs} runs, ${times.length} statements, ${((performance.now() - p0) / 1000).toFixed(1)} s; per statement median ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms; ${left} live row(s) kept (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')})`);
+console.log(
+  `maintenance bench: deleted ${deleted} rows in ${runs} runs, ${times.length} statements, ${((performance.now() - p0) / 1000).toFixed(1)} s; per statement median ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms; ${left} live row(s) kept (load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')})`,
+);
 client.close();
 removeDir(dir);

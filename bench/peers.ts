@@ -24,11 +24,30 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../test/runtime/processes.js';
+import {
+  BIN,
+  ROOT,
+  freePort,
+  removeDir,
+  start,
+  tempDir,
+  waitForHttp,
+  type Spawned,
+} from '../test/runtime/processes.js';
 import { fmt, loadAverage, machine, measure, summary } from './lib/load.js';
 import { createLoadGenerator, describeLoad, type LoadResult } from './lib/loadgen.js';
 import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
-import { baSignIn, client, listening, ok, origin, pool, svcContinueWithEmail, svcSignIn, svcSignUp } from './lib/peer-flows.js';
+import {
+  baSignIn,
+  client,
+  listening,
+  ok,
+  origin,
+  pool,
+  svcContinueWithEmail,
+  svcSignIn,
+  svcSignUp,
+} from './lib/peer-flows.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 2000);
@@ -67,7 +86,12 @@ const gen = createLoadGenerator();
 
 /** One round of a read through the generator; non-2xx answers and socket errors are kept for the report. */
 async function readRound(read: Read, connections: number, durationMs: number): Promise<LoadResult> {
-  return gen.run({ url: read.base, connections, durationMs, requests: [{ path: read.path, headers: read.cookie ? { cookie: read.cookie } : {} }] });
+  return gen.run({
+    url: read.base,
+    connections,
+    durationMs,
+    requests: [{ path: read.path, headers: read.cookie ? { cookie: read.cookie } : {} }],
+  });
 }
 
 async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
@@ -77,7 +101,12 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
   const procs: Spawned[] = [];
   try {
     const api = start(exec, ts(join(ROOT, runtime === 'node' ? 'src/node.ts' : 'src/bun.ts')), {
-      env: { ...benchEnv, DATABASE_URL: `file:${join(dir, `svc-${runtime}.db`)}`, PORT: String(apiPort), HOST: '127.0.0.1', DELIVERY_MODE: 'none',
+      env: {
+        ...benchEnv,
+        DATABASE_URL: `file:${join(dir, `svc-${runtime}.db`)}`,
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DELIVERY_MODE: 'none',
         NODE_ENV: 'development',
         LOGIN_METHODS: 'passkey,magic_link,email_otp',
         // The anti-enumeration floor (250 ms on /login and the code request by default) makes a sign-in
@@ -90,14 +119,19 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
     await waitForHttp(`${apiUrl}/health/status`, api, 60_000);
     const appProc = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), { env: { API_URL: apiUrl, PORT: '0' } });
     procs.push(appProc);
-    const baProc = start(exec, [join(PEERS, 'better-auth-server.mjs')], { cwd: PEERS, env: { DATABASE_FILE: join(dir, `ba-${runtime}.db`), PORT: '0', BASE_URL: BENCH_APP_ORIGIN } });
+    const baProc = start(exec, [join(PEERS, 'better-auth-server.mjs')], {
+      cwd: PEERS,
+      env: { DATABASE_FILE: join(dir, `ba-${runtime}.db`), PORT: '0', BASE_URL: BENCH_APP_ORIGIN },
+    });
     procs.push(baProc);
     const [app, ba] = [await listening(appProc, 'svc app'), await listening(baProc, 'Better Auth')];
     // COMPARE_UPSTREAM=1 (Node): a second svc app on Node's global fetch, for an svc-vs-svc "who am I" line.
     const compare = runtime === 'node' && process.env['COMPARE_UPSTREAM'] === '1';
     let appGlobal = '';
     if (compare) {
-      const p = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), { env: { API_URL: apiUrl, PORT: '0', UPSTREAM_FETCH: 'global' } });
+      const p = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), {
+        env: { API_URL: apiUrl, PORT: '0', UPSTREAM_FETCH: 'global' },
+      });
       procs.push(p);
       appGlobal = await listening(p, 'svc app (global fetch)');
     }
@@ -116,7 +150,8 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
 
     const cases: Case[] = [
       {
-        label: 'ceiling: the same server with no auth (GET /bench/ping, {"ok":true}) — what a guarded route can at best reach',
+        label:
+          'ceiling: the same server with no auth (GET /bench/ping, {"ok":true}) — what a guarded route can at best reach',
         target: null,
         concurrency: READ_CONCURRENCY,
         svc: { base: app, path: '/bench/ping' },
@@ -139,7 +174,8 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
       ...(compare
         ? [
             {
-              label: 'who am I, svc alone: the app on nodeUpstreamFetch vs the same app on Node\'s global fetch (same API process)',
+              label:
+                "who am I, svc alone: the app on nodeUpstreamFetch vs the same app on Node's global fetch (same API process)",
               names: ['svc, nodeUpstreamFetch', 'svc, global fetch'] as [string, string],
               target: null,
               concurrency: READ_CONCURRENCY,
@@ -167,12 +203,17 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         target: null,
         concurrency: n,
         svc: pool(svcChains, async (jar) => {
-          const r = await client.call(`${app}/auth/refresh`, { method: 'POST', headers: { ...origin, cookie: jar.header() } });
+          const r = await client.call(`${app}/auth/refresh`, {
+            method: 'POST',
+            headers: { ...origin, cookie: jar.header() },
+          });
           ok(r, 'svc refresh');
           jar.update(r.setCookies);
         }),
         ba: pool(baChains, async (jar) => {
-          const r = await client.call(`${ba}/rolling/api/auth/get-session?disableCookieCache=true`, { headers: { cookie: jar.header() } });
+          const r = await client.call(`${ba}/rolling/api/auth/get-session?disableCookieCache=true`, {
+            headers: { cookie: jar.header() },
+          });
           ok(r, 'BA rolling get-session');
           jar.update(r.setCookies);
         }),
@@ -213,7 +254,9 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         }
       }
     }
-    console.log(`\n${runtime === 'node' ? `Node ${process.version}` : `Bun ${execFileSync(BIN.bun, ['--version']).toString().trim()}`} — every server in its own process; load average ${loadAverage()}`);
+    console.log(
+      `\n${runtime === 'node' ? `Node ${process.version}` : `Bun ${execFileSync(BIN.bun, ['--version']).toString().trim()}`} — every server in its own process; load average ${loadAverage()}`,
+    );
     for (const [i, c] of cases.entries()) {
       const s = summary(rps[i]!.svc);
       const b = summary(rps[i]!.ba);
@@ -232,7 +275,9 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
           ? '(no target: see docs/performance.md)'
           : `(target ≥ ${c.target}× ${ratio >= c.target ? 'met' : 'NOT met'})`;
       const [left, right] = c.names ?? ['svc', 'Better Auth'];
-      console.log(`  ${c.label}\n    ${left} ${s.text}${detail('svc')}\n    ${right} ${b.text}${detail('ba')}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`);
+      console.log(
+        `  ${c.label}\n    ${left} ${s.text}${detail('svc')}\n    ${right} ${b.text}${detail('ba')}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`,
+      );
     }
   } finally {
     for (const p of procs) await p.stop();
@@ -242,9 +287,19 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
 async function main() {
   const started = performance.now();
   installPeer();
-  const peerVersion = (JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./node_modules/better-auth/package.json"))'], { cwd: PEERS }).toString()) as { version: string }).version;
-  console.log(`peers bench — ${machine()}; Better Auth ${peerVersion}; ${ROUNDS} interleaved rounds × ${ROUND_MS} ms (each after a ${SETTLE_MS} ms unmeasured lead-in); load average ${loadAverage()} (before)`);
-  console.log(`svc LOGIN_RESPONSE_FLOOR_MS=${process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0'} (the 250 ms default caps a sign-in at ≥ 500 ms by design)`);
+  const peerVersion = (
+    JSON.parse(
+      execFileSync('node', ['-p', 'JSON.stringify(require("./node_modules/better-auth/package.json"))'], {
+        cwd: PEERS,
+      }).toString(),
+    ) as { version: string }
+  ).version;
+  console.log(
+    `peers bench — ${machine()}; Better Auth ${peerVersion}; ${ROUNDS} interleaved rounds × ${ROUND_MS} ms (each after a ${SETTLE_MS} ms unmeasured lead-in); load average ${loadAverage()} (before)`,
+  );
+  console.log(
+    `svc LOGIN_RESPONSE_FLOOR_MS=${process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0'} (the 250 ms default caps a sign-in at ≥ 500 ms by design)`,
+  );
   const dir = tempDir('bench-peers');
   try {
     for (const runtime of RUNTIMES) await runtimeRun(runtime, dir);

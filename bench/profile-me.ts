@@ -11,7 +11,10 @@ import { expectStatus, fmt, measure } from './lib/load.js';
 import { benchEnv, signedInUser } from './lib/svc.js';
 
 const dir = tempDir('bench-prof');
-const api = await createAuthApi({ env: { ...benchEnv, DATABASE_URL: `file:${join(dir, 'prof.db')}` }, logger: createLogger(() => {}) });
+const api = await createAuthApi({
+  env: { ...benchEnv, DATABASE_URL: `file:${join(dir, 'prof.db')}` },
+  logger: createLogger(() => {}),
+});
 const { token } = await signedInUser(api);
 const auth = { headers: { authorization: `Bearer ${token}` } };
 const call = async () => expectStatus(await api.request('/users/me', auth));

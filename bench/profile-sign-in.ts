@@ -47,7 +47,12 @@ interface Server {
 }
 
 function spawnServer(name: string, root: string, entry: string, env: Record<string, string>): Server {
-  const args = ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, '--import', pathToFileURL(join(ROOT, 'bench/lib/cpu-report.mjs')).href];
+  const args = [
+    '--import',
+    pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href,
+    '--import',
+    pathToFileURL(join(ROOT, 'bench/lib/cpu-report.mjs')).href,
+  ];
   if (PROFILE_DIR) args.push('--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`);
   const child = spawn(process.execPath, [...args, join(root, entry)], {
     cwd: root,
@@ -64,7 +69,7 @@ function spawnServer(name: string, root: string, entry: string, env: Record<stri
     output: () => out,
     cpu: () =>
       new Promise<number>((res) => {
-        child.once('message', (m) => res(((m as { cpu: Cpu }).cpu.user + (m as { cpu: Cpu }).cpu.system)));
+        child.once('message', (m) => res((m as { cpu: Cpu }).cpu.user + (m as { cpu: Cpu }).cpu.system));
         child.send('cpu');
       }),
     async stop() {
@@ -140,7 +145,8 @@ async function round(s: Stack): Promise<Sample> {
     const [a1, p1] = await Promise.all([s.api.cpu(), s.app.cpu()]);
     sample[name] = { api: a1 - a0, app: p1 - p0, ops, ms };
   };
-  const post = (path: string, jar: CookieJar, json: unknown) => client.call(`${s.appUrl}${path}`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json });
+  const post = (path: string, jar: CookieJar, json: unknown) =>
+    client.call(`${s.appUrl}${path}`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json });
   await phase('login', s.users.length, () =>
     each(s.users, async (email, i) => {
       const r = await post('/auth/login', jars[i]!, { identifier: email });
@@ -172,7 +178,10 @@ async function round(s: Stack): Promise<Sample> {
   await phase('refresh', perChain * s.chains.length, () =>
     each(s.chains, async (jar) => {
       for (let k = 0; k < perChain; k++) {
-        const r = await client.call(`${s.appUrl}/auth/refresh`, { method: 'POST', headers: { ...origin, cookie: jar.header() } });
+        const r = await client.call(`${s.appUrl}/auth/refresh`, {
+          method: 'POST',
+          headers: { ...origin, cookie: jar.header() },
+        });
         ok(r, 'refresh');
         jar.update(r.setCookies);
       }
@@ -186,7 +195,9 @@ function report(label: string, samples: Sample[]) {
   const rows = PHASES.map((p) => ({ p, api: us(p, 'api'), app: us(p, 'app') }));
   const signIn = rows.filter((r) => r.p !== 'refresh');
   const sum = (side: 'api' | 'app') => signIn.reduce((a, r) => a + r[side], 0);
-  console.log(`\n${label}: CPU µs per operation (median of ${samples.length} rounds; ${USERS} users, concurrency ${CONCURRENCY})`);
+  console.log(
+    `\n${label}: CPU µs per operation (median of ${samples.length} rounds; ${USERS} users, concurrency ${CONCURRENCY})`,
+  );
   console.log(`  ${'phase'.padEnd(44)} ${'API'.padStart(7)} ${'app'.padStart(7)} ${'both'.padStart(7)}`);
   const names: Record<Phase, string> = {
     login: 'POST /auth/login',
@@ -196,10 +207,20 @@ function report(label: string, samples: Sample[]) {
     refresh: 'POST /auth/refresh',
   };
   for (const r of rows) {
-    if (r.p === 'refresh') console.log(`  ${'sign-in total (the four above)'.padEnd(44)} ${fmt(sum('api')).padStart(7)} ${fmt(sum('app')).padStart(7)} ${fmt(sum('api') + sum('app')).padStart(7)}`);
-    console.log(`  ${names[r.p].slice(0, 44).padEnd(44)} ${fmt(r.api).padStart(7)} ${fmt(r.app).padStart(7)} ${fmt(r.api + r.app).padStart(7)}`);
+    if (r.p === 'refresh')
+      console.log(
+        `  ${'sign-in total (the four above)'.padEnd(44)} ${fmt(sum('api')).padStart(7)} ${fmt(sum('app')).padStart(7)} ${fmt(sum('api') + sum('app')).padStart(7)}`,
+      );
+    console.log(
+      `  ${names[r.p].slice(0, 44).padEnd(44)} ${fmt(r.api).padStart(7)} ${fmt(r.app).padStart(7)} ${fmt(r.api + r.app).padStart(7)}`,
+    );
   }
-  return { signInApi: sum('api'), signInApp: sum('app'), refreshApi: us('refresh', 'api'), refreshApp: us('refresh', 'app') };
+  return {
+    signInApi: sum('api'),
+    signInApp: sum('app'),
+    refreshApi: us('refresh', 'api'),
+    refreshApp: us('refresh', 'app'),
+  };
 }
 
 async function main() {
@@ -217,11 +238,17 @@ async function main() {
         if (r >= WARMUP) samples[i]!.push(sample);
       }
     }
-    const results = stacks.map((s, i) => report(s.label === 'tree' ? 'this tree' : `baseline (${BASELINE_DIR})`, samples[i]!));
+    const results = stacks.map((s, i) =>
+      report(s.label === 'tree' ? 'this tree' : `baseline (${BASELINE_DIR})`, samples[i]!),
+    );
     if (results.length === 2) {
       const [t, b] = results as [ReturnType<typeof report>, ReturnType<typeof report>];
-      console.log(`\nbaseline ÷ this tree, CPU per sign-in: API ${fmt(b.signInApi / t.signInApi, 2)}×, app ${fmt(b.signInApp / t.signInApp, 2)}×, both ${fmt((b.signInApi + b.signInApp) / (t.signInApi + t.signInApp), 2)}×`);
-      console.log(`baseline ÷ this tree, CPU per refresh: API ${fmt(b.refreshApi / t.refreshApi, 2)}×, app ${fmt(b.refreshApp / t.refreshApp, 2)}×, both ${fmt((b.refreshApi + b.refreshApp) / (t.refreshApi + t.refreshApp), 2)}×`);
+      console.log(
+        `\nbaseline ÷ this tree, CPU per sign-in: API ${fmt(b.signInApi / t.signInApi, 2)}×, app ${fmt(b.signInApp / t.signInApp, 2)}×, both ${fmt((b.signInApi + b.signInApp) / (t.signInApi + t.signInApp), 2)}×`,
+      );
+      console.log(
+        `baseline ÷ this tree, CPU per refresh: API ${fmt(b.refreshApi / t.refreshApi, 2)}×, app ${fmt(b.refreshApp / t.refreshApp, 2)}×, both ${fmt((b.refreshApi + b.refreshApp) / (t.refreshApi + t.refreshApp), 2)}×`,
+      );
     }
   } finally {
     for (const s of stacks) await Promise.all([s.app.stop(), s.api.stop()]);

@@ -27,19 +27,29 @@ const dir = tempDir('bench-query');
 const url = `file:${dir}/q.db`;
 const libsqlClient = await prepareClient(url);
 const now = Date.now();
-await libsqlClient.execute({ sql: "INSERT INTO users (id, email, roles, created_at, updated_at) VALUES ('u', 'u@example.com', '[]', ?, ?)", args: [now, now] });
+await libsqlClient.execute({
+  sql: "INSERT INTO users (id, email, roles, created_at, updated_at) VALUES ('u', 'u@example.com', '[]', ?, ?)",
+  args: [now, now],
+});
 await libsqlClient.execute({
   sql: "INSERT INTO sessions (id, user_id, chain_id, refresh_token_hash, refresh_token_lookup, expires_at, idle_expires_at, created_at, updated_at) VALUES ('s', 'u', 'c', 'h', 'l', ?, ?, ?, ?)",
   args: [now, now, now, now],
 });
-const embeddedClient = createEmbeddedClient(url, { connectionSetup: ['PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'] });
+const embeddedClient = createEmbeddedClient(url, {
+  connectionSetup: ['PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'],
+});
 
 type Style = [string, () => Promise<unknown> | unknown];
 function stylesFor(name: string, client: typeof libsqlClient): Style[] {
   const { db } = wrapClient(client, 'file');
-  const joined = () => db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId));
-  // As src/repositories/sessions.ts builds it (`.limit(1)`: one row at most, read in one native call by the embedded client).
-  const prepared = joined().where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare();
+  const joined = () =>
+    db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId));
+  // As src/repositories/sessions.ts builds it (`.limit(1)`: one row at most,
+  // read in one native call by the embedded client).
+  const prepared = joined()
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare();
   const text = prepared.getQuery().sql;
   return [
     [`${name}: drizzle, built per call`, () => joined().where(eq(sessions.id, 's')).limit(1)],
@@ -50,7 +60,14 @@ function stylesFor(name: string, client: typeof libsqlClient): Style[] {
 const libsqlStyles = stylesFor('@libsql/client', libsqlClient);
 const embeddedStyles = stylesFor('embedded', embeddedClient);
 const native = new Database(`${dir}/q.db`);
-const nativeSql = wrapClient(embeddedClient, 'file').db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare().getQuery().sql;
+const nativeSql = wrapClient(embeddedClient, 'file')
+  .db.select({ session: sessions, user: users })
+  .from(sessions)
+  .innerJoin(users, eq(users.id, sessions.userId))
+  .where(eq(sessions.id, sql.placeholder('id')))
+  .limit(1)
+  .prepare()
+  .getQuery().sql;
 const [nativeAll, nativeGet] = [native.prepare(nativeSql).raw(true), native.prepare(nativeSql).raw(true)];
 const styles: Style[] = [
   ...libsqlStyles,
@@ -74,10 +91,14 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 console.log(`query styles — ${machine()}; load average ${loadAverage()}`);
 for (const [i, [label]] of styles.entries()) {
-  console.log(`${label.padEnd(52)} CPU ${fmt(median(cpuUs[i]!), 1).padStart(6)} µs per call, wall ${fmt(median(wallUs[i]!), 1).padStart(6)} µs (rounds ${wallUs[i]!.map((u) => fmt(u, 1)).join(', ')})`);
+  console.log(
+    `${label.padEnd(52)} CPU ${fmt(median(cpuUs[i]!), 1).padStart(6)} µs per call, wall ${fmt(median(wallUs[i]!), 1).padStart(6)} µs (rounds ${wallUs[i]!.map((u) => fmt(u, 1)).join(', ')})`,
+  );
 }
 const ratio = (a: number, b: number) => fmt(median(cpuUs[a]!) / median(cpuUs[b]!), 2);
-console.log(`@libsql/client ÷ embedded, CPU per call: drizzle prepared ${ratio(1, 4)}×, client.execute ${ratio(2, 5)}×`);
+console.log(
+  `@libsql/client ÷ embedded, CPU per call: drizzle prepared ${ratio(1, 4)}×, client.execute ${ratio(2, 5)}×`,
+);
 console.log(`${ROUNDS} rounds × ${N} calls; load average ${loadAverage()} (after)`);
 libsqlClient.close();
 embeddedClient.close();

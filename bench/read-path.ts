@@ -27,7 +27,10 @@ async function main() {
   const dir = tempDir('bench-read');
   console.log(`read-path bench — ${machine()}, load average ${loadAverage()} (before)`);
   try {
-    const api = await createAuthApi({ env: { ...benchEnv, DATABASE_URL: `file:${join(dir, 'read.db')}` }, logger: createLogger(() => {}) });
+    const api = await createAuthApi({
+      env: { ...benchEnv, DATABASE_URL: `file:${join(dir, 'read.db')}` },
+      logger: createLogger(() => {}),
+    });
     const { token } = await signedInUser(api);
     const auth = { headers: { authorization: `Bearer ${token}` } };
     const cases: [string, () => Promise<void>][] = [
@@ -38,7 +41,10 @@ async function main() {
     const baselineDir = process.env['BASELINE_DIR'];
     if (baselineDir) {
       const mod = (await import(join(baselineDir, 'src/index.ts'))) as { createAuthApi: typeof createAuthApi };
-      const base: AuthApi = await mod.createAuthApi({ env: { ...benchEnv, DATABASE_URL: `file:${join(dir, 'base.db')}` }, logger: createLogger(() => {}) });
+      const base: AuthApi = await mod.createAuthApi({
+        env: { ...benchEnv, DATABASE_URL: `file:${join(dir, 'base.db')}` },
+        logger: createLogger(() => {}),
+      });
       const baseAuth = { headers: { authorization: `Bearer ${(await signedInUser(base)).token}` } };
       cases.push(
         ['baseline GET /users/me', async () => expectStatus(await base.request('/users/me', baseAuth))],
@@ -57,14 +63,23 @@ async function main() {
     }
     const s = rps.map(summary);
     const cpu = cpuUs.map(median);
-    for (const [i, [label]] of cases.entries()) console.log(`${label.padEnd(26)} ${s[i]!.text}; CPU ${fmt(cpu[i]!)} µs/request (median)`);
+    for (const [i, [label]] of cases.entries())
+      console.log(`${label.padEnd(26)} ${s[i]!.text}; CPU ${fmt(cpu[i]!)} µs/request (median)`);
     const ratio = (i: number) => s[i]!.median / s[0]!.median;
-    console.log(`ratio /users/me ÷ /health/status: ${fmt(ratio(1), 3)} (target ≥ ${TARGET}) ${ratio(1) >= TARGET ? 'met' : 'NOT met'}`);
+    console.log(
+      `ratio /users/me ÷ /health/status: ${fmt(ratio(1), 3)} (target ≥ ${TARGET}) ${ratio(1) >= TARGET ? 'met' : 'NOT met'}`,
+    );
     console.log(`ratio /sessions ÷ /health/status: ${fmt(ratio(2), 3)}`);
-    console.log(`by CPU per request (/health/status ÷ route, contention-independent): /users/me ${fmt(cpu[0]! / cpu[1]!, 3)}, /sessions ${fmt(cpu[0]! / cpu[2]!, 3)}`);
+    console.log(
+      `by CPU per request (/health/status ÷ route, contention-independent): /users/me ${fmt(cpu[0]! / cpu[1]!, 3)}, /sessions ${fmt(cpu[0]! / cpu[2]!, 3)}`,
+    );
     if (baselineDir) {
-      console.log(`this tree ÷ baseline (${baselineDir}) req/s: /users/me ${fmt(s[1]!.median / s[3]!.median, 2)}×, /sessions ${fmt(s[2]!.median / s[4]!.median, 2)}×`);
-      console.log(`CPU per request, baseline ÷ this tree: /users/me ${fmt(cpu[3]! / cpu[1]!, 2)}×, /sessions ${fmt(cpu[4]! / cpu[2]!, 2)}×`);
+      console.log(
+        `this tree ÷ baseline (${baselineDir}) req/s: /users/me ${fmt(s[1]!.median / s[3]!.median, 2)}×, /sessions ${fmt(s[2]!.median / s[4]!.median, 2)}×`,
+      );
+      console.log(
+        `CPU per request, baseline ÷ this tree: /users/me ${fmt(cpu[3]! / cpu[1]!, 2)}×, /sessions ${fmt(cpu[4]! / cpu[2]!, 2)}×`,
+      );
     }
     console.log(`${ROUNDS} rounds × ${ROUND_MS} ms, concurrency ${CONCURRENCY}; load average ${loadAverage()} (after)`);
     await api.close();

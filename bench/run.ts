@@ -33,7 +33,14 @@ const baseEnv = {
   RPID: 'localhost',
   ORIGINS: 'http://localhost:3000',
 };
-const client = { ip: '203.0.113.7', ipKey: '203.0.113.7', userAgent: 'bench', trusted: false, externalDelivery: false, startedAtMs: 0 };
+const client = {
+  ip: '203.0.113.7',
+  ipKey: '203.0.113.7',
+  userAgent: 'bench',
+  trusted: false,
+  externalDelivery: false,
+  startedAtMs: 0,
+};
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 function percentile(sorted: number[], p: number): number {
@@ -50,7 +57,15 @@ async function boot(dir: string, cost: number): Promise<AuthApi> {
 async function newRefreshToken(api: AuthApi): Promise<{ token: string; refreshToken: string }> {
   const now = new Date();
   const id = randomId();
-  await api.deps.db.insert(users).values({ id, email: `${id}@bench.test`, roles: ['user'], verified: true, emailVerified: true, createdAt: now, updatedAt: now });
+  await api.deps.db.insert(users).values({
+    id,
+    email: `${id}@bench.test`,
+    roles: ['user'],
+    verified: true,
+    emailVerified: true,
+    createdAt: now,
+    updatedAt: now,
+  });
   const [user] = await api.deps.db.select().from(users).where(eq(users.id, id));
   const r = await issueSession(api.deps, { user: user!, method: 'passkey', client, mfaSatisfied: true });
   if (isMfaRequired(r)) throw new Error('unexpected MFA');
@@ -75,7 +90,9 @@ async function benchVerify(api: AuthApi) {
     n++;
   }
   const elapsed = performance.now() - started;
-  console.log(`access-token verification (verifyApiToken, RS256): ${Math.round((n / elapsed) * 1000)} /s  (${fmt((elapsed * 1000) / n)} µs each, ${n} in ${fmt(elapsed / 1000, 2)} s)`);
+  console.log(
+    `access-token verification (verifyApiToken, RS256): ${Math.round((n / elapsed) * 1000)} /s  (${fmt((elapsed * 1000) / n)} µs each, ${n} in ${fmt(elapsed / 1000, 2)} s)`,
+  );
 }
 
 async function benchRefresh(api: AuthApi, cost: number, sequential: number, concurrency: number, perChain: number) {
@@ -92,7 +109,9 @@ async function benchRefresh(api: AuthApi, cost: number, sequential: number, conc
   const seqElapsed = performance.now() - seqStart;
   latencies.sort((a, b) => a - b);
   // Concurrent: independent chains in flight at once (one process, one connection).
-  const chains = await Promise.all(Array.from({ length: concurrency }, () => newRefreshToken(api).then((r) => r.refreshToken)));
+  const chains = await Promise.all(
+    Array.from({ length: concurrency }, () => newRefreshToken(api).then((r) => r.refreshToken)),
+  );
   const conStart = performance.now();
   await Promise.all(
     chains.map(async (t) => {
@@ -132,7 +151,11 @@ async function benchBcrypt() {
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const started = performance.now();
-  console.log(`svc bench — Node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => fmt(l, 2)).join(' ')}`);
+  console.log(
+    `svc bench — Node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model.trim()}), load average ${loadavg()
+      .map((l) => fmt(l, 2))
+      .join(' ')}`,
+  );
   try {
     const api = await boot(dir, DEFAULT_BCRYPT_COST);
     await benchVerify(api);

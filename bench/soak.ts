@@ -23,12 +23,21 @@ const report = await runSoak({
   logFile: process.env['SOAK_LOG_FILE'],
   progress: (line) => console.log(line),
 });
-const load = loadavg().map((x) => x.toFixed(2)).join(' ');
-console.log(`\nsoak: ${report.requests} requests in ${report.seconds} s, ${report.kills} kills, p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms (load average ${load}; replay with SOAK_SEED=${seed})`);
-for (const [status, n] of Object.entries(report.byStatus).sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(7)}  ${status}`);
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
+console.log(
+  `\nsoak: ${report.requests} requests in ${report.seconds} s, ${report.kills} kills, p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms (load average ${load}; replay with SOAK_SEED=${seed})`,
+);
+for (const [status, n] of Object.entries(report.byStatus).sort((a, b) => b[1] - a[1]))
+  console.log(`  ${String(n).padStart(7)}  ${status}`);
 console.log(`  users signed out who only retried: ${report.wronglySignedOut}`);
-console.log(`  sign-outs after a deliberate double send of one refresh: ${report.raceSignOuts} (the client kept the superseded answer, or the two collided)`);
-console.log(`  deliberate double sends answered with two different successors: ${report.doubleSuccesses} (the second was a keyed retry; otherwise the adapter's dedup, contract §5.7, answered both with one rotation)`);
+console.log(
+  `  sign-outs after a deliberate double send of one refresh: ${report.raceSignOuts} (the client kept the superseded answer, or the two collided)`,
+);
+console.log(
+  `  deliberate double sends answered with two different successors: ${report.doubleSuccesses} (the second was a keyed retry; otherwise the adapter's dedup, contract §5.7, answered both with one rotation)`,
+);
 for (const line of report.adapterErrors.slice(0, 5)) console.log(`  adapter: ${line.slice(0, 300)}`);
 for (const inv of report.invariants) console.log(`  ${inv.ok ? 'ok  ' : 'FAIL'} ${inv.name}: ${inv.detail}`);
 const failed = report.wronglySignedOut > 0 || report.invariants.some((i) => !i.ok);

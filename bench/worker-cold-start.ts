@@ -21,10 +21,14 @@ const wranglerEnv = { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WR
 
 async function bundleSize(): Promise<{ bytes: number; gzipBytes: number }> {
   const out = join(dir, 'bundle');
-  await promisify(execFile)(process.execPath, [BIN.wrangler, 'deploy', '--dry-run', '--minify', '--outdir', out, '--config', join(ROOT, 'wrangler.toml')], {
-    cwd: ROOT,
-    env: { ...process.env, ...wranglerEnv },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    [BIN.wrangler, 'deploy', '--dry-run', '--minify', '--outdir', out, '--config', join(ROOT, 'wrangler.toml')],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...wranglerEnv },
+    },
+  );
   const code = readFileSync(join(out, 'worker.js'));
   return { bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
 }
@@ -37,7 +41,23 @@ async function firstRequestMs(): Promise<number> {
   const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
   const worker = start(
     process.execPath,
-    [BIN.wrangler, 'dev', '--config', join(ROOT, 'wrangler.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'state'), '--log-level', 'info', ...vars],
+    [
+      BIN.wrangler,
+      'dev',
+      '--config',
+      join(ROOT, 'wrangler.toml'),
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(await freePort()),
+      '--persist-to',
+      join(dir, 'state'),
+      '--log-level',
+      'info',
+      ...vars,
+    ],
     { env: wranglerEnv },
   );
   try {
@@ -68,7 +88,11 @@ try {
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)]!;
-  console.log(`\ncold start: first request after wrangler dev boots, median ${median.toFixed(0)} ms, min ${times[0]!.toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms over ${runs} boots (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  console.log(
+    `\ncold start: first request after wrangler dev boots, median ${median.toFixed(0)} ms, min ${times[0]!.toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms over ${runs} boots (load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
 } finally {
   removeDir(dir);
 }

@@ -17,7 +17,9 @@ if (existsSync(source)) {
     entry = source;
   } catch {
     if (!existsSync(built)) {
-      console.error('svc: error: this checkout has no dev dependencies to run the CLI from source: run npm ci (or npm run build)');
+      console.error(
+        'svc: error: this checkout has no dev dependencies to run the CLI from source: run npm ci (or npm run build)',
+      );
       process.exit(1);
     }
   }

@@ -47,16 +47,32 @@ function filePathOf(url: string, cwd: string): string | null {
 export function databaseTarget(env: Record<string, string | undefined>, cwd: string): DatabaseTarget {
   let parsed: ReturnType<typeof parseEnv>;
   try {
-    parsed = parseEnv({ ISSUER: 'http://svc-cli.invalid', DATABASE_URL: env['DATABASE_URL'], DATABASE_AUTH_TOKEN: env['DATABASE_AUTH_TOKEN'], DB_TIMEOUT_MS: env['DB_TIMEOUT_MS'] });
+    parsed = parseEnv({
+      ISSUER: 'http://svc-cli.invalid',
+      DATABASE_URL: env['DATABASE_URL'],
+      DATABASE_AUTH_TOKEN: env['DATABASE_AUTH_TOKEN'],
+      DB_TIMEOUT_MS: env['DB_TIMEOUT_MS'],
+    });
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(EXIT.environment, 'config_error', err.issues.map((i) => i.message).join('; '));
+    if (err instanceof ConfigError)
+      throw new CliError(EXIT.environment, 'config_error', err.issues.map((i) => i.message).join('; '));
     throw err;
   }
   const url = parsed.databaseUrl;
   if (url === ':memory:' || url.startsWith('file::memory:')) {
-    throw new CliError(EXIT.environment, 'config_error', 'DATABASE_URL: an in-memory database is empty in every process; point it at a file, sqld or Turso');
+    throw new CliError(
+      EXIT.environment,
+      'config_error',
+      'DATABASE_URL: an in-memory database is empty in every process; point it at a file, sqld or Turso',
+    );
   }
-  return { url, authToken: parsed.databaseAuthToken, dbTimeoutMs: parsed.dbTimeoutMs, display: displayUrl(url), filePath: filePathOf(url, cwd) };
+  return {
+    url,
+    authToken: parsed.databaseAuthToken,
+    dbTimeoutMs: parsed.dbTimeoutMs,
+    display: displayUrl(url),
+    filePath: filePathOf(url, cwd),
+  };
 }
 
 /**
@@ -65,18 +81,31 @@ export function databaseTarget(env: Record<string, string | undefined>, cwd: str
  */
 export async function openTarget(target: DatabaseTarget, { create }: { create: boolean }): Promise<Database> {
   if (target.filePath && !existsSync(target.filePath)) {
-    if (!create) throw new CliError(EXIT.environment, 'database_not_found', `database file ${target.filePath} does not exist (DATABASE_URL=${target.display}): run svc migrate first`);
+    if (!create)
+      throw new CliError(
+        EXIT.environment,
+        'database_not_found',
+        `database file ${target.filePath} does not exist (DATABASE_URL=${target.display}): run svc migrate first`,
+      );
     try {
       mkdirSync(dirname(target.filePath), { recursive: true });
     } catch (err) {
-      throw new CliError(EXIT.environment, 'database_unreachable', `cannot create the directory of ${target.filePath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new CliError(
+        EXIT.environment,
+        'database_unreachable',
+        `cannot create the directory of ${target.filePath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     }
   }
   try {
     // openDatabase runs PRAGMAs, so a remote server that does not answer fails here, not later.
     return await openDatabase(target.url, target.authToken, { callTimeoutMs: target.dbTimeoutMs });
   } catch (err) {
-    throw new CliError(EXIT.environment, 'database_unreachable', `cannot reach the database at ${target.display} (${firstLine(err)})`);
+    throw new CliError(
+      EXIT.environment,
+      'database_unreachable',
+      `cannot reach the database at ${target.display} (${firstLine(err)})`,
+    );
   }
 }
 

@@ -23,7 +23,12 @@ export interface CliDeps {
 }
 
 /** Events written by the command line: no user, no session, no IP; the user agent names the tool. */
-export const CLI_ACTOR: PatchActor = { actorUserId: null, sessionId: null, ipAddress: null, userAgent: `svc-cli/${API_VERSION}` };
+export const CLI_ACTOR: PatchActor = {
+  actorUserId: null,
+  sessionId: null,
+  ipAddress: null,
+  userAgent: `svc-cli/${API_VERSION}`,
+};
 
 /** The commands run no flow that needs the API's secrets; reading one is a bug, not a silent empty key. */
 const NO_SECRETS = new Proxy({} as ApiSecrets, {
@@ -38,6 +43,21 @@ export function cliDeps(database: Database, env: Record<string, string | undefin
   const log = createLogger((_level, line) => streams.stderr.write(`${line}\n`), 'warn');
   // ISSUER and the secrets do not matter to these services; NODE_ENV does (production provider rules), and so does
   // OAUTH_CLIENT_SECRET_ENVS (the extra secret names a provider may use).
-  const apiEnv = { ...parseEnv({ ISSUER: 'http://svc-cli.invalid', DATABASE_URL: env['DATABASE_URL'], OAUTH_CLIENT_SECRET_ENVS: env['OAUTH_CLIENT_SECRET_ENVS'] }), secrets: NO_SECRETS, production: env['NODE_ENV']?.trim() === 'production' };
-  return { db: database.db, clock, log, events: createAuthEvents(database.db, clock, log), config: createSystemConfigService(database.db, clock), env: apiEnv };
+  const apiEnv = {
+    ...parseEnv({
+      ISSUER: 'http://svc-cli.invalid',
+      DATABASE_URL: env['DATABASE_URL'],
+      OAUTH_CLIENT_SECRET_ENVS: env['OAUTH_CLIENT_SECRET_ENVS'],
+    }),
+    secrets: NO_SECRETS,
+    production: env['NODE_ENV']?.trim() === 'production',
+  };
+  return {
+    db: database.db,
+    clock,
+    log,
+    events: createAuthEvents(database.db, clock, log),
+    config: createSystemConfigService(database.db, clock),
+    env: apiEnv,
+  };
 }

@@ -12,7 +12,11 @@ export const DEV_API_HOST = '127.0.0.1';
 export const DEV_APP_ORIGIN = 'http://localhost:3000';
 
 /** Built-in development values; the process environment and `.env` win over them. */
-export function devDefaults(port = DEV_API_PORT, host = DEV_API_HOST, demoPort = Number(new URL(DEV_APP_ORIGIN).port)): Record<string, string> {
+export function devDefaults(
+  port = DEV_API_PORT,
+  host = DEV_API_HOST,
+  demoPort = Number(new URL(DEV_APP_ORIGIN).port),
+): Record<string, string> {
   return {
     NODE_ENV: 'development',
     PORT: String(port),

@@ -7,7 +7,8 @@ const OPTION_HELP: Record<string, string> = {
   force: 'with --out: replace an existing file',
   'dry-run': 'report the pending migrations without applying them',
   email: 'the account to create or promote',
-  development: "check npm start's environment with development rules (its defaults < .env < env; default: production rules, whatever NODE_ENV says)",
+  development:
+    "check npm start's environment with development rules (its defaults < .env < env; default: production rules, whatever NODE_ENV says)",
 };
 
 const GLOBAL_HELP = [
@@ -17,7 +18,9 @@ const GLOBAL_HELP = [
   '  -h, --help         this help',
 ];
 
-const EXIT_HELP = ['Exit codes: 0 ok · 1 refused/failed or doctor found an error · 2 usage error · 3 environment unusable (DATABASE_URL, database unreachable or not migrated)'];
+const EXIT_HELP = [
+  'Exit codes: 0 ok · 1 refused/failed or doctor found an error · 2 usage error · 3 environment unusable (DATABASE_URL, database unreachable or not migrated)',
+];
 
 export function generalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.words.join(' ').length));
@@ -45,5 +48,16 @@ export function commandHelp(command: Command): string {
     const arg = command.options[name]!.type === 'string' ? ` <${name === 'out' ? 'file' : name}>` : '';
     return `  --${`${name}${arg}`.padEnd(17)}${OPTION_HELP[name] ?? ''}`;
   });
-  return [`Usage: ${command.usage}`, '', command.summary, '', ...(options.length ? ['Options:', ...options, ''] : []), 'Global options:', ...GLOBAL_HELP, '', ...EXIT_HELP, ''].join('\n');
+  return [
+    `Usage: ${command.usage}`,
+    '',
+    command.summary,
+    '',
+    ...(options.length ? ['Options:', ...options, ''] : []),
+    'Global options:',
+    ...GLOBAL_HELP,
+    '',
+    ...EXIT_HELP,
+    '',
+  ].join('\n');
 }

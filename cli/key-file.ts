@@ -19,7 +19,8 @@ export function writeSecretFile(path: string, text: string, { force }: { force: 
     else linkSync(tmp, path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new CliError(EXIT.failure, 'file_exists', `${path} already exists: pass --force to replace it`);
+    if (code === 'EEXIST')
+      throw new CliError(EXIT.failure, 'file_exists', `${path} already exists: pass --force to replace it`);
     throw new CliError(EXIT.failure, 'write_failed', `cannot write ${path} (${code ?? (err as Error).message})`);
   } finally {
     rmSync(tmp, { force: true });

@@ -42,7 +42,9 @@ function resolveCommand(argv: string[], io: MainIo): { command: Command; rest: s
     return null;
   }
   if (group.length) {
-    throw usageError(`svc ${words[0]} needs one of: ${group.map((c) => c.words[1]).join(', ')} (see svc ${words[0]} --help)`);
+    throw usageError(
+      `svc ${words[0]} needs one of: ${group.map((c) => c.words[1]).join(', ')} (see svc ${words[0]} --help)`,
+    );
   }
   throw usageError(`unknown command "${words.join(' ')}": run svc --help for the list`);
 }
@@ -52,7 +54,9 @@ async function loadEnvFile(file: string, cwd: string, env: Record<string, string
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
   } catch (err) {
-    throw usageError(`--env ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw usageError(
+      `--env ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   // The file wins over the shell: naming a file on the command line is the more explicit choice.
   return { ...env, ...parseDotenv(text) };
@@ -64,7 +68,12 @@ async function runCommand(argv: string[], io: MainIo, json: boolean): Promise<Ex
   const { command } = resolved;
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     // Node's hint about `--` is noise for these commands: keep the first sentence.
     throw usageError(`${(err as Error).message.split('. To specify')[0]!.split('\n')[0]} (usage: ${command.usage})`);
@@ -110,7 +119,13 @@ export async function main(argv: string[], io: MainIo): Promise<ExitCode> {
       printFailure(io.streams, io.env, json, 'config_error', err.issues.map((i) => i.message).join('; '));
       return EXIT.environment;
     }
-    printFailure(io.streams, io.env, json, 'internal_error', `unexpected failure: ${(err as Error).message?.split('\n')[0] ?? String(err)}`);
+    printFailure(
+      io.streams,
+      io.env,
+      json,
+      'internal_error',
+      `unexpected failure: ${(err as Error).message?.split('\n')[0] ?? String(err)}`,
+    );
     return EXIT.failure;
   }
 }

@@ -17,7 +17,9 @@ export interface MigrationStatus {
 }
 
 export async function migrationStatus(client: Client, migrations: Migration[] = MIGRATIONS): Promise<MigrationStatus> {
-  const table = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
+  const table = await client.execute(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'",
+  );
   let last = 0;
   if (table.rows.length) {
     const rs = await client.execute('SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1');
@@ -25,13 +27,21 @@ export async function migrationStatus(client: Client, migrations: Migration[] = 
     last = v == null ? 0 : Number(v);
   }
   const newest = Math.max(0, ...migrations.map((m) => m.folderMillis));
-  return { applied: migrations.filter((m) => m.folderMillis <= last), pending: migrations.filter((m) => m.folderMillis > last), ahead: last > newest };
+  return {
+    applied: migrations.filter((m) => m.folderMillis <= last),
+    pending: migrations.filter((m) => m.folderMillis > last),
+    ahead: last > newest,
+  };
 }
 
 /** Commands that read or write rows refuse a database that is not fully migrated. */
 export async function requireMigrated(client: Client): Promise<void> {
   const status = await migrationStatus(client);
   if (status.pending.length) {
-    throw new CliError(EXIT.environment, 'not_migrated', `the database has ${status.pending.length} pending migration(s) (${status.pending.map((m) => m.tag).join(', ')}): run svc migrate first`);
+    throw new CliError(
+      EXIT.environment,
+      'not_migrated',
+      `the database has ${status.pending.length} pending migration(s) (${status.pending.map((m) => m.tag).join(', ')}): run svc migrate first`,
+    );
   }
 }

@@ -44,7 +44,8 @@ export interface Output {
 export function createOutput(streams: Streams, env: Record<string, string | undefined>, json: boolean): Output {
   const colour = !json && colourEnabled(streams.stdout, env);
   const colourErr = !json && colourEnabled(streams.stderr, env);
-  const paintWith = (on: boolean) => (tone: Tone, text: string) => (on ? `${ANSI[tone][0]}${text}${ANSI[tone][1]}` : text);
+  const paintWith = (on: boolean) => (tone: Tone, text: string) =>
+    on ? `${ANSI[tone][0]}${text}${ANSI[tone][1]}` : text;
   const paintErr = paintWith(colourErr);
   return {
     json,
@@ -52,7 +53,10 @@ export function createOutput(streams: Streams, env: Record<string, string | unde
       if (!json) streams.stdout.write(`${text}\n`);
     },
     note: (text) => {
-      if (!json) streams.stderr.write(`${text.replace(/^(warning|error):/, (m) => paintErr(m.startsWith('e') ? 'error' : 'warn', m))}\n`);
+      if (!json)
+        streams.stderr.write(
+          `${text.replace(/^(warning|error):/, (m) => paintErr(m.startsWith('e') ? 'error' : 'warn', m))}\n`,
+        );
     },
     paint: paintWith(colour),
     result: (doc) => {
@@ -62,7 +66,14 @@ export function createOutput(streams: Streams, env: Record<string, string | unde
 }
 
 /** Prints a failure: one line on stderr (`svc: error: …`), or `{ok:false,…}` on stdout with --json. */
-export function printFailure(streams: Streams, env: Record<string, string | undefined>, json: boolean, code: string, message: string, extras?: Record<string, unknown>): void {
+export function printFailure(
+  streams: Streams,
+  env: Record<string, string | undefined>,
+  json: boolean,
+  code: string,
+  message: string,
+  extras?: Record<string, unknown>,
+): void {
   if (json) {
     streams.stdout.write(`${JSON.stringify({ ok: false, error: code, message, ...extras }, null, 2)}\n`);
     return;

@@ -5,7 +5,12 @@
  * pass-through (salts go to the authenticator; the derived secrets come back
  * to the app and are never sent to the server, contract §3.6).
  */
-import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  startRegistration,
+} from '@simplewebauthn/browser';
 import type { SvcClient } from './client.js';
 import { SvcError } from './errors.js';
 import type { Credential, SessionResponse, WebAuthnOptions } from './wire.js';
@@ -36,7 +41,8 @@ export interface PasskeySignInOptions {
   credentialId?: string;
 }
 
-const unavailable = () => new SvcError('webauthn_unavailable', 0, 'This browser does not support passkeys (WebAuthn is unavailable)');
+const unavailable = () =>
+  new SvcError('webauthn_unavailable', 0, 'This browser does not support passkeys (WebAuthn is unavailable)');
 
 function fromB64url(s: string): ArrayBuffer {
   const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4);
@@ -48,15 +54,23 @@ function fromB64url(s: string): ArrayBuffer {
 
 /** The API sends PRF salts as base64url; WebAuthn wants buffers. */
 function withPrfBuffers(options: WebAuthnOptions): WebAuthnOptions {
-  const ev = (options['extensions'] as { prf?: { eval?: { first?: unknown; second?: unknown } } } | undefined)?.prf?.eval;
+  const ev = (options['extensions'] as { prf?: { eval?: { first?: unknown; second?: unknown } } } | undefined)?.prf
+    ?.eval;
   if (!ev || typeof ev.first !== 'string') return options;
-  const evalBuffers = { first: fromB64url(ev.first), ...(typeof ev.second === 'string' ? { second: fromB64url(ev.second) } : {}) };
+  const evalBuffers = {
+    first: fromB64url(ev.first),
+    ...(typeof ev.second === 'string' ? { second: fromB64url(ev.second) } : {}),
+  };
   return { ...options, extensions: { ...(options['extensions'] as object), prf: { eval: evalBuffers } } };
 }
 
 /** Splits PRF outputs off the assertion: the server refuses them (`prf_output_not_allowed`). */
-function takePrf<T extends { clientExtensionResults?: Record<string, unknown> }>(response: T): { response: T; prf: PrfResults | null } {
-  const ext = { ...(response.clientExtensionResults ?? {}) } as Record<string, unknown> & { prf?: { results?: PrfResults; enabled?: boolean } };
+function takePrf<T extends { clientExtensionResults?: Record<string, unknown> }>(
+  response: T,
+): { response: T; prf: PrfResults | null } {
+  const ext = { ...(response.clientExtensionResults ?? {}) } as Record<string, unknown> & {
+    prf?: { results?: PrfResults; enabled?: boolean };
+  };
   const results = ext.prf?.results ?? null;
   if (ext.prf) {
     const { results: _drop, ...rest } = ext.prf;
@@ -85,24 +99,44 @@ export function createPasskeys(client: SvcClient) {
     conditionalSupported: (): Promise<boolean> => browserSupportsWebAuthnAutofill(),
 
     /** Creates a passkey for the signed-in user. */
-    async register(opts: { friendlyName?: string; requirePrf?: boolean; attachment?: 'platform' | 'cross-platform' } = {}): Promise<{ credential: Credential }> {
+    async register(
+      opts: { friendlyName?: string; requirePrf?: boolean; attachment?: 'platform' | 'cross-platform' } = {},
+    ): Promise<{ credential: Credential }> {
       if (!browserSupportsWebAuthn()) throw unavailable();
-      const options = await client.passkeyRegisterStart({ ...(opts.requirePrf ? { requirePrf: true } : {}), ...(opts.attachment ? { attachment: opts.attachment } : {}) });
+      const options = await client.passkeyRegisterStart({
+        ...(opts.requirePrf ? { requirePrf: true } : {}),
+        ...(opts.attachment ? { attachment: opts.attachment } : {}),
+      });
       const attestation = await startRegistration({ optionsJSON: options as never });
       const { response } = takePrf(attestation as never as { clientExtensionResults: Record<string, unknown> });
       const metadata = opts.friendlyName ? { friendlyName: opts.friendlyName } : undefined;
-      const { credential } = await client.passkeyRegisterFinish({ attestationResponse: response as never, ...(metadata ? { metadata } : {}) });
+      const { credential } = await client.passkeyRegisterFinish({
+        attestationResponse: response as never,
+        ...(metadata ? { metadata } : {}),
+      });
       return { credential };
     },
 
     /** Signs in with a passkey: `/login`, options, the browser ceremony, finish. */
     async signIn(opts: PasskeySignInOptions = {}): Promise<PasskeySignIn> {
-      if (opts.identifier !== undefined && (typeof opts.identifier !== 'string' || !opts.identifier)) throw new TypeError('passkeys.signIn: "identifier" must be a non-empty string when given');
+      if (opts.identifier !== undefined && (typeof opts.identifier !== 'string' || !opts.identifier))
+        throw new TypeError('passkeys.signIn: "identifier" must be a non-empty string when given');
       if (!browserSupportsWebAuthn()) throw unavailable();
-      if (opts.conditional && !(await browserSupportsWebAuthnAutofill())) throw new SvcError('webauthn_unavailable', 0, 'This browser does not support passkey autofill (conditional UI)');
+      if (opts.conditional && !(await browserSupportsWebAuthnAutofill()))
+        throw new SvcError(
+          'webauthn_unavailable',
+          0,
+          'This browser does not support passkey autofill (conditional UI)',
+        );
       if (opts.identifier) await client.login({ identifier: opts.identifier, passkeyAvailable: true });
-      const options = await client.passkeyLoginStart({ ...(opts.credentialId ? { credentialId: opts.credentialId } : {}), ...(opts.prf ? { prf: opts.prf } : {}) });
-      const assertion = await startAuthentication({ optionsJSON: withPrfBuffers(options) as never, useBrowserAutofill: opts.conditional === true });
+      const options = await client.passkeyLoginStart({
+        ...(opts.credentialId ? { credentialId: opts.credentialId } : {}),
+        ...(opts.prf ? { prf: opts.prf } : {}),
+      });
+      const assertion = await startAuthentication({
+        optionsJSON: withPrfBuffers(options) as never,
+        useBrowserAutofill: opts.conditional === true,
+      });
       const { response, prf } = takePrf(assertion as never as { clientExtensionResults: Record<string, unknown> });
       const session = await client.passkeyLoginFinish({ assertionResponse: response as never });
       return { session, prf };

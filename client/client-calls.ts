@@ -13,7 +13,13 @@ import { checkInput } from './validate.js';
 /** A route as the adapter's route table describes it: the credential it takes and the kind of its answer. */
 export type Kind = { cred: string; response: string };
 
-export type Send = (method: string, path: string, authorization: string | null, body: unknown, idempotencyKey?: string) => Promise<Answer>;
+export type Send = (
+  method: string,
+  path: string,
+  authorization: string | null,
+  body: unknown,
+  idempotencyKey?: string,
+) => Promise<Answer>;
 
 /** What the calls of one client share: its transport and the state of its flows under way. */
 export interface ClientContext {
@@ -44,7 +50,8 @@ export async function call(ctx: ClientContext, name: RouteName, input: unknown):
   if (!kind) throw new TypeError(`${name}: route ${key} is not mounted by the adapter`);
   if (kind.response === 'oauth-callback') input = withOAuthBinding(ctx, input);
   const { path, rest } = fillPath(template, checkArgs(name, template, input));
-  if (kind.response === 'magic-verify' && ctx.magicLinkBinding && rest['binding'] === undefined) rest['binding'] = ctx.magicLinkBinding;
+  if (kind.response === 'magic-verify' && ctx.magicLinkBinding && rest['binding'] === undefined)
+    rest['binding'] = ctx.magicLinkBinding;
   if (kind.response === 'refresh') return refreshCall(ctx);
   const body = method === 'GET' ? undefined : rest;
   const url = method === 'GET' ? path + queryString(rest) : path;
@@ -77,8 +84,17 @@ async function refreshCall(ctx: ClientContext): Promise<unknown> {
   }
 }
 
-/** A call that needs the access token: cookie transport lets the adapter refresh; bearer refreshes itself once after a 401. */
-async function withAccess(ctx: ClientContext, method: string, path: string, body: unknown, bridge: boolean): Promise<Answer> {
+/**
+ * A call that needs the access token: cookie transport lets the adapter
+ * refresh; bearer refreshes itself once after a 401.
+ */
+async function withAccess(
+  ctx: ClientContext,
+  method: string,
+  path: string,
+  body: unknown,
+  bridge: boolean,
+): Promise<Answer> {
   const { send } = ctx;
   if (!ctx.bearer) {
     try {
@@ -112,7 +128,11 @@ function withOAuthBinding(ctx: ClientContext, input: unknown): unknown {
   return input['binding'] === undefined && kept !== undefined ? { ...input, binding: kept } : input;
 }
 
-async function afterAnswer(ctx: ClientContext, response: string, body: Record<string, unknown> | null): Promise<unknown> {
+async function afterAnswer(
+  ctx: ClientContext,
+  response: string,
+  body: Record<string, unknown> | null,
+): Promise<unknown> {
   switch (response) {
     case 'login':
     case 'register':
@@ -165,7 +185,11 @@ async function sessionResult(ctx: ClientContext, body: Record<string, unknown> |
   if (typeof body['sub'] !== 'string') throw invalidResponse(200, 'session without sub');
   ctx.ephemeral = null;
   if (ctx.bearer) await ctx.auth.replace(tokensFrom(body, ctx.now()));
-  else ctx.session.signedIn(userFrom(body, body['sub']), typeof body['organizationId'] === 'string' ? body['organizationId'] : null);
+  else
+    ctx.session.signedIn(
+      userFrom(body, body['sub']),
+      typeof body['organizationId'] === 'string' ? body['organizationId'] : null,
+    );
   return without(body, 'token', 'refreshToken');
 }
 
@@ -188,12 +212,22 @@ function afterMe(ctx: ClientContext, body: Record<string, unknown> | null) {
 async function afterOrganizationSwitch(ctx: ClientContext, body: Record<string, unknown> | null) {
   const cur = ctx.auth.current();
   if (ctx.bearer && cur) {
-    if (!body || typeof body['token'] !== 'string' || typeof body['ttl'] !== 'number') throw invalidResponse(200, 'switch without a token');
+    if (!body || typeof body['token'] !== 'string' || typeof body['ttl'] !== 'number')
+      throw invalidResponse(200, 'switch without a token');
     const organizationId = typeof body['organizationId'] === 'string' ? body['organizationId'] : null;
     const ttlMs = body['ttl'] * 1000;
-    await ctx.auth.replace({ ...cur, accessToken: body['token'], accessExpiresAtMs: ctx.now() + ttlMs, accessTtlMs: ttlMs, organizationId });
+    await ctx.auth.replace({
+      ...cur,
+      accessToken: body['token'],
+      accessExpiresAtMs: ctx.now() + ttlMs,
+      accessTtlMs: ttlMs,
+      organizationId,
+    });
   } else if (!ctx.bearer && body && typeof body['sub'] === 'string') {
-    ctx.session.signedIn(userFrom(body, body['sub']), typeof body['organizationId'] === 'string' ? body['organizationId'] : null);
+    ctx.session.signedIn(
+      userFrom(body, body['sub']),
+      typeof body['organizationId'] === 'string' ? body['organizationId'] : null,
+    );
   }
   return without(body, 'token');
 }
@@ -221,4 +255,5 @@ function publicSession(t: StoredTokens, nowMs: number) {
   };
 }
 
-const checkArgs = (name: RouteName, template: string, input: unknown) => checkInput(name, template, input, FIELD_RULES[name] as Readonly<Record<string, string>> | undefined);
+const checkArgs = (name: RouteName, template: string, input: unknown) =>
+  checkInput(name, template, input, FIELD_RULES[name] as Readonly<Record<string, string>> | undefined);

@@ -12,7 +12,10 @@ import { createBearerAuth, memoryStorage, type SvcStorage } from './tokens.js';
 export interface SvcClientOptions {
   /** The adapter's mount URL, e.g. `https://app.example.com/auth` (or `/auth` in a browser page). */
   baseUrl: string;
-  /** `cookie` (browsers, default): the adapter keeps the tokens in cookies. `bearer` (native apps): the client keeps them. */
+  /**
+   * `cookie` (browsers, default): the adapter keeps the tokens in cookies.
+   * `bearer` (native apps): the client keeps them.
+   */
   transport?: 'cookie' | 'bearer';
   /** Bearer transport: where tokens persist (default: memory only). */
   storage?: SvcStorage;
@@ -43,7 +46,11 @@ export type SvcClient = RouteMethods & {
 function routeIndex(): Map<string, Kind> {
   const index = new Map<string, Kind>();
   for (const r of ROUTES) index.set(`${r.method} ${r.path}`, r);
-  for (const r of TOTP_BRIDGE_ROUTES) index.set(`${r.method} /totp${r.path}`, { cred: r.cred, response: r.response === 'session' ? 'session' : 'bridge' });
+  for (const r of TOTP_BRIDGE_ROUTES)
+    index.set(`${r.method} /totp${r.path}`, {
+      cred: r.cred,
+      response: r.response === 'session' ? 'session' : 'bridge',
+    });
   return index;
 }
 
@@ -79,10 +86,13 @@ export function createSvcClient(opts: SvcClientOptions): SvcClient {
 
 /** Misconfiguration throws at construction, naming the option. */
 function checkOptions(opts: SvcClientOptions): { transport: 'cookie' | 'bearer'; fetchFn: FetchLike } {
-  if (!opts || typeof opts.baseUrl !== 'string' || opts.baseUrl === '') throw new TypeError('createSvcClient: baseUrl must be a non-empty string');
+  if (!opts || typeof opts.baseUrl !== 'string' || opts.baseUrl === '')
+    throw new TypeError('createSvcClient: baseUrl must be a non-empty string');
   const transport = opts.transport ?? 'cookie';
-  if (transport !== 'cookie' && transport !== 'bearer') throw new TypeError('createSvcClient: transport must be "cookie" or "bearer"');
-  const fetchFn: FetchLike | undefined = opts.fetch ?? (globalThis.fetch ? (i, init) => globalThis.fetch(i, init) : undefined);
+  if (transport !== 'cookie' && transport !== 'bearer')
+    throw new TypeError('createSvcClient: transport must be "cookie" or "bearer"');
+  const fetchFn: FetchLike | undefined =
+    opts.fetch ?? (globalThis.fetch ? (i, init) => globalThis.fetch(i, init) : undefined);
   if (typeof fetchFn !== 'function') throw new TypeError('createSvcClient: no fetch available; pass options.fetch');
   return { transport, fetchFn };
 }
@@ -107,7 +117,18 @@ function createContext(opts: SvcClientOptions, bearer: boolean, fetchFn: FetchLi
       return answer.body;
     },
   });
-  return { bearer, now, index: routeIndex(), session, auth, send, sendRefresh, ephemeral: null, oauthBindings: new Map(), magicLinkBinding: null };
+  return {
+    bearer,
+    now,
+    index: routeIndex(),
+    session,
+    auth,
+    send,
+    sendRefresh,
+    ephemeral: null,
+    oauthBindings: new Map(),
+    magicLinkBinding: null,
+  };
 }
 
 /** Bearer transport names itself and sends the token as `Authorization`; cookie transport sends the cookies. */
@@ -117,7 +138,9 @@ function createSend(fetchFn: FetchLike, base: string, bearer: boolean): Send {
       method,
       url: base + path,
       headers: {
-        ...(bearer ? { 'x-svc-auth-transport': 'bearer', ...(authorization ? { authorization: `Bearer ${authorization}` } : {}) } : {}),
+        ...(bearer
+          ? { 'x-svc-auth-transport': 'bearer', ...(authorization ? { authorization: `Bearer ${authorization}` } : {}) }
+          : {}),
         ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
       },
       body,

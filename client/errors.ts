@@ -10,7 +10,12 @@ import type { StepUpChallenge } from './step-up-challenge.js';
  * - `signed_out`: a signed-in call without a session (no network call was made).
  * - `webauthn_unavailable`: this browser has no WebAuthn.
  */
-export type ClientErrorCode = 'invalid_response' | 'network_error' | 'storage_failed' | 'signed_out' | 'webauthn_unavailable';
+export type ClientErrorCode =
+  | 'invalid_response'
+  | 'network_error'
+  | 'storage_failed'
+  | 'signed_out'
+  | 'webauthn_unavailable';
 
 /**
  * A failed call: `code` is the contract's stable `error` (or a {@link ClientErrorCode}),
@@ -41,7 +46,12 @@ export class SvcError extends Error {
     code: string,
     status: number,
     message?: string,
-    opts: { retryAfterSeconds?: number | null; body?: Record<string, unknown> | null; stepUp?: StepUpChallenge | null; cause?: unknown } = {},
+    opts: {
+      retryAfterSeconds?: number | null;
+      body?: Record<string, unknown> | null;
+      stepUp?: StepUpChallenge | null;
+      cause?: unknown;
+    } = {},
   ) {
     super(message || code, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.code = code;
@@ -52,6 +62,8 @@ export class SvcError extends Error {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const invalidResponse = (status: number, why: string) => new SvcError('invalid_response', status, `Unexpected answer from the auth server: ${why}`);
+export const invalidResponse = (status: number, why: string) =>
+  new SvcError('invalid_response', status, `Unexpected answer from the auth server: ${why}`);

@@ -41,7 +41,9 @@ export async function exchange(fetchFn: FetchLike, x: Exchange): Promise<Answer>
     res = await fetchFn(x.url, init);
     text = await res.text();
   } catch (e) {
-    throw new SvcError('network_error', 0, `Auth server unreachable: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    throw new SvcError('network_error', 0, `Auth server unreachable: ${(e as Error)?.message ?? String(e)}`, {
+      cause: e,
+    });
   }
   let parsed: unknown = null;
   if (text.trim() !== '') {
@@ -52,10 +54,15 @@ export async function exchange(fetchFn: FetchLike, x: Exchange): Promise<Answer>
     }
   }
   if (res.status < 200 || res.status > 299) {
-    if (!isObject(parsed) || typeof parsed['error'] !== 'string') throw invalidResponse(res.status, `status ${res.status} without an error envelope`);
+    if (!isObject(parsed) || typeof parsed['error'] !== 'string')
+      throw invalidResponse(res.status, `status ${res.status} without an error envelope`);
     const message = typeof parsed['message'] === 'string' ? parsed['message'] : undefined;
     const stepUp = parseStepUpChallenge(res.headers.get('www-authenticate'));
-    throw new SvcError(parsed['error'], res.status, message, { retryAfterSeconds: retryAfter(parsed, res.headers), body: parsed, stepUp });
+    throw new SvcError(parsed['error'], res.status, message, {
+      retryAfterSeconds: retryAfter(parsed, res.headers),
+      body: parsed,
+      stepUp,
+    });
   }
   if (parsed === null) return { status: res.status, body: null };
   if (!isObject(parsed)) throw invalidResponse(res.status, 'the body is not a JSON object');
@@ -63,7 +70,10 @@ export async function exchange(fetchFn: FetchLike, x: Exchange): Promise<Answer>
 }
 
 /** `baseUrl` + path with each `:param` filled from `input` (one encoded segment each); returns the rest of `input`. */
-export function fillPath(path: string, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+export function fillPath(
+  path: string,
+  input: Record<string, unknown>,
+): { path: string; rest: Record<string, unknown> } {
   const rest = { ...input };
   const filled = path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     const value = rest[name];

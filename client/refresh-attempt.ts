@@ -14,11 +14,12 @@ import { SvcError } from './errors.js';
 export const REFRESH_RETRY_DELAY_MS = 250;
 
 /** No answer, or a gateway/busy answer (JSON or not): the refresh may have committed. */
-export const isLostAnswer = (e: unknown): boolean => e instanceof SvcError && (e.code === 'network_error' || e.status === 502 || e.status === 503);
+export const isLostAnswer = (e: unknown): boolean =>
+  e instanceof SvcError && (e.code === 'network_error' || e.status === 502 || e.status === 503);
 
 /**
- * `run(credential, send)`: sends with the key of the credential's open attempt (or a new one), retries a lost answer once.
- * `credential` is the refresh token (bearer) or a constant (cookie transport: the adapter holds the token).
+ * `run(credential, send)`: sends with the key of the credential's open attempt (or a new one), retries a lost answer
+ * once. `credential` is the refresh token (bearer) or a constant (cookie transport: the adapter holds the token).
  */
 export function createRefreshAttempts(delayMs = REFRESH_RETRY_DELAY_MS) {
   let open: { credential: string; key: string } | null = null;

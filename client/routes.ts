@@ -32,8 +32,13 @@ export interface RouteSignatures {
   passkeyRegisterStart: [W.RegisterStartRequest | void, W.WebAuthnOptions];
   passkeyRegisterFinish: [W.RegisterFinishRequest, { message: string; credential: W.Credential }];
   oauthProviders: [void, { providers: W.OAuthProvider[] }];
-  /** `binding` (bearer transport only): the flow binding the callback needs; the client keeps it by `state` in memory. */
-  oauthStart: [P<'providerId'> & W.OAuthStartRequest, { provider: W.OAuthProvider; state: string; authorizationUrl: string; binding?: string }];
+  /**
+   * `binding` (bearer transport only): the flow binding the callback needs; the client keeps it by `state` in memory.
+   */
+  oauthStart: [
+    P<'providerId'> & W.OAuthStartRequest,
+    { provider: W.OAuthProvider; state: string; authorizationUrl: string; binding?: string },
+  ];
   oauthCallback: [P<'providerId'> & W.OAuthCallbackRequest, W.SessionResponse];
   /** Native sign-in with the platform's ID token (Sign in with Apple, Google) and the raw nonce. */
   signInWithIdToken: [P<'providerId'> & W.IdTokenSignInRequest, W.SessionResponse];
@@ -103,7 +108,19 @@ export interface RouteSignatures {
   updateOAuthProviderConfig: [P<'id'> & Obj, Obj];
   deleteOAuthProviderConfig: [P<'id'>, Obj];
   totpStatus: [void, { enabled: boolean; verifiedAt: string | null; lastUsedAt: string | null }];
-  totpEnrollStart: [void, { message: string; secret: string; otpauthUrl: string; issuer: string; accountName: string; algorithm: 'SHA1'; digits: number; period: number }];
+  totpEnrollStart: [
+    void,
+    {
+      message: string;
+      secret: string;
+      otpauthUrl: string;
+      issuer: string;
+      accountName: string;
+      algorithm: 'SHA1';
+      digits: number;
+      period: number;
+    },
+  ];
   totpEnrollVerify: [W.TotpCodeRequest, W.Message];
   totpDisable: [W.TotpCodeRequest, W.Message];
   totpVerifyMfa: [W.TotpCodeRequest, W.StepUpFresh];
@@ -215,7 +232,9 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
 };
 
 /** Rules name only fields of the route's input type: a renamed wire field breaks the typecheck here. */
-type FieldRules = { readonly [K in RouteName]?: { readonly [F in keyof Exclude<RouteSignatures[K][0], void>]?: string } };
+type FieldRules = {
+  readonly [K in RouteName]?: { readonly [F in keyof Exclude<RouteSignatures[K][0], void>]?: string };
+};
 
 /**
  * Argument checks run before any network call. `s` string, `b` boolean,

@@ -8,7 +8,13 @@ export interface SessionUser {
 }
 
 /** Why the client considers itself signed out. */
-export type SignedOutReason = 'logout' | 'refresh_token_reused' | 'invalid_refresh_token' | 'unauthorized' | 'user_deleted' | 'initial';
+export type SignedOutReason =
+  | 'logout'
+  | 'refresh_token_reused'
+  | 'invalid_refresh_token'
+  | 'unauthorized'
+  | 'user_deleted'
+  | 'initial';
 
 export type SessionState =
   | { status: 'unknown'; user: null; activeOrganizationId: null }

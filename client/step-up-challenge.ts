@@ -1,4 +1,7 @@
-/** RFC 9470 §3: the `WWW-Authenticate: Bearer error="insufficient_user_authentication"` challenge of a 403 `step_up_required`. */
+/**
+ * RFC 9470 §3: the `WWW-Authenticate: Bearer error="insufficient_user_authentication"`
+ * challenge of a 403 `step_up_required`.
+ */
 
 /** What the API asks for: a step-up at most `maxAgeSeconds` old, of one of `acrValues` (empty = any). */
 export interface StepUpChallenge {
@@ -21,7 +24,8 @@ export function parseStepUpChallenge(header: string | null): StepUpChallenge | n
   const m = header ? /(?:^|,)\s*Bearer\s+(.*)$/i.exec(header) : null;
   if (!m) return null;
   const params: Record<string, string> = {};
-  for (const [, name, quoted, token] of m[1]!.matchAll(PARAM)) params[name!.toLowerCase()] ??= quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : token!;
+  for (const [, name, quoted, token] of m[1]!.matchAll(PARAM))
+    params[name!.toLowerCase()] ??= quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : token!;
   if (params['error'] !== 'insufficient_user_authentication') return null;
   const maxAge = params['max_age'];
   return {

@@ -50,15 +50,20 @@ export interface StoredTokens {
   organizationId: string | null;
 }
 
-const storageFailed = (e: unknown, what: string) => new SvcError('storage_failed', 0, `Token storage failed to ${what}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+const storageFailed = (e: unknown, what: string) =>
+  new SvcError('storage_failed', 0, `Token storage failed to ${what}: ${(e as Error)?.message ?? String(e)}`, {
+    cause: e,
+  });
 
 const isPositive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
 
 /** Tokens from a verified session envelope; `invalid_response` when a field is missing. */
 export function tokensFrom(body: Record<string, unknown>, nowMs: number): StoredTokens {
   const { token, refreshToken, ttl, refreshTtl, sub, sessionId } = body;
-  if (typeof token !== 'string' || typeof refreshToken !== 'string' || !token || !refreshToken) throw invalidResponse(200, 'session without tokens');
-  if (!isPositive(ttl) || !isPositive(refreshTtl) || typeof sub !== 'string' || typeof sessionId !== 'string') throw invalidResponse(200, 'session without ttl, sub or sessionId');
+  if (typeof token !== 'string' || typeof refreshToken !== 'string' || !token || !refreshToken)
+    throw invalidResponse(200, 'session without tokens');
+  if (!isPositive(ttl) || !isPositive(refreshTtl) || typeof sub !== 'string' || typeof sessionId !== 'string')
+    throw invalidResponse(200, 'session without ttl, sub or sessionId');
   return {
     accessToken: token,
     accessExpiresAtMs: nowMs + ttl * 1000,
@@ -118,7 +123,8 @@ export function createBearerAuth(d: BearerAuthDeps): BearerAuth {
       body = await d.callRefresh(cur.refreshToken);
     } catch (e) {
       if (e instanceof SvcError && e.status === 401 && SIGN_OUT_CODES.has(e.code) && store.current() === cur) {
-        await store.clear(e.code as SignedOutReason).catch(() => {}); // the refresh answer is the error to report; dirty retries the delete
+        // the refresh answer is the error to report; dirty retries the delete
+        await store.clear(e.code as SignedOutReason).catch(() => {});
       }
       throw e;
     }
@@ -229,7 +235,11 @@ function parseRecord(raw: string | null, nowMs: number): StoredTokens | null {
   } catch {
     parsed = null; // an unreadable record is a signed-out state; it is overwritten by the next sign-in
   }
-  const ok = isObject(parsed) && typeof parsed['refreshToken'] === 'string' && typeof parsed['accessToken'] === 'string' && isObject(parsed['user']);
+  const ok =
+    isObject(parsed) &&
+    typeof parsed['refreshToken'] === 'string' &&
+    typeof parsed['accessToken'] === 'string' &&
+    isObject(parsed['user']);
   const record = ok ? (parsed as unknown as StoredTokens) : null;
   // A record whose refresh token has expired is a signed-out state (kept in storage: nothing is deleted on read).
   return record && !(record.refreshExpiresAtMs <= nowMs) ? record : null;

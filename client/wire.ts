@@ -19,7 +19,12 @@ import type { inviteBody } from '../src/routes/organization-invitations.js';
 import type { codeBody as otpCodeBody } from '../src/routes/otp.js';
 import type { registerBody } from '../src/routes/registration.js';
 import type { codeBody as totpCodeBody } from '../src/routes/totp.js';
-import type { assertionFinishSchema, assertionStartSchema, registerFinishSchema, registerStartSchema } from '../src/routes/webauthn-schemas.js';
+import type {
+  assertionFinishSchema,
+  assertionStartSchema,
+  registerFinishSchema,
+  registerStartSchema,
+} from '../src/routes/webauthn-schemas.js';
 import type { LoginStartResult } from '../src/services/sign-in/login-start.js';
 import type { SwitchResult } from '../src/services/organizations/lifecycle.js';
 import type { RegistrationResult } from '../src/services/sign-in/registration.js';
@@ -73,7 +78,12 @@ export type Membership = ReturnType<typeof membershipJson> & { user?: { id: stri
 export type Invitation = ReturnType<typeof invitationJson>;
 /** A pending invitation as its invitee sees it. */
 export type ReceivedInvitation = ReturnType<typeof receivedInvitationJson>;
-export type MeResponse = { user: Me; credentials: Credential[]; organizations: Organization[]; activeOrganization: Organization | null };
+export type MeResponse = {
+  user: Me;
+  credentials: Credential[];
+  organizations: Organization[];
+  activeOrganization: Organization | null;
+};
 export type Message = { message: string };
 /**
  * `requestMagicLink`: show `confirmationNumber` (number_match) where the user

@@ -26,7 +26,14 @@ export interface NodeIncoming {
  */
 export function nodeIncoming(env: unknown): NodeIncoming | null {
   const incoming = (env as { incoming?: Partial<NodeIncoming> } | undefined)?.incoming;
-  if (!incoming || typeof incoming.on !== 'function' || typeof incoming.off !== 'function' || typeof incoming.pause !== 'function' || typeof incoming.listenerCount !== 'function') return null;
+  if (
+    !incoming ||
+    typeof incoming.on !== 'function' ||
+    typeof incoming.off !== 'function' ||
+    typeof incoming.pause !== 'function' ||
+    typeof incoming.listenerCount !== 'function'
+  )
+    return null;
   // Already read, ended, or piped into a WHATWG stream (`c.req.raw.body` touched): that reader owns the bytes.
   if (incoming.readableDidRead !== false || incoming.readableEnded || incoming.listenerCount('data') > 0) return null;
   return incoming as NodeIncoming;
@@ -87,7 +94,10 @@ export function readNodeBody(incoming: NodeIncoming, limit: number): Promise<Uin
  * Reads a WHATWG body stream, or stops at `limit` bytes, cancels the stream
  * and resolves `'too_large'`.
  */
-export async function readStreamLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too_large'> {
+export async function readStreamLimited(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | 'too_large'> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

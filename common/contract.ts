@@ -42,7 +42,13 @@ export type DeliveryPayload =
   | { kind: 'otp_email'; to: string; code: string }
   | { kind: 'otp_sms'; to: string; code: string }
   | { kind: 'magic_link_email'; to: string; magicLinkUrl: string; requestedBy?: RequestedBy }
-  | { kind: 'organization_invitation_email'; to: string; organizationName: string; invitationUrl: string; invitedBy?: string }
+  | {
+      kind: 'organization_invitation_email';
+      to: string;
+      organizationName: string;
+      invitationUrl: string;
+      invitedBy?: string;
+    }
   | null;
 
 /** `Me` of `GET /users/me` (contract §3.10). */
@@ -93,5 +99,10 @@ export interface MagicLinkCookiePayload {
   kind: 'magic_link';
   binding: string;
 }
-export type CookiePayload = AccessCookiePayload | RefreshCookiePayload | EphemeralCookiePayload | OAuthBindingCookiePayload | MagicLinkCookiePayload;
+export type CookiePayload =
+  | AccessCookiePayload
+  | RefreshCookiePayload
+  | EphemeralCookiePayload
+  | OAuthBindingCookiePayload
+  | MagicLinkCookiePayload;
 export type CookieKind = CookiePayload['kind'];

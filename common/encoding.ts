@@ -34,7 +34,9 @@ export function fromBase64(s: string): Uint8Array {
   return out;
 }
 
-const B64URL_CODES = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', (c) => c.charCodeAt(0));
+const B64URL_CODES = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', (c) =>
+  c.charCodeAt(0),
+);
 const ascii = new TextDecoder();
 
 /**

@@ -16,8 +16,10 @@ type NodeHeaders = Record<string, string | string[] | undefined>;
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = (c.env as { incoming?: { headers?: NodeHeaders; rawHeaders?: unknown } } | undefined)?.incoming;
   const headers = incoming?.headers;
-  // Only a Node request (it always has `rawHeaders`): on Workers `c.env` holds the bindings, and one may be called `incoming`.
-  if (headers === undefined || headers === null || typeof headers !== 'object' || !Array.isArray(incoming!.rawHeaders)) return c.req.header(name);
+  // Only a Node request (it always has `rawHeaders`): on Workers `c.env` holds
+  // the bindings, and one may be called `incoming`.
+  if (headers === undefined || headers === null || typeof headers !== 'object' || !Array.isArray(incoming!.rawHeaders))
+    return c.req.header(name);
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -13,11 +13,15 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** 16–128 characters of `[A-Za-z0-9_-]`: a UUID fits, and nothing that needs escaping in a log line. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
-export const INVALID_IDEMPOTENCY_KEY_MESSAGE = 'Idempotency-Key must be 16 to 128 characters of A-Z, a-z, 0-9, "_" or "-"';
+export const INVALID_IDEMPOTENCY_KEY_MESSAGE =
+  'Idempotency-Key must be 16 to 128 characters of A-Z, a-z, 0-9, "_" or "-"';
 
-export const isIdempotencyKey = (value: string | null | undefined): value is string => typeof value === 'string' && IDEMPOTENCY_KEY_PATTERN.test(value);
+export const isIdempotencyKey = (value: string | null | undefined): value is string =>
+  typeof value === 'string' && IDEMPOTENCY_KEY_PATTERN.test(value);
 
-/** A fresh key: 16 random bytes as 32 hex characters (WebCrypto only; `randomUUID` needs a secure context in browsers). */
+/**
+ * A fresh key: 16 random bytes as 32 hex characters (WebCrypto only; `randomUUID` needs a secure context in browsers).
+ */
 export function newIdempotencyKey(): string {
   return toHex(crypto.getRandomValues(new Uint8Array(16)));
 }

@@ -7,7 +7,17 @@
  * hashes and whatever else a statement binds, and no log line needs them.
  */
 const R = '[REDACTED]';
-const SENSITIVE_KEYS = ['token', 'refreshToken', 'verificationToken', 'code', 'state', 'secret', 'salt', 'identifier', 'client_secret'];
+const SENSITIVE_KEYS = [
+  'token',
+  'refreshToken',
+  'verificationToken',
+  'code',
+  'state',
+  'secret',
+  'salt',
+  'identifier',
+  'client_secret',
+];
 const keyAlt = SENSITIVE_KEYS.join('|');
 const JSON_VALUE = new RegExp(`("(?:${keyAlt})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|[^,}\\]\\s]+)`, 'g');
 const QUERY_VALUE = new RegExp(`([?&](?:${keyAlt})=)[^&#\\s"]*`, 'g');
@@ -17,15 +27,17 @@ const QUERY_VALUE = new RegExp(`([?&](?:${keyAlt})=)[^&#\\s"]*`, 'g');
  * redact('POST /magic-link/verify/abc for a@b.co'); // 'POST /magic-link/verify/[REDACTED] for [REDACTED]'
  */
 export function redact(text: string): string {
-  return text
-    // Raw form: the list runs to the end of the line.
-    .replace(/\nparams: [^\n]*/g, `\nparams: ${R}`)
-    // Inside a serialized JSON string (`\\n` escaped): it runs to the string's closing quote.
-    .replace(/\\nparams: (?:[^"\\]|\\.)*/g, `\\nparams: ${R}`)
-    .replace(/(Bearer\s+)[^\s"',]+/gi, `$1${R}`)
-    .replace(/(\/magic-link\/verify\/)[^\s/?#"]+/g, `$1${R}`)
-    .replace(JSON_VALUE, `$1"${R}"`)
-    .replace(QUERY_VALUE, `$1${R}`)
-    .replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g, R)
-    .replace(/\+[1-9]\d{6,14}\b/g, R);
+  return (
+    text
+      // Raw form: the list runs to the end of the line.
+      .replace(/\nparams: [^\n]*/g, `\nparams: ${R}`)
+      // Inside a serialized JSON string (`\\n` escaped): it runs to the string's closing quote.
+      .replace(/\\nparams: (?:[^"\\]|\\.)*/g, `\\nparams: ${R}`)
+      .replace(/(Bearer\s+)[^\s"',]+/gi, `$1${R}`)
+      .replace(/(\/magic-link\/verify\/)[^\s/?#"]+/g, `$1${R}`)
+      .replace(JSON_VALUE, `$1"${R}"`)
+      .replace(QUERY_VALUE, `$1${R}`)
+      .replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g, R)
+      .replace(/\+[1-9]\d{6,14}\b/g, R)
+  );
 }

@@ -56,7 +56,14 @@ export interface RouteEntry {
 /** The reference client's GET spelling of a POST route: same path, credential and handling. */
 const getForm = (post: RouteEntry): RouteEntry => ({ ...post, method: 'GET', compat: { upstreamMethod: post.method } });
 
-const r = (method: HttpMethod, path: string, cred: CredentialKind, response: ResponseKind = 'passthrough', svc: ServiceKind = 'P', raw = path): RouteEntry => ({
+const r = (
+  method: HttpMethod,
+  path: string,
+  cred: CredentialKind,
+  response: ResponseKind = 'passthrough',
+  svc: ServiceKind = 'P',
+  raw = path,
+): RouteEntry => ({
   method,
   path,
   raw,

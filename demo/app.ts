@@ -15,12 +15,29 @@ import { readCookie } from '../adapter/core/cookies.js';
 import type { AuthMessage } from '../common/messaging.js';
 import { createAuthGuard } from '../adapter/core/user.js';
 import type { SvcAdapterOptions } from '../adapter/core/options.js';
-import { getUser, requireAuth, svcAdapter, svcAdminConsole, svcTotpBridge, svcWellKnown, type SvcVariables } from '../adapter/hono/index.js';
+import {
+  getUser,
+  requireAuth,
+  svcAdapter,
+  svcAdminConsole,
+  svcTotpBridge,
+  svcWellKnown,
+  type SvcVariables,
+} from '../adapter/hono/index.js';
 import { demoSecurityHeaders } from './security-headers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PUBLIC = join(here, 'public');
-const WEBAUTHN_BUNDLE = join(here, '..', 'node_modules', '@simplewebauthn', 'browser', 'dist', 'bundle', 'index.umd.min.js');
+const WEBAUTHN_BUNDLE = join(
+  here,
+  '..',
+  'node_modules',
+  '@simplewebauthn',
+  'browser',
+  'dist',
+  'bundle',
+  'index.umd.min.js',
+);
 
 /** Shown on the 403 page outside production. */
 const DEV_ADMIN_HINT = `<div class="notice info" id="dev-admin-hint"><strong>Running the demo yourself?</strong> Stop <code>npm start</code> and start it again with <code>OWNER_EMAIL=you@example.com npm start</code>, then create an account with that address: the API grants <code>admin</code> when an <code>OWNER_EMAIL</code> address is verified for the first time. An account that is already verified keeps its roles; sign up with another address, or remove <code>.data/svc.db</code> to start over.</div>`;
@@ -56,15 +73,25 @@ export interface OutboxEntry {
   at: string;
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 function file(c: Context, path: string, status = 200) {
   const ext = path.slice(path.lastIndexOf('.'));
-  return c.body(readFileSync(path), status as 200, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+  return c.body(readFileSync(path), status as 200, {
+    'content-type': TYPES[ext] ?? 'application/octet-stream',
+    'cache-control': 'no-cache',
+  });
 }
 
 let bundled: Promise<string> | null = null;
-/** The browser bundle of svc-auth/client (scripts/bundle-client.mjs), built once per process; a failed build is retried. */
+/**
+ * The browser bundle of svc-auth/client (scripts/bundle-client.mjs), built once per process; a failed build is retried.
+ */
 function clientBundle(): Promise<string> {
   bundled ??= import('../scripts/bundle-client.mjs').then((m) => m.bundleClient()).then((r) => r.code);
   bundled.catch(() => (bundled = null));
@@ -74,12 +101,19 @@ function clientBundle(): Promise<string> {
 export function createDemoApp(opts: DemoOptions) {
   const origin = opts.origin ?? 'http://localhost:3000';
   const production = opts.production ?? process.env['NODE_ENV'] === 'production';
-  if (!opts.cookieSecret || opts.cookieSecret.length < 32) throw new Error('demo: cookieSecret must be at least 32 characters');
+  if (!opts.cookieSecret || opts.cookieSecret.length < 32)
+    throw new Error('demo: cookieSecret must be at least 32 characters');
   const outbox = new Map<string, OutboxEntry>();
   const print = opts.printMessages ?? true;
 
   const deliver = async (m: AuthMessage) => {
-    outbox.set(m.to.toLowerCase(), { kind: m.kind, to: m.to, code: m.code, magicLinkUrl: m.magicLinkUrl, at: new Date().toISOString() });
+    outbox.set(m.to.toLowerCase(), {
+      kind: m.kind,
+      to: m.to,
+      code: m.code,
+      magicLinkUrl: m.magicLinkUrl,
+      at: new Date().toISOString(),
+    });
     if (print) {
       const what = m.code ? `code ${m.code}` : `link ${m.magicLinkUrl}`;
       console.log(`\n  ✉  [dev delivery] ${m.kind} to ${m.to}: ${what}\n`);
@@ -93,7 +127,10 @@ export function createDemoApp(opts: DemoOptions) {
     serviceSecret: opts.serviceSecret,
     cookieSecret: opts.cookieSecret,
     issuer: origin,
-    messaging: { handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver }, defaults: { appName: 'svc demo' } },
+    messaging: {
+      handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver },
+      defaults: { appName: 'svc demo' },
+    },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.resolveClientIp ? { resolveClientIp: opts.resolveClientIp } : {}),
   };
@@ -128,17 +165,30 @@ export function createDemoApp(opts: DemoOptions) {
     await next();
     if (c.res.status !== 403 || !c.res.headers.get('content-type')?.startsWith('text/html')) return;
     // In development, say how to become an admin of one's own demo (OWNER_EMAIL is read by the API).
-    const page = readFileSync(join(PUBLIC, 'forbidden.html'), 'utf8').replace('<!--dev-hint-->', production ? '' : DEV_ADMIN_HINT);
+    const page = readFileSync(join(PUBLIC, 'forbidden.html'), 'utf8').replace(
+      '<!--dev-hint-->',
+      production ? '' : DEV_ADMIN_HINT,
+    );
     // A fresh answer with the demo's page headers: assigning c.res would merge in the console's (its CSP
     // is for its own pages). Cookies the console set (a refreshed session) are kept.
     const cookies = c.res.headers.getSetCookie();
     c.res = undefined;
-    const res = new Response(page, { status: 403, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } });
+    const res = new Response(page, {
+      status: 403,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+    });
     for (const cookie of cookies) res.headers.append('set-cookie', cookie);
     c.res = res;
   };
   app.get('/', (c) =>
-    c.html(readFileSync(join(PUBLIC, 'index.html'), 'utf8').replace('<meta name="svc-session" content="none">', `<meta name="svc-session" content="${sessionHint(c)}">`), 200, { 'cache-control': 'no-store' }),
+    c.html(
+      readFileSync(join(PUBLIC, 'index.html'), 'utf8').replace(
+        '<meta name="svc-session" content="none">',
+        `<meta name="svc-session" content="${sessionHint(c)}">`,
+      ),
+      200,
+      { 'cache-control': 'no-store' },
+    ),
   );
   app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));
   app.get('/app', toLogin('/app'), auth, (c) => file(c, join(PUBLIC, 'app.html')));
@@ -154,7 +204,12 @@ export function createDemoApp(opts: DemoOptions) {
   app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/static/webauthn.js', (c) => file(c, WEBAUTHN_BUNDLE));
   // The pages' auth calls go through svc-auth/client, bundled for the browser by esbuild on first use.
-  app.get('/static/svc-client.js', async (c) => c.body(await clientBundle(), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }));
+  app.get('/static/svc-client.js', async (c) =>
+    c.body(await clientBundle(), 200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-cache',
+    }),
+  );
   app.get('/static/:name{[a-z-]+\\.(css|js|svg)}', (c) => file(c, join(PUBLIC, c.req.param('name'))));
 
   if (!production) {

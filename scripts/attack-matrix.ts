@@ -9,6 +9,8 @@ const results = await runMatrix();
 for (const r of results) console.log(formatRow(r));
 const failed = results.filter((r) => !r.pass && !r.knownDefect);
 const known = results.filter((r) => !r.pass && r.knownDefect);
-console.log(`\nattack matrix: ${results.length} rows, ${results.filter((r) => r.pass).length} as expected, ${known.length} known open defects, ${failed.length} unexpected`);
+console.log(
+  `\nattack matrix: ${results.length} rows, ${results.filter((r) => r.pass).length} as expected, ${known.length} known open defects, ${failed.length} unexpected`,
+);
 for (const r of known) console.log(`  known: ${r.target} / ${r.attack}: ${r.knownDefect}`);
 process.exit(failed.length ? 1 : 0);

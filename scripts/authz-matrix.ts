@@ -14,13 +14,17 @@ await runCells(m.cells, 12, async (cell) => {
 await m.apps.close();
 
 const order = new Map(m.cells.map((c, i) => [`${c.surface} ${c.route} ${c.principal}`, i]));
-results.sort((a, b) => order.get(`${a.surface} ${a.route} ${a.principal}`)! - order.get(`${b.surface} ${b.route} ${b.principal}`)!);
+results.sort(
+  (a, b) => order.get(`${a.surface} ${a.route} ${a.principal}`)! - order.get(`${b.surface} ${b.route} ${b.principal}`)!,
+);
 for (const r of results) console.log(formatCell(r));
 
 const failed = results.filter((r) => !r.pass && !r.knownDefect);
 const known = results.filter((r) => !r.pass && r.knownDefect);
 const routes = new Set(results.map((r) => `${r.surface} ${r.route}`)).size;
-console.log(`\nauthorization matrix: ${routes} routes × surfaces, ${results.length} cells, ${results.filter((r) => r.pass).length} as the contract says, ${known.length} known open defects, ${failed.length} unexpected`);
+console.log(
+  `\nauthorization matrix: ${routes} routes × surfaces, ${results.length} cells, ${results.filter((r) => r.pass).length} as the contract says, ${known.length} known open defects, ${failed.length} unexpected`,
+);
 for (const line of m.coverage.missing) console.log(`  route without a row: ${line}`);
 for (const line of m.coverage.stale) console.log(`  row without a route: ${line}`);
 const byNote = new Map<string, CellResult[]>();
@@ -32,7 +36,9 @@ for (const [note, cells] of byNote) {
 }
 if (failed.length) {
   // An unexpected 5xx is easier to read with the API's own account of it.
-  const lines = m.apps.h.t.logs.filter((l) => (l.level === 'warn' || l.level === 'error') && !l.line.includes('no delivery transport'));
+  const lines = m.apps.h.t.logs.filter(
+    (l) => (l.level === 'warn' || l.level === 'error') && !l.line.includes('no delivery transport'),
+  );
   for (const l of [...new Set(lines.map((l) => l.line.slice(0, 400)))].slice(0, 10)) console.log(`  api log: ${l}`);
 }
 process.exit(failed.length || m.coverage.missing.length || m.coverage.stale.length ? 1 : 0);

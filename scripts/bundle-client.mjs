@@ -37,11 +37,17 @@ export async function bundleClient({ outfile } = {}) {
     await mkdir(path.dirname(outfile), { recursive: true });
     await writeFile(outfile, code);
   }
-  return { code: new TextDecoder().decode(code), bytes: code.byteLength, gzipBytes: gzipSync(code, { level: 9 }).byteLength };
+  return {
+    code: new TextDecoder().decode(code),
+    bytes: code.byteLength,
+    gzipBytes: gzipSync(code, { level: 9 }).byteLength,
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const out = process.argv[2];
   const { bytes, gzipBytes } = await bundleClient(out ? { outfile: path.resolve(out) } : {});
-  console.log(`svc-auth/client browser bundle: ${bytes} bytes minified, ${gzipBytes} bytes gzip${out ? ` → ${out}` : ''}`);
+  console.log(
+    `svc-auth/client browser bundle: ${bytes} bytes minified, ${gzipBytes} bytes gzip${out ? ` → ${out}` : ''}`,
+  );
 }

@@ -105,7 +105,12 @@ function aptInstall() {
   process.stdout.write("chromium: installing Debian's chromium with apt-get (1-2 minutes)\n");
   const run = (args) => {
     const [cmd, ...rest] = [...prefix, ...args];
-    return spawnSync(cmd, rest, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+    return (
+      spawnSync(cmd, rest, {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      }).status === 0
+    );
   };
   if (!run(['apt-get', 'update', '-qq']) || !run(['apt-get', 'install', '-y', '-qq', 'chromium'])) return undefined;
   const path = '/usr/bin/chromium';
@@ -130,7 +135,7 @@ export function resolveChromium() {
   const shipped = npmShipped() ?? aptInstall();
   if (shipped) return shipped;
   throw new Error(
-    'no Chromium for the browser suite: run `npm ci` (it brings @sparticuz/chromium for Linux x64), install Debian\'s chromium (apt-get install chromium), or set CHROMIUM_PATH',
+    "no Chromium for the browser suite: run `npm ci` (it brings @sparticuz/chromium for Linux x64), install Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH",
   );
 }
 

@@ -27,7 +27,13 @@ const targetTimeoutMs = Number(process.env.CONFORMANCE_TARGET_TIMEOUT_MS ?? 600_
 const logDir = process.env.CONFORMANCE_LOG_DIR ?? mkdtempSync(join(tmpdir(), 'svc-conformance-'));
 mkdirSync(logDir, { recursive: true });
 
-const readGroups = (file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').map(Number).filter((n) => n > 1) : []);
+const readGroups = (file) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .map(Number)
+        .filter((n) => n > 1)
+    : [];
 function killGroups(pgids) {
   for (const g of pgids) {
     try {
@@ -59,12 +65,31 @@ function runTarget(target) {
   rmSync(report, { force: true });
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.conformance.config.ts', '--reporter=json', `--outputFile=${report}`, '--reporter=default'], {
-      cwd: ROOT,
-      env: { ...process.env, CONFORMANCE_TARGET: target, CONFORMANCE_REASON_FILE: reasonFile, CONFORMANCE_PGIDS_FILE: groupsFile, NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // own process group: a timeout reaches the servers it started
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        'vitest.conformance.config.ts',
+        '--reporter=json',
+        `--outputFile=${report}`,
+        '--reporter=default',
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          CONFORMANCE_TARGET: target,
+          CONFORMANCE_REASON_FILE: reasonFile,
+          CONFORMANCE_PGIDS_FILE: groupsFile,
+          NO_COLOR: '1',
+          FORCE_COLOR: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // own process group: a timeout reaches the servers it started
+      },
+    );
     const logStream = createWriteStream(logFile);
     let log = '';
     const collect = (d) => {
@@ -109,7 +134,12 @@ function runTarget(target) {
       if (timedOut) reason = `did not finish within ${targetTimeoutMs / 1000} s`;
       if ((code !== 0 || reason) && failed === 0) {
         failed = 1;
-        reason ??= `vitest exited with ${code}: ${log.split('\n').find((l) => /Error|error/.test(l))?.trim() ?? 'see the log'}`;
+        reason ??= `vitest exited with ${code}: ${
+          log
+            .split('\n')
+            .find((l) => /Error|error/.test(l))
+            ?.trim() ?? 'see the log'
+        }`;
       }
       done({ target, passed, failed, failures, reason, seconds, logFile });
     });

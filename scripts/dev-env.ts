@@ -7,7 +7,15 @@
 import { startNodeApi } from '../src/node.js';
 import { resolveDevEnv } from '../cli/dev-env.js';
 
-export { DEV_API_HOST, DEV_API_PORT, DEV_APP_ORIGIN, devDefaults, parseDotEnv, readDotEnv, resolveDevEnv } from '../cli/dev-env.js';
+export {
+  DEV_API_HOST,
+  DEV_API_PORT,
+  DEV_APP_ORIGIN,
+  devDefaults,
+  parseDotEnv,
+  readDotEnv,
+  resolveDevEnv,
+} from '../cli/dev-env.js';
 
 export interface StartApiOptions {
   /** Environment to start from (defaults to `resolveDevEnv()`). */

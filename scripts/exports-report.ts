@@ -27,7 +27,10 @@ interface ExportEntry {
 
 /** The entry points of package.json `exports`, each mapped from its `dist/….d.ts` to the source file. */
 export function entryPoints(root: string): ExportEntry[] {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string | { types?: string }> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, string | { types?: string }>;
+  };
   const entries: ExportEntry[] = [];
   for (const [subpath, target] of Object.entries(pkg.exports)) {
     const types = typeof target === 'string' ? undefined : target.types;
@@ -54,7 +57,9 @@ function kindsOf(checker: ts.TypeChecker, exported: ts.Symbol): string {
   if (!(f & ts.SymbolFlags.Value) || !typeOnly(checker, exported)) return kind;
   // `export type` of a name that is a value and a type (a zod schema and its type) exports the type alone.
   const typeSide = kinds.filter((k) => k === 'interface' || k === 'type');
-  return typeSide.length && !(f & (ts.SymbolFlags.Class | ts.SymbolFlags.Enum)) ? typeSide.join(', ') : `${kind} (type only)`;
+  return typeSide.length && !(f & (ts.SymbolFlags.Class | ts.SymbolFlags.Enum))
+    ? typeSide.join(', ')
+    : `${kind} (type only)`;
 }
 
 function variableKind(symbol: ts.Symbol): string {
@@ -89,13 +94,18 @@ function typeOnly(checker: ts.TypeChecker, exported: ts.Symbol): boolean {
 export const REEXPORTED_PACKAGES = ['@simplewebauthn/browser'];
 
 function exportsProgram(root: string, files: string[]): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   const options: ts.CompilerOptions = { ...config?.options, noEmit: true, noLib: true, types: [] };
   const host = ts.createCompilerHost(options);
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(fileName)?.[1];
-    if (pkg !== undefined && !REEXPORTED_PACKAGES.includes(pkg)) return ts.createSourceFile(fileName, '', languageVersion);
+    if (pkg !== undefined && !REEXPORTED_PACKAGES.includes(pkg))
+      return ts.createSourceFile(fileName, '', languageVersion);
     return read(fileName, languageVersion, onError, shouldCreate);
   };
   return ts.createProgram(files, options, host);
@@ -120,7 +130,10 @@ export function buildExportsReport(root: string): string {
       .getExportsOfModule(moduleSymbol)
       .map((s) => ({ name: s.getName(), kind: kindsOf(checker, s) }))
       .map((r) => {
-        if (r.kind.startsWith('unknown')) throw new Error(`${e.entry}: the kind of ${r.name} is unknown; if it is re-exported from a package, add the package to REEXPORTED_PACKAGES`);
+        if (r.kind.startsWith('unknown'))
+          throw new Error(
+            `${e.entry}: the kind of ${r.name} is unknown; if it is re-exported from a package, add the package to REEXPORTED_PACKAGES`,
+          );
         return r;
       })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -134,7 +147,10 @@ export function buildExportsReport(root: string): string {
 export function reportDiff(before: string, after: string): string {
   const had = new Set(before.split('\n'));
   const has = new Set(after.split('\n'));
-  return [...[...had].filter((l) => !has.has(l)).map((l) => `- ${l}`), ...[...has].filter((l) => !had.has(l)).map((l) => `+ ${l}`)].join('\n');
+  return [
+    ...[...had].filter((l) => !has.has(l)).map((l) => `- ${l}`),
+    ...[...has].filter((l) => !had.has(l)).map((l) => `+ ${l}`),
+  ].join('\n');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -14,5 +14,7 @@ const r = spawnSync('npx', ['vitest', 'run', 'test/fuzz', '--testTimeout', '3600
   stdio: 'inherit',
   env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs },
 });
-console.log(`fuzz: ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`);
+console.log(
+  `fuzz: ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`,
+);
 process.exit(r.status ?? 1);

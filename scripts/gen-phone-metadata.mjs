@@ -14,7 +14,10 @@ export const FORMATS_INDEX = 4;
 
 /** The trimmed metadata for a `min` metadata object (pure; the test reuses it). */
 export function trimPhoneMetadata(min) {
-  const strip = (table) => Object.fromEntries(Object.entries(table ?? {}).map(([k, v]) => [k, v.map((x, i) => (i === FORMATS_INDEX ? 0 : x))]));
+  const strip = (table) =>
+    Object.fromEntries(
+      Object.entries(table ?? {}).map(([k, v]) => [k, v.map((x, i) => (i === FORMATS_INDEX ? 0 : x))]),
+    );
   return { ...min, countries: strip(min.countries), nonGeographic: strip(min.nonGeographic) };
 }
 

@@ -44,7 +44,9 @@ try {
   tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
 } catch {
   // A clone installed with --omit=dev, say: one line instead of a stack.
-  console.error('svc-auth: cannot build dist/: typescript (a dev dependency) is missing here; run npm ci in the clone, or install a tarball from npm pack');
+  console.error(
+    'svc-auth: cannot build dist/: typescript (a dev dependency) is missing here; run npm ci in the clone, or install a tarball from npm pack',
+  );
   process.exit(1);
 }
 const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });

@@ -17,7 +17,11 @@ let api: Awaited<ReturnType<typeof startApi>>;
 try {
   api = await startApi({ env });
 } catch (err) {
-  console.error(err instanceof ConfigError ? configErrorLines(err).join('\n') : `svc: the auth API did not start: ${(err as Error).message.split('\n')[0]}`);
+  console.error(
+    err instanceof ConfigError
+      ? configErrorLines(err).join('\n')
+      : `svc: the auth API did not start: ${(err as Error).message.split('\n')[0]}`,
+  );
   process.exit(1);
 }
 
@@ -41,7 +45,10 @@ try {
   demoUrl = demo.url;
 } catch (err) {
   const code = (err as NodeJS.ErrnoException).code;
-  const cause = code === 'EADDRINUSE' ? `port ${demoPort} is in use: stop what uses it or set DEMO_PORT` : (err as Error).message.split('\n')[0];
+  const cause =
+    code === 'EADDRINUSE'
+      ? `port ${demoPort} is in use: stop what uses it or set DEMO_PORT`
+      : (err as Error).message.split('\n')[0];
   console.error(`svc: the demo app did not start (${cause})`);
   await api.stop();
   process.exit(1);

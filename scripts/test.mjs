@@ -12,10 +12,22 @@ import { resolveChromium } from './chromium.mjs';
 
 const suites = {
   typecheck: { cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'], what: 'typecheck (tsc)' },
-  lint: { cmd: 'npx', args: ['biome', 'ci', '--colors=off', '.'], what: 'format and lint (Biome; npm run format fixes)' },
+  lint: {
+    cmd: 'npx',
+    args: ['biome', 'ci', '--colors=off', '.'],
+    what: 'format and lint (Biome; npm run format fixes)',
+  },
   unit: { cmd: 'npx', args: ['vitest', 'run'], what: 'unit, integration and runtime suites (vitest)' },
-  conformance: { cmd: process.execPath, args: ['scripts/conformance.mjs'], what: 'conformance (node-file, bun-file, deno-file, workerd-d1, workerd-sqld)' },
-  e2e: { cmd: 'npx', args: ['vitest', 'run', '--config', 'vitest.e2e.config.ts'], what: 'browser end-to-end (Chromium)' },
+  conformance: {
+    cmd: process.execPath,
+    args: ['scripts/conformance.mjs'],
+    what: 'conformance (node-file, bun-file, deno-file, workerd-d1, workerd-sqld)',
+  },
+  e2e: {
+    cmd: 'npx',
+    args: ['vitest', 'run', '--config', 'vitest.e2e.config.ts'],
+    what: 'browser end-to-end (Chromium)',
+  },
 };
 
 /** Phases run in order; the suites of one phase run at once. */
@@ -31,7 +43,9 @@ const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
 function run(name, env, live) {
   const { cmd, args, what } = suites[name];
   const started = Date.now();
-  console.log(`\n== ${name}: ${what}: ${cmd === process.execPath ? 'node' : cmd} ${args.join(' ')}${live ? '' : ' (output when it ends)'}`);
+  console.log(
+    `\n== ${name}: ${what}: ${cmd === process.execPath ? 'node' : cmd} ${args.join(' ')}${live ? '' : ' (output when it ends)'}`,
+  );
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });
     const held = [];
@@ -77,13 +91,19 @@ for (const phase of PHASES) {
 }
 
 const failed = [...results].filter(([, r]) => !r.ok).map(([n]) => n);
-console.log(`\nnpm test summary (${seconds(Date.now() - total)} in all; load average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at the end):`);
+console.log(
+  `\nnpm test summary (${seconds(Date.now() - total)} in all; load average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at the end):`,
+);
 for (const name of Object.keys(suites)) {
   const r = results.get(name);
-  console.log(`  ${r.ok ? 'ok    ' : 'FAILED'}  ${name.padEnd(12)} ${seconds(r.ms).padStart(6)}  ${r.note ?? suites[name].what}`);
+  console.log(
+    `  ${r.ok ? 'ok    ' : 'FAILED'}  ${name.padEnd(12)} ${seconds(r.ms).padStart(6)}  ${r.note ?? suites[name].what}`,
+  );
 }
 if (failed.length) {
-  console.log(`npm test: ${failed.length} suite(s) failed: ${failed.join(', ')} (each suite's own output above names the failing cases)`);
+  console.log(
+    `npm test: ${failed.length} suite(s) failed: ${failed.join(', ')} (each suite's own output above names the failing cases)`,
+  );
   process.exit(1);
 }
 console.log('npm test: all suites passed');

@@ -40,7 +40,13 @@ function methodIndex(app: Hono<AppEnv>) {
       .filter((r) => r.method !== 'ALL')
       .map((r) => ({
         method: r.method,
-        re: new RegExp(`^${r.path.replace(/\/$/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}/?$`),
+        re: new RegExp(
+          `^${r.path
+            .replace(/\/$/, '')
+            .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/\/:[^/]+/g, '/[^/]+')
+            .replace(/\*/g, '.*')}/?$`,
+        ),
       }));
     return [...new Set(compiled.filter((r) => r.re.test(path)).map((r) => r.method))];
   };
@@ -54,9 +60,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     c.set('deps', deps);
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
-    if (c.res.headers.get('Content-Type') === 'application/json') c.res.headers.set('Content-Type', 'application/json; charset=utf-8');
+    if (c.res.headers.get('Content-Type') === 'application/json')
+      c.res.headers.set('Content-Type', 'application/json; charset=utf-8');
     const work = maintenance(deps.clock.now());
-    if (work) runInBackground(c, work, (err) => deps.log.log('error', 'maintenance failed', { error: errorSummary(err) }));
+    if (work)
+      runInBackground(c, work, (err) => deps.log.log('error', 'maintenance failed', { error: errorSummary(err) }));
   });
   app.use('*', requestDeadline(deps.env.requestDeadlineMs));
   app.use('*', cors);
@@ -86,13 +94,27 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
     if (err instanceof HTTPException && err.status < 500) {
-      const code = err.status === 413 ? 'payload_too_large' : err.status === 404 ? 'not_found' : err.status === 401 ? 'unauthorized' : 'invalid_request';
+      const code =
+        err.status === 413
+          ? 'payload_too_large'
+          : err.status === 404
+            ? 'not_found'
+            : err.status === 401
+              ? 'unauthorized'
+              : 'invalid_request';
       return errorResponse(c, fail(code));
     }
     if (isTransientDbError(err)) {
-      deps.log.log('warn', 'database busy or unreachable; answered 503', { method: c.req.method, path: c.req.path, error: err });
+      deps.log.log('warn', 'database busy or unreachable; answered 503', {
+        method: c.req.method,
+        path: c.req.path,
+        error: err,
+      });
       const retryAfterSeconds = TRANSIENT_RETRY_AFTER_SECONDS;
-      return errorResponse(c, fail('service_unavailable', undefined, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }));
+      return errorResponse(
+        c,
+        fail('service_unavailable', undefined, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
+      );
     }
     deps.log.log('error', 'unhandled error', { method: c.req.method, path: c.req.path, error: err });
     return c.json(INTERNAL_ERROR_BODY, 500);

@@ -7,7 +7,11 @@ import { listenError } from './config/listen-error.js';
 import { createBcryptPool } from '../common/node/bcrypt-pool.js';
 
 declare const Bun: {
-  serve(o: { fetch: (req: Request, server: Record<string, unknown>) => Response | Promise<Response>; port: number; hostname: string }): { hostname: string; port: number };
+  serve(o: {
+    fetch: (req: Request, server: Record<string, unknown>) => Response | Promise<Response>;
+    port: number;
+    hostname: string;
+  }): { hostname: string; port: number };
 };
 
 const env = process.env;
@@ -18,7 +22,8 @@ const hostname = env['HOST'] ?? '127.0.0.1';
 try {
   const app = await createAuthApi({
     env,
-    connectionIp: (c) => (c.env as { requestIP?: (r: Request) => { address: string } | null })?.requestIP?.(c.req.raw)?.address,
+    connectionIp: (c) =>
+      (c.env as { requestIP?: (r: Request) => { address: string } | null })?.requestIP?.(c.req.raw)?.address,
     // Refresh-token bcrypt on worker threads, off the event loop (common/node/bcrypt-pool.ts).
     refreshTokenHasher: createBcryptPool(),
     loopbackOnly: isLoopbackListenHost(hostname),

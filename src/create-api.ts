@@ -58,11 +58,17 @@ export type AuthApi = Hono<AppEnv> & {
 /** Opens `DATABASE_URL` (with its auth token and the per-call timeout for remote databases). */
 export type OpenDatabaseUrl = (url: string, authToken: string | undefined, callTimeoutMs: number) => Promise<Database>;
 
-async function openFromEnv(open: OpenDatabaseUrl, url: string, authToken: string | undefined, callTimeoutMs: number): Promise<Database> {
+async function openFromEnv(
+  open: OpenDatabaseUrl,
+  url: string,
+  authToken: string | undefined,
+  callTimeoutMs: number,
+): Promise<Database> {
   try {
     return await open(url, authToken, callTimeoutMs);
   } catch (err) {
-    // createAuthApi has no file-system access (it runs on Workers); the Node, Bun and Deno entries create the directory.
+    // createAuthApi has no file-system access (it runs on Workers); the Node,
+    // Bun and Deno entries create the directory.
     const hint = url.startsWith('file:') ? '; its directory must exist' : '';
     throw new ConfigError('DATABASE_URL', `cannot open the database (${(err as Error).message.split('\n')[0]})${hint}`);
   }
@@ -100,9 +106,15 @@ async function resolveSecrets(parsed: ParsedEnv, db: Database['db'], clock: Cloc
   if (parsed.secrets) return { ...parsed, secrets: parsed.secrets };
   const { token, created } = await loadDevelopmentServiceToken(db, clock.now());
   // Printed once, by the process that generated it: a separate adapter needs it as its service secret.
-  if (created) log.log('warn', `generated a development API_SERVICE_TOKEN for this database (stored in its development_secrets table; give it to your adapter as serviceSecret, or set API_SERVICE_TOKEN): ${token}`);
+  if (created)
+    log.log(
+      'warn',
+      `generated a development API_SERVICE_TOKEN for this database (stored in its development_secrets table; give it to your adapter as serviceSecret, or set API_SERVICE_TOKEN): ${token}`,
+    );
   // The generation line already says it; the generic warning is for the later starts.
-  const warnings = created ? parsed.warnings.filter((w) => !w.startsWith('API_SERVICE_TOKEN is unset')) : parsed.warnings;
+  const warnings = created
+    ? parsed.warnings.filter((w) => !w.startsWith('API_SERVICE_TOKEN is unset'))
+    : parsed.warnings;
   return { ...parsed, warnings, secrets: secretsFor(parsed.raw, token) };
 }
 
@@ -113,7 +125,10 @@ export async function createAuthApiWith(options: CreateAuthApiOptions, open: Ope
   const parsed = parseEnvReportingSeeds(options.env);
   refuseUngeneratedSecrets(parsed, options.loopbackOnly === true);
   const database = options.client
-    ? wrapClient(options.client, parsed.databaseUrl.startsWith('file:') || parsed.databaseUrl === ':memory:' ? 'file' : 'remote')
+    ? wrapClient(
+        options.client,
+        parsed.databaseUrl.startsWith('file:') || parsed.databaseUrl === ':memory:' ? 'file' : 'remote',
+      )
     : await openFromEnv(open, parsed.databaseUrl, parsed.databaseAuthToken, parsed.dbTimeoutMs);
   const { db } = database;
   await applyMigrations(database.client);
@@ -121,10 +136,13 @@ export async function createAuthApiWith(options: CreateAuthApiOptions, open: Ope
   try {
     await bootstrapSystemConfig(db, options.env, clock);
   } catch (err) {
-    if (err instanceof ConfigError) await events.record({ type: 'system_config_error', metadata: { key: err.key, phase: 'boot' } });
+    if (err instanceof ConfigError)
+      await events.record({ type: 'system_config_error', metadata: { key: err.key, phase: 'boot' } });
     throw err;
   }
-  const keys = parsed.productionKeys ? await loadProductionKeys(parsed.productionKeys) : await loadDevKeys(db, clock.now());
+  const keys = parsed.productionKeys
+    ? await loadProductionKeys(parsed.productionKeys)
+    : await loadDevKeys(db, clock.now());
   const env = await resolveSecrets(parsed, db, clock, log);
   for (const w of env.warnings) log.log('warn', w);
 
@@ -137,7 +155,10 @@ export async function createAuthApiWith(options: CreateAuthApiOptions, open: Ope
     keys,
     events,
     lockout: createLockout(db, clock, events),
-    limiter: createRateLimiter(env.rateLimitStore === 'memory' ? createMemoryStore() : createDatabaseStore(db), env.disableRateLimits),
+    limiter: createRateLimiter(
+      env.rateLimitStore === 'memory' ? createMemoryStore() : createDatabaseStore(db),
+      env.disableRateLimits,
+    ),
     log,
     refreshTokenHasher: options.refreshTokenHasher ?? inlineRefreshTokenHasher,
     verifyServiceToken: createServiceTokenVerifier(env.secrets.serviceToken),

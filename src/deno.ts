@@ -1,4 +1,6 @@
-/** Deno entry: `deno run -A --sloppy-imports src/deno.ts`. Same app; the socket address comes from `info.remoteAddr`. */
+/**
+ * Deno entry: `deno run -A --sloppy-imports src/deno.ts`. Same app; the socket address comes from `info.remoteAddr`.
+ */
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
 import { listenError } from './config/listen-error.js';
@@ -22,7 +24,11 @@ if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
 
 const hostname = env['HOST'] ?? '127.0.0.1';
 try {
-  const app = await createAuthApi({ env, connectionIp: (c) => (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname, loopbackOnly: isLoopbackListenHost(hostname) });
+  const app = await createAuthApi({
+    env,
+    connectionIp: (c) => (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname,
+    loopbackOnly: isLoopbackListenHost(hostname),
+  });
   const port = Number(env['PORT'] ?? 8787);
   try {
     Deno.serve(

@@ -31,7 +31,10 @@ export interface Deps {
   log: Logger;
   /** bcrypt of refresh tokens: inline, or a worker pool on Node and Bun. */
   refreshTokenHasher: RefreshTokenHasher;
-  verifyServiceToken: (header: string, nowMs: number) => Promise<{ ok: true; sub: string } | { ok: false; reason: string }>;
+  verifyServiceToken: (
+    header: string,
+    nowMs: number,
+  ) => Promise<{ ok: true; sub: string } | { ok: false; reason: string }>;
   /** Extension point filled by later features (message sender, …). */
   extensions: Record<string, unknown>;
 }

@@ -10,7 +10,10 @@ export const ERRORS = {
   redirect_not_allowed: [400, 'Redirect URI is not allowed'],
   invalid_device_data: [400, 'Invalid device data'],
   invalid_verification_token: [400, 'Invalid verification token'],
-  magic_link_confirmation_failed: [400, 'That was not the number shown where you asked for the link; the link is cancelled'],
+  magic_link_confirmation_failed: [
+    400,
+    'That was not the number shown where you asked for the link; the link is cancelled',
+  ],
   prf_output_not_allowed: [400, 'PRF output must not be sent to the server'],
   oauth_redirect_not_allowed: [400, 'OAuth redirect URI is not allowed'],
   oauth_invalid_state: [400, 'Invalid OAuth state'],
@@ -85,7 +88,12 @@ export class ApiError extends Error {
 }
 
 /** Shorthand used by routes and services: `throw fail('not_found', 'Session not found')`. */
-export function fail(code: ErrorCode, message?: string, extras?: ErrorExtras, headers?: Record<string, string>): ApiError {
+export function fail(
+  code: ErrorCode,
+  message?: string,
+  extras?: ErrorExtras,
+  headers?: Record<string, string>,
+): ApiError {
   return new ApiError(code, message, extras, headers);
 }
 

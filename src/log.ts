@@ -28,7 +28,9 @@ export function errorSummary(err: unknown): string {
   let cause = err instanceof Error ? err.cause : undefined;
   for (let depth = 0; cause !== undefined && cause !== null && depth < 3; depth++) {
     const code = (cause as { code?: unknown }).code;
-    causes.push(`${cause instanceof Error ? cause.name : typeof cause}${typeof code === 'string' ? ` ${code}` : ''}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    causes.push(
+      `${cause instanceof Error ? cause.name : typeof cause}${typeof code === 'string' ? ` ${code}` : ''}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
     cause = cause instanceof Error ? cause.cause : undefined;
   }
   // Causes first: `redact` cuts a drizzle message from its "params:" to the end.
@@ -37,7 +39,11 @@ export function errorSummary(err: unknown): string {
 
 function serialize(fields: Record<string, unknown>): string {
   return JSON.stringify(fields, (_k, v) =>
-    v instanceof Error ? { name: v.name, message: errorSummary(v), stack: v.stack } : typeof v === 'bigint' ? String(v) : v,
+    v instanceof Error
+      ? { name: v.name, message: errorSummary(v), stack: v.stack }
+      : typeof v === 'bigint'
+        ? String(v)
+        : v,
   );
 }
 

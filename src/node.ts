@@ -24,7 +24,11 @@ function codeFor(err: NodeJS.ErrnoException): ErrorCode {
   return 'invalid_request';
 }
 
-const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Partial<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** A `clientError` listener for `http.Server`. */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
@@ -45,7 +49,10 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
  * Serves `fetch` on Node as the API's entry does: bounded request time and
  * parser refusals in the envelope. Exported for the socket-level tests.
  */
-export function serveNode(fetch: (req: Request) => Response | Promise<Response>, o: { port: number; hostname: string; requestTimeoutMs: number }) {
+export function serveNode(
+  fetch: (req: Request) => Response | Promise<Response>,
+  o: { port: number; hostname: string; requestTimeoutMs: number },
+) {
   const server = serve({
     fetch,
     port: o.port,
@@ -61,15 +68,24 @@ export function serveNode(fetch: (req: Request) => Response | Promise<Response>,
   return server;
 }
 
-/** Starts the API on Node; refresh-token bcrypt runs on a worker pool unless `refreshTokenHasher` says otherwise (`npm run bench:bcrypt` compares the two). */
-export async function startNodeApi(env: Record<string, string | undefined> = process.env, options: { refreshTokenHasher?: RefreshTokenHasher } = {}) {
+/**
+ * Starts the API on Node; refresh-token bcrypt runs on a worker pool unless `refreshTokenHasher` says otherwise
+ * (`npm run bench:bcrypt` compares the two).
+ */
+export async function startNodeApi(
+  env: Record<string, string | undefined> = process.env,
+  options: { refreshTokenHasher?: RefreshTokenHasher } = {},
+) {
   const url = env['DATABASE_URL'] ?? 'file:./.data/svc.db';
   if (url.startsWith('file:') && !url.startsWith('file::memory:')) {
     const dir = dirname(url.slice(5));
     try {
       mkdirSync(dir, { recursive: true });
     } catch (err) {
-      throw new ConfigError('DATABASE_URL', `cannot create the database directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): choose a writable path`);
+      throw new ConfigError(
+        'DATABASE_URL',
+        `cannot create the database directory ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): choose a writable path`,
+      );
     }
   }
   const hostname = env['HOST'] ?? '127.0.0.1';
@@ -77,7 +93,12 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
   const pool = options.refreshTokenHasher ? undefined : createBcryptPool();
   let app: Awaited<ReturnType<typeof createAuthApi>>;
   try {
-    app = await createAuthApi({ env, connectionIp: (c) => getConnInfo(c).remote.address, refreshTokenHasher: options.refreshTokenHasher ?? pool!, loopbackOnly: isLoopbackListenHost(hostname) });
+    app = await createAuthApi({
+      env,
+      connectionIp: (c) => getConnInfo(c).remote.address,
+      refreshTokenHasher: options.refreshTokenHasher ?? pool!,
+      loopbackOnly: isLoopbackListenHost(hostname),
+    });
   } catch (err) {
     await pool?.close();
     throw err;
@@ -93,7 +114,8 @@ export async function startNodeApi(env: Record<string, string | undefined> = pro
   // A whole request (headers and body) must arrive within this time; Node's default is 300 s,
   // so a client declaring a body it never sends held a connection for five minutes.
   const requestTimeoutMs = Number(env['HTTP_REQUEST_TIMEOUT_MS'] ?? 30_000);
-  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 100) throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer number of milliseconds, at least 100');
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 100)
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer number of milliseconds, at least 100');
   const server = serveNode(app.fetch, { port, hostname, requestTimeoutMs });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());

@@ -9,7 +9,10 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 
-export function safeParse<S extends z.core.$ZodType>(schema: S, data: unknown): z.core.util.SafeParseResult<z.output<S>> {
+export function safeParse<S extends z.core.$ZodType>(
+  schema: S,
+  data: unknown,
+): z.core.util.SafeParseResult<z.output<S>> {
   if (!z.config().localeError) z.config(en());
   return z.safeParse(schema, data);
 }

@@ -43,16 +43,23 @@ export function createWorker(storageOf: (env: WorkerEnv) => WorkerStorage) {
 
   function boot(env: WorkerEnv): Promise<AuthApi> {
     booting ??= (async () => {
-      const strings = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      const strings = Object.fromEntries(
+        Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
       const storage = storageOf(env);
       try {
         return await createAuthApiWith(
-          { env: strings, ...(storage.client ? { client: storage.client.client } : {}), connectionIp: (c) => c.req.header('cf-connecting-ip') },
+          {
+            env: strings,
+            ...(storage.client ? { client: storage.client.client } : {}),
+            connectionIp: (c) => c.req.header('cf-connecting-ip'),
+          },
           storage.open,
         );
       } catch (err) {
         // A database that cannot be read or migrated: say which binding, so the operator knows where to look.
-        if (storage.client && !(err instanceof ConfigError)) throw new Error(`${storage.client.label}: ${(err as Error).message}`, { cause: err });
+        if (storage.client && !(err instanceof ConfigError))
+          throw new Error(`${storage.client.label}: ${(err as Error).message}`, { cause: err });
         throw err;
       }
     })().catch((err) => {

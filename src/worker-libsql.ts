@@ -12,7 +12,10 @@ import { createWorker } from './worker-entry.js';
 export default createWorker((env) => {
   const url = env['DATABASE_URL'];
   if (typeof url !== 'string' || !/^(https?|libsql):\/\//.test(url)) {
-    throw new ConfigError('DATABASE_URL', 'must be an http(s):// (sqld) or libsql:// (Turso) URL on this entry; for D1 use main = "src/worker.ts"');
+    throw new ConfigError(
+      'DATABASE_URL',
+      'must be an http(s):// (sqld) or libsql:// (Turso) URL on this entry; for D1 use main = "src/worker.ts"',
+    );
   }
   return { open: (dbUrl, authToken, callTimeoutMs) => openRemote(createClient, dbUrl, authToken, callTimeoutMs) };
 });

@@ -14,15 +14,28 @@ export function d1BindingOf(env: WorkerEnv): { name: string; binding: D1Database
   const named = typeof env['DATABASE_BINDING'] === 'string' ? env['DATABASE_BINDING'] : undefined;
   const binding = env[named ?? 'DB'];
   if (isD1Binding(binding)) return { name: named ?? 'DB', binding };
-  if (named) throw new ConfigError('DATABASE_BINDING', `there is no D1 binding named ${named}: add [[d1_databases]] binding = "${named}" to wrangler.toml`);
+  if (named)
+    throw new ConfigError(
+      'DATABASE_BINDING',
+      `there is no D1 binding named ${named}: add [[d1_databases]] binding = "${named}" to wrangler.toml`,
+    );
   if (typeof env['DATABASE_URL'] === 'string' && env['DATABASE_URL'] !== '') {
-    throw new ConfigError('DATABASE_URL', 'is for sqld or Turso, which the libSQL entry serves: set main = "src/worker-libsql.ts" (see wrangler.sqld.example.toml), or add [[d1_databases]] binding = "DB" to use D1');
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is for sqld or Turso, which the libSQL entry serves: set main = "src/worker-libsql.ts" (see wrangler.sqld.example.toml), or add [[d1_databases]] binding = "DB" to use D1',
+    );
   }
-  throw new ConfigError('DATABASE_URL', 'is required on Workers without a D1 binding: add [[d1_databases]] binding = "DB" to wrangler.toml, or set an http(s)/libsql URL and main = "src/worker-libsql.ts"');
+  throw new ConfigError(
+    'DATABASE_URL',
+    'is required on Workers without a D1 binding: add [[d1_databases]] binding = "DB" to wrangler.toml, or set an http(s)/libsql URL and main = "src/worker-libsql.ts"',
+  );
 }
 
 const noUrlOpener = async (): Promise<never> => {
-  throw new ConfigError('DATABASE_URL', 'is not opened by the D1 entry: use main = "src/worker-libsql.ts" for sqld or Turso');
+  throw new ConfigError(
+    'DATABASE_URL',
+    'is not opened by the D1 entry: use main = "src/worker-libsql.ts" for sqld or Turso',
+  );
 };
 
 export default createWorker((env) => {

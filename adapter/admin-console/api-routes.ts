@@ -24,11 +24,21 @@ export interface ConsoleApiRoute {
 const ADMIN_PREFIXES = ['/admin/', '/internal/', '/system-config/'];
 
 /** TOTP step-up is a bridge route of the adapter (§5.12); the console carries its own copy. */
-const TOTP_STEP_UP: RouteEntry = { method: 'POST', path: '/totp/verify-mfa', raw: '/totp/verify-mfa', cred: 'access', svc: 'P', response: 'passthrough' };
+const TOTP_STEP_UP: RouteEntry = {
+  method: 'POST',
+  path: '/totp/verify-mfa',
+  raw: '/totp/verify-mfa',
+  cred: 'access',
+  svc: 'P',
+  response: 'passthrough',
+};
 
 /** The routes below `<mount>/api`, with the adapter's paths. */
 export const CONSOLE_API_ROUTES: readonly ConsoleApiRoute[] = [
-  ...ROUTES.filter((r) => r.cred === 'access' && ADMIN_PREFIXES.some((p) => r.path.startsWith(p))).map((route) => ({ route, kind: 'admin' as const })),
+  ...ROUTES.filter((r) => r.cred === 'access' && ADMIN_PREFIXES.some((p) => r.path.startsWith(p))).map((route) => ({
+    route,
+    kind: 'admin' as const,
+  })),
   ...ROUTES.filter((r) => r.path.startsWith('/step-up/')).map((route) => ({ route, kind: 'step-up' as const })),
   { route: TOTP_STEP_UP, kind: 'step-up' },
 ];
@@ -36,7 +46,11 @@ export const CONSOLE_API_ROUTES: readonly ConsoleApiRoute[] = [
 const isWrite = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
 
 /** Runs one console API request and returns the response plan. */
-export async function handleConsoleApi(core: AdapterCore, entry: ConsoleApiRoute, req: AdapterRequest): Promise<HandlerResult> {
+export async function handleConsoleApi(
+  core: AdapterCore,
+  entry: ConsoleApiRoute,
+  req: AdapterRequest,
+): Promise<HandlerResult> {
   const write = isWrite(req.method);
   if (write && !originAllowed(req, core.opts.allowedOrigins)) return failure(403, 'cross_site_request_blocked', null);
   const required = entry.kind === 'step-up' ? 'admin:read' : write ? 'admin:write' : 'admin:read';

@@ -66,51 +66,135 @@ export interface ConsoleResponse {
   body: string | null;
 }
 
-function answer(core: AdapterCore, status: number, body: string | null, extra: Record<string, string>, cookies: Pick<HandlerResult, 'setCookies' | 'clearCookies'> = {}): ConsoleResponse {
+function answer(
+  core: AdapterCore,
+  status: number,
+  body: string | null,
+  extra: Record<string, string>,
+  cookies: Pick<HandlerResult, 'setCookies' | 'clearCookies'> = {},
+): ConsoleResponse {
   const headers: [string, string][] = Object.entries({ ...SECURITY_HEADERS, ...extra });
   for (const value of toWire(core, { status, ...cookies }).setCookies) headers.push(['set-cookie', value]);
   return { status, headers, body };
 }
 
 /** The 401 redirect (with `signInUrl`) or the 401/403/5xx page. */
-function refusedPage(core: AdapterCore, settings: ConsoleSettings, req: ConsoleRequest, result: HandlerResult): ConsoleResponse {
+function refusedPage(
+  core: AdapterCore,
+  settings: ConsoleSettings,
+  req: ConsoleRequest,
+  result: HandlerResult,
+): ConsoleResponse {
   const { status, clearCookies, setCookies } = result;
-  if (status === 401 && settings.signInUrl) return answer(core, 302, null, { location: `${settings.signInUrl}?next=${encodeURIComponent(req.originalUrl)}` }, { clearCookies, setCookies });
-  return answer(core, status, messagePage(settings.title, req.base, status).value, { 'content-type': 'text/html; charset=utf-8' }, { clearCookies, setCookies });
+  if (status === 401 && settings.signInUrl)
+    return answer(
+      core,
+      302,
+      null,
+      { location: `${settings.signInUrl}?next=${encodeURIComponent(req.originalUrl)}` },
+      { clearCookies, setCookies },
+    );
+  return answer(
+    core,
+    status,
+    messagePage(settings.title, req.base, status).value,
+    { 'content-type': 'text/html; charset=utf-8' },
+    { clearCookies, setCookies },
+  );
 }
 
-/** Runs the guard (`admin:read`, then the API's view of the session), then `run`; answers the 401/403 page or the sign-in redirect itself. */
-async function withSession(core: AdapterCore, settings: ConsoleSettings, req: ConsoleRequest, run: (session: ConsoleSession, ctx: PageContext) => Promise<ConsoleResponse>): Promise<ConsoleResponse> {
+/**
+ * Runs the guard (`admin:read`, then the API's view of the session), then
+ * `run`; answers the 401/403 page or the sign-in redirect itself.
+ */
+async function withSession(
+  core: AdapterCore,
+  settings: ConsoleSettings,
+  req: ConsoleRequest,
+  run: (session: ConsoleSession, ctx: PageContext) => Promise<ConsoleResponse>,
+): Promise<ConsoleResponse> {
   const outcome = await consoleSession(core, req.cookies, req.client, 'admin:read');
   if (!outcome.ok) return refusedPage(core, settings, req, outcome.result);
   const { session } = outcome;
   const refused = await confirmLiveSession(core, session, req.client, 'admin:read');
   if (refused) return refusedPage(core, settings, req, { ...refused, setCookies: session.setCookies });
-  const ctx: PageContext = { base: req.base, settings, session, params: req.params, query: req.query, api: apiReader(core, session.token, req.client) };
+  const ctx: PageContext = {
+    base: req.base,
+    settings,
+    session,
+    params: req.params,
+    query: req.query,
+    api: apiReader(core, session.token, req.client),
+  };
   return run(session, ctx);
 }
 
 /** One console screen as HTML. */
-export function consolePage(core: AdapterCore, settings: ConsoleSettings, req: ConsoleRequest, screen: Screen): Promise<ConsoleResponse> {
+export function consolePage(
+  core: AdapterCore,
+  settings: ConsoleSettings,
+  req: ConsoleRequest,
+  screen: Screen,
+): Promise<ConsoleResponse> {
   return withSession(core, settings, req, async (session, ctx) => {
     const page = await screen(ctx);
-    return answer(core, page.status ?? 200, renderLayout(ctx, page, req.path || '/').value, { 'content-type': 'text/html; charset=utf-8' }, session);
+    return answer(
+      core,
+      page.status ?? 200,
+      renderLayout(ctx, page, req.path || '/').value,
+      { 'content-type': 'text/html; charset=utf-8' },
+      session,
+    );
   });
 }
 
 /** `GET <mount>/events.csv`. */
-export function consoleCsv(core: AdapterCore, settings: ConsoleSettings, req: ConsoleRequest): Promise<ConsoleResponse> {
+export function consoleCsv(
+  core: AdapterCore,
+  settings: ConsoleSettings,
+  req: ConsoleRequest,
+): Promise<ConsoleResponse> {
   return withSession(core, settings, req, async (session, ctx) => {
     const out = await exportEventsCsv(ctx);
-    if (!out.ok) return answer(core, out.status, JSON.stringify(out.body), { 'content-type': 'application/json; charset=utf-8' }, session);
+    if (!out.ok)
+      return answer(
+        core,
+        out.status,
+        JSON.stringify(out.body),
+        { 'content-type': 'application/json; charset=utf-8' },
+        session,
+      );
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-    return answer(core, 200, out.csv, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="auth-events-${stamp}.csv"`, 'x-svc-truncated': String(out.truncated) }, session);
+    return answer(
+      core,
+      200,
+      out.csv,
+      {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="auth-events-${stamp}.csv"`,
+        'x-svc-truncated': String(out.truncated),
+      },
+      session,
+    );
   });
 }
 
 /** `GET <mount>/assets/:name`: the console's script and stylesheet and uPlot, from memory. */
 export function consoleAsset(name: string): ConsoleResponse {
   const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-  if (!asset) return { status: 404, headers: [['content-type', 'application/json; charset=utf-8']], body: JSON.stringify({ error: 'not_found' }) };
-  return { status: 200, headers: [['content-type', asset.type], ['cache-control', 'no-cache'], ['x-content-type-options', 'nosniff']], body: asset.body };
+  if (!asset)
+    return {
+      status: 404,
+      headers: [['content-type', 'application/json; charset=utf-8']],
+      body: JSON.stringify({ error: 'not_found' }),
+    };
+  return {
+    status: 200,
+    headers: [
+      ['content-type', asset.type],
+      ['cache-control', 'no-cache'],
+      ['x-content-type-options', 'nosniff'],
+    ],
+    body: asset.body,
+  };
 }

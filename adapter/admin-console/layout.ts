@@ -73,7 +73,13 @@ export const apiError = (what: string, answer: { error: string; message: string 
   html`<div class="notice error" role="alert"><strong>${what} failed:</strong> ${answer.message} <code>${answer.error}</code></div>`;
 
 /** Previous/next links for offset paging; `params` are kept on both links. */
-export function pager(path: string, params: Record<string, string | undefined>, offset: number, limit: number, total: number): Html {
+export function pager(
+  path: string,
+  params: Record<string, string | undefined>,
+  offset: number,
+  limit: number,
+  total: number,
+): Html {
   const link = (o: number) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);

@@ -38,19 +38,25 @@ export interface ConsoleSettings {
  * A path on this origin: `/x`. Never `//host`, and no backslash, whitespace or
  * control character anywhere (browsers read `/\host` and `/<tab>/host` as `//host`).
  */
-const isSameOriginPath = (v: unknown): v is string => typeof v === 'string' && v.startsWith('/') && !v.startsWith('//') && !/[\\\s\u0000-\u001f\u007f]/.test(v);
+const isSameOriginPath = (v: unknown): v is string =>
+  typeof v === 'string' && v.startsWith('/') && !v.startsWith('//') && !/[\\\s\u0000-\u001f\u007f]/.test(v);
 
 function pathOption(name: 'appUrl' | 'signOutUrl', value: string | undefined, fallback: string): string {
   if (value === undefined) return fallback;
-  if (!isSameOriginPath(value)) throw new Error(`svcAdminConsole: ${name} must be a same-origin path such as "${fallback}"`);
+  if (!isSameOriginPath(value))
+    throw new Error(`svcAdminConsole: ${name} must be a same-origin path such as "${fallback}"`);
   return value;
 }
 
 /** Applies the defaults once and refuses bad values at construction, naming the option. */
 export function consoleSettings(opts: SvcAdminConsoleOptions): ConsoleSettings {
   const pageSize = opts.pageSize ?? 25;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new Error('svcAdminConsole: pageSize must be an integer from 1 to 100');
-  if (opts.signInUrl !== undefined && (typeof opts.signInUrl !== 'string' || !opts.signInUrl.startsWith('/') || opts.signInUrl.startsWith('//'))) {
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
+    throw new Error('svcAdminConsole: pageSize must be an integer from 1 to 100');
+  if (
+    opts.signInUrl !== undefined &&
+    (typeof opts.signInUrl !== 'string' || !opts.signInUrl.startsWith('/') || opts.signInUrl.startsWith('//'))
+  ) {
     throw new Error('svcAdminConsole: signInUrl must be a same-origin path such as "/login"');
   }
   return {

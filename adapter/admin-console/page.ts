@@ -37,9 +37,11 @@ export type Screen = (ctx: PageContext) => Promise<Page>;
 export function apiReader(core: AdapterCore, token: string, client: ClientInfo) {
   return async <T>(path: string, query?: Record<string, unknown>): Promise<ApiAnswer<T>> => {
     // A `.` or `..` id would be resolved away by the URL parser and reach another route (contract §5.2).
-    if (path.split('/').some((segment) => segment === '.' || segment === '..')) return { ok: false, status: 400, error: 'invalid_request', message: 'Invalid path parameter' };
+    if (path.split('/').some((segment) => segment === '.' || segment === '..'))
+      return { ok: false, status: 400, error: 'invalid_request', message: 'Invalid path parameter' };
     const res = await core.call({ method: 'GET', path, query, authorization: `Bearer ${token}`, client });
-    if (!res.ok) return { ok: false, status: 502, error: 'upstream_unavailable', message: 'The auth API did not answer.' };
+    if (!res.ok)
+      return { ok: false, status: 502, error: 'upstream_unavailable', message: 'The auth API did not answer.' };
     if (res.status >= 200 && res.status < 300 && isObject(res.body)) return { ok: true, body: res.body as T };
     const body = isObject(res.body) ? res.body : {};
     const error = typeof body['error'] === 'string' ? body['error'] : 'upstream_error';

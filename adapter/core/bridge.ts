@@ -12,8 +12,11 @@ import { failure, type HandlerResult } from './result.js';
 import type { BridgeRouteEntry } from '../../common/route-table.js';
 import { sessionResult } from './session-result.js';
 
-
-export async function handleBridgeRequest(core: AdapterCore, route: BridgeRouteEntry, req: AdapterRequest): Promise<HandlerResult> {
+export async function handleBridgeRequest(
+  core: AdapterCore,
+  route: BridgeRouteEntry,
+  req: AdapterRequest,
+): Promise<HandlerResult> {
   const transport = selectTransport(req.transportHeader);
   const blocked = guardOrigin(core, req, transport);
   if (blocked) return blocked;
@@ -22,14 +25,30 @@ export async function handleBridgeRequest(core: AdapterCore, route: BridgeRouteE
   else {
     const nowMs = core.now();
     const { names } = core.opts;
-    const claims = route.cred === 'access' ? core.codec.verify(req.cookies[names.access], 'access', nowMs) : core.codec.verify(req.cookies[names.preAuth], 'ephemeral', nowMs);
+    const claims =
+      route.cred === 'access'
+        ? core.codec.verify(req.cookies[names.access], 'access', nowMs)
+        : core.codec.verify(req.cookies[names.preAuth], 'ephemeral', nowMs);
     if (claims && typeof claims.token === 'string') authorization = `Bearer ${claims.token}`;
   }
   if (!authorization) {
-    const message = transport === 'bearer' ? 'Missing bearer token' : route.cred === 'access' ? 'Access session required' : 'Pre-auth session required';
+    const message =
+      transport === 'bearer'
+        ? 'Missing bearer token'
+        : route.cred === 'access'
+          ? 'Access session required'
+          : 'Pre-auth session required';
     return failure(401, 'unauthorized', message);
   }
-  const res = await core.call({ method: route.method, path: route.raw, query: req.query, authorization, body: req.body, client: req.client });
-  if (route.response === 'session' && is2xx(res)) return mergeCookies([], await sessionResult(core, res.status, res.body, transport));
+  const res = await core.call({
+    method: route.method,
+    path: route.raw,
+    query: req.query,
+    authorization,
+    body: req.body,
+    client: req.client,
+  });
+  if (route.response === 'session' && is2xx(res))
+    return mergeCookies([], await sessionResult(core, res.status, res.body, transport));
   return forTransport(passthrough(res), transport);
 }

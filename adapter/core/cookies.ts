@@ -36,11 +36,20 @@ export interface CookieCodec {
   /** Signs a cookie value for `payload` valid `maxAge` seconds from `nowMs`. */
   sign(payload: CookiePayload, maxAge: number, nowMs: number): string;
   /** Returns the claims of a valid cookie of `kind`, or null (treated as absent). */
-  verify<K extends CookieKind>(value: string | undefined, kind: K, nowMs: number): (Extract<CookiePayload, { kind: K }> & JwtClaims) | null;
+  verify<K extends CookieKind>(
+    value: string | undefined,
+    kind: K,
+    nowMs: number,
+  ): (Extract<CookiePayload, { kind: K }> & JwtClaims) | null;
 }
 
 /** Time, issuer and kind checks shared by the fast path and the jose reference path. */
-export function claimsAcceptable(claims: JwtClaims, kind: CookieKind, issuer: string | undefined, nowMs: number): boolean {
+export function claimsAcceptable(
+  claims: JwtClaims,
+  kind: CookieKind,
+  issuer: string | undefined,
+  nowMs: number,
+): boolean {
   const now = Math.floor(nowMs / 1000);
   if (typeof claims['exp'] !== 'number' || claims['exp'] + COOKIE_SKEW_SECONDS <= now) return false;
   if (typeof claims['nbf'] === 'number' && claims['nbf'] - COOKIE_SKEW_SECONDS > now) return false;
@@ -70,7 +79,8 @@ export function createCookieCodec(secret: string, issuer: string | undefined): C
         const verified = verifyHs256Signature(key, value);
         if (!verified || (issuer !== undefined && verified['iss'] !== issuer)) return null;
         claims = verified;
-        if (claimsAcceptable(claims, claims['kind'] as CookieKind, issuer, nowMs)) cache.set(signature, { value, claims });
+        if (claimsAcceptable(claims, claims['kind'] as CookieKind, issuer, nowMs))
+          cache.set(signature, { value, claims });
       }
       return claimsAcceptable(claims, kind, issuer, nowMs) ? (claims as never) : null;
     },
@@ -91,12 +101,21 @@ function attributes(attrs: CookieAttributes): string {
  * serializeCookie('svc-access', jwt, 900, { secure: false, sameSite: 'lax', domain: undefined }, Date.now());
  * // 'svc-access=<jwt>; Max-Age=900; Path=/; Expires=…; HttpOnly; SameSite=Lax'
  */
-export function serializeCookie(name: string, value: string, maxAge: number, attrs: CookieAttributes, nowMs: number): string {
+export function serializeCookie(
+  name: string,
+  value: string,
+  maxAge: number,
+  attrs: CookieAttributes,
+  nowMs: number,
+): string {
   const expires = new Date(nowMs + maxAge * 1000).toUTCString();
   return `${name}=${value}; Max-Age=${maxAge}${attrs.domain ? `; Domain=${attrs.domain}` : ''}; Path=/; Expires=${expires}${attributes(attrs)}`;
 }
 
-/** `Set-Cookie` value that clears `name`: same Path/Domain/Secure/SameSite, empty value, Max-Age=0, Expires at the epoch. */
+/**
+ * `Set-Cookie` value that clears `name`: same Path/Domain/Secure/SameSite,
+ * empty value, Max-Age=0, Expires at the epoch.
+ */
 export function serializeClearCookie(name: string, attrs: CookieAttributes): string {
   return `${name}=; Max-Age=0${attrs.domain ? `; Domain=${attrs.domain}` : ''}; Path=/; Expires=${EPOCH}${attributes(attrs)}`;
 }

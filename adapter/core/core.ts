@@ -19,7 +19,16 @@ export interface AdapterCore {
   dedup: RefreshDedup;
   now(): number;
   /** One upstream call with the right service token and delivery header (contract §5.2). */
-  call(req: { method: string; path: string; query?: Record<string, unknown>; authorization?: string | null; body?: unknown; client: ClientInfo; delivery?: boolean; idempotencyKey?: string }): Promise<UpstreamResponse>;
+  call(req: {
+    method: string;
+    path: string;
+    query?: Record<string, unknown>;
+    authorization?: string | null;
+    body?: unknown;
+    client: ClientInfo;
+    delivery?: boolean;
+    idempotencyKey?: string;
+  }): Promise<UpstreamResponse>;
 }
 
 const cores = new WeakMap<object, Map<AdapterSubject, AdapterCore>>();
@@ -31,7 +40,11 @@ const cores = new WeakMap<object, Map<AdapterSubject, AdapterCore>>();
  * @example
  * const core = createAdapterCore(opts, 'svc-hono-adapter');
  */
-export function createAdapterCore(input: SvcAdapterOptions, subject: AdapterSubject, label = 'svcAdapter'): AdapterCore {
+export function createAdapterCore(
+  input: SvcAdapterOptions,
+  subject: AdapterSubject,
+  label = 'svcAdapter',
+): AdapterCore {
   const existing = cores.get(input)?.get(subject);
   if (existing) return existing;
   const opts = resolveOptions(input, label);
@@ -39,7 +52,12 @@ export function createAdapterCore(input: SvcAdapterOptions, subject: AdapterSubj
   const core: AdapterCore = {
     opts,
     codec: createCookieCodec(opts.cookieSecret, opts.issuer),
-    jwks: createJwksVerifier({ authServerUrl: opts.authServerUrl, audience: opts.audience, fetch: opts.fetch, now: opts.now }),
+    jwks: createJwksVerifier({
+      authServerUrl: opts.authServerUrl,
+      audience: opts.audience,
+      fetch: opts.fetch,
+      now: opts.now,
+    }),
     tokens,
     dedup: processRefreshDedup,
     now: opts.now,

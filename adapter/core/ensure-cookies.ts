@@ -30,9 +30,15 @@ export function innerTokenExp(claims: { token: string }): number {
   return exp;
 }
 
-const unauthorized = (message: string, clearCookies?: string[]) => failure(401, 'unauthorized', message, clearCookies?.length ? { clearCookies } : {});
+const unauthorized = (message: string, clearCookies?: string[]) =>
+  failure(401, 'unauthorized', message, clearCookies?.length ? { clearCookies } : {});
 
-export async function ensureCookies(core: AdapterCore, cred: CredentialKind, cookies: Record<string, string>, client: ClientInfo): Promise<EnsureOutcome> {
+export async function ensureCookies(
+  core: AdapterCore,
+  cred: CredentialKind,
+  cookies: Record<string, string>,
+  client: ClientInfo,
+): Promise<EnsureOutcome> {
   const { names } = core.opts;
   const nowMs = core.now();
   if (cred === 'none') return { ok: true, token: null, sub: null, setCookies: [] };
@@ -43,18 +49,24 @@ export async function ensureCookies(core: AdapterCore, cred: CredentialKind, coo
     const raw = cookies[name];
     if (raw === undefined) return { ok: false, result: unauthorized(message) };
     const claims = core.codec.verify(raw, 'ephemeral', nowMs);
-    if (!claims || typeof claims.token !== 'string' || typeof claims.sub !== 'string') return { ok: false, result: unauthorized(message, [name]) };
+    if (!claims || typeof claims.token !== 'string' || typeof claims.sub !== 'string')
+      return { ok: false, result: unauthorized(message, [name]) };
     return { ok: true, token: claims.token, sub: claims.sub, setCookies: [] };
   }
 
   if (cred === 'refresh') {
     const claims = core.codec.verify(cookies[names.refresh], 'refresh', nowMs);
-    if (!claims || typeof claims.refreshToken !== 'string') return { ok: false, result: unauthorized('Refresh token required') };
+    if (!claims || typeof claims.refreshToken !== 'string')
+      return { ok: false, result: unauthorized('Refresh token required') };
     return { ok: true, token: claims.refreshToken, sub: claims.sub, setCookies: [] };
   }
 
   const access = core.codec.verify(cookies[names.access], 'access', nowMs);
-  if (access && typeof access.token === 'string' && innerTokenExp(access) - ACCESS_MIN_REMAINING_SECONDS > nowMs / 1000) {
+  if (
+    access &&
+    typeof access.token === 'string' &&
+    innerTokenExp(access) - ACCESS_MIN_REMAINING_SECONDS > nowMs / 1000
+  ) {
     return { ok: true, token: access.token, sub: access.sub, setCookies: [] };
   }
   const refresh = core.codec.verify(cookies[names.refresh], 'refresh', nowMs);
@@ -64,9 +76,15 @@ export async function ensureCookies(core: AdapterCore, cred: CredentialKind, coo
   }
   const value = await refreshSession(core, refresh.refreshToken, client);
   if (value.kind === 'failed') {
-    if (value.upstreamStatus === 401) return { ok: false, result: { ...value.result, clearCookies: allCookieNames(core) } };
+    if (value.upstreamStatus === 401)
+      return { ok: false, result: { ...value.result, clearCookies: allCookieNames(core) } };
     return { ok: false, result: value.result };
   }
   if (value.envelope['sub'] !== refresh.sub) return { ok: false, result: failure(502, 'invalid_upstream_response') };
-  return { ok: true, token: value.envelope['token'] as string, sub: refresh.sub, setCookies: refreshCookies(core, value) };
+  return {
+    ok: true,
+    token: value.envelope['token'] as string,
+    sub: refresh.sub,
+    setCookies: refreshCookies(core, value),
+  };
 }

@@ -29,8 +29,21 @@ export type {
   SessionEnvelope,
 } from '../../common/contract.js';
 export type { CoreError, HandlerResult, Result, SetCookieCommand } from './result.js';
-export type { CookieAttributes, CookieNames, FetchLike, ResolvedOptions, SameSite, SvcAdapterOptions } from './options.js';
-export { createCookieCodec, parseCookieHeader, serializeClearCookie, serializeCookie, type CookieCodec } from './cookies.js';
+export type {
+  CookieAttributes,
+  CookieNames,
+  FetchLike,
+  ResolvedOptions,
+  SameSite,
+  SvcAdapterOptions,
+} from './options.js';
+export {
+  createCookieCodec,
+  parseCookieHeader,
+  serializeClearCookie,
+  serializeCookie,
+  type CookieCodec,
+} from './cookies.js';
 export { createServiceTokens, type AdapterSubject, type ServiceTokens } from './service-token.js';
 export { callUpstream, type ClientInfo, type UpstreamRequest, type UpstreamResponse } from './upstream.js';
 export { createJwksVerifier, type JwksVerifier } from './jwks.js';
@@ -49,10 +62,36 @@ export {
   type MessagingOptions,
   type SmsMessage,
 } from '../../common/messaging.js';
-export { ROUTES, TOTP_BRIDGE_ROUTES, type BridgeRouteEntry, type CredentialKind, type ResponseKind, type RouteEntry, type ServiceKind } from '../../common/route-table.js';
+export {
+  ROUTES,
+  TOTP_BRIDGE_ROUTES,
+  type BridgeRouteEntry,
+  type CredentialKind,
+  type ResponseKind,
+  type RouteEntry,
+  type ServiceKind,
+} from '../../common/route-table.js';
 export { createAdapterCore, type AdapterCore } from './core.js';
 export { handleAdapterRequest, type AdapterRequest } from './pipeline.js';
 export { handleBridgeRequest } from './bridge.js';
 export { handleWellKnownRequest, WELL_KNOWN_ROUTES, type WellKnownRoute } from './well-known.js';
-export { createAuthGuard, loadUser, type AuthFailure, type AuthGuard, type AuthUser, type RequireAuthOptions } from './user.js';
-export { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, internalFailure, MAX_BODY_BYTES, startDeliveries, toWire, type BodyOutcome, type WireResponse } from './wire.js';
+export {
+  createAuthGuard,
+  loadUser,
+  type AuthFailure,
+  type AuthGuard,
+  type AuthUser,
+  type RequireAuthOptions,
+} from './user.js';
+export {
+  bodyless,
+  bodyTooLarge,
+  clientIpOf,
+  decodeJsonBody,
+  internalFailure,
+  MAX_BODY_BYTES,
+  startDeliveries,
+  toWire,
+  type BodyOutcome,
+  type WireResponse,
+} from './wire.js';

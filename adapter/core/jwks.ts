@@ -22,7 +22,12 @@ export interface JwksVerifier {
 
 type KeyMap = Map<string, CryptoKey>;
 
-export function createJwksVerifier(opts: { authServerUrl: string; audience: string; fetch: FetchLike; now: () => number }): JwksVerifier {
+export function createJwksVerifier(opts: {
+  authServerUrl: string;
+  audience: string;
+  fetch: FetchLike;
+  now: () => number;
+}): JwksVerifier {
   const url = `${opts.authServerUrl}/.well-known/jwks.json`;
   let keys: KeyMap | null = null;
   let fetchedAtMs = -Infinity;
@@ -35,7 +40,8 @@ export function createJwksVerifier(opts: { authServerUrl: string; audience: stri
       const doc = (await res.json()) as { keys?: JWK[] };
       const map: KeyMap = new Map();
       for (const jwk of doc.keys ?? []) {
-        if (jwk.kty !== 'RSA' || !jwk.kid || (jwk.alg && jwk.alg !== 'RS256') || (jwk.use && jwk.use !== 'sig')) continue;
+        if (jwk.kty !== 'RSA' || !jwk.kid || (jwk.alg && jwk.alg !== 'RS256') || (jwk.use && jwk.use !== 'sig'))
+          continue;
         map.set(jwk.kid, (await importJWK({ ...jwk, alg: 'RS256' }, 'RS256')) as CryptoKey);
       }
       keys = map;
@@ -94,7 +100,8 @@ export function createJwksVerifier(opts: { authServerUrl: string; audience: stri
         // jose accepts an aud array containing ours and an iat in the future (without maxTokenAge): svc issues neither.
         // Every svc token carries a numeric iat and the API refuses one without: so does the adapter.
         if (typeof payload.aud !== 'string') return err('invalid');
-        if (typeof payload.iat !== 'number' || payload.iat > Math.floor(opts.now() / 1000) + JWT_SKEW_SECONDS) return err('invalid');
+        if (typeof payload.iat !== 'number' || payload.iat > Math.floor(opts.now() / 1000) + JWT_SKEW_SECONDS)
+          return err('invalid');
         return ok(payload);
       } catch {
         return err('invalid');

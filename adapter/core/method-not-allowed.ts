@@ -35,14 +35,18 @@ function matches(pattern: readonly string[], url: readonly string[]): boolean {
  * the route the URL was meant for. `urlPath` may carry the mount prefix: only
  * its trailing segments are compared.
  */
-export function methodFallbacks(routes: readonly { method: HttpMethod; path: string }[]): { path: string; allow: (urlPath: string) => string }[] {
+export function methodFallbacks(
+  routes: readonly { method: HttpMethod; path: string }[],
+): { path: string; allow: (urlPath: string) => string }[] {
   const compiled = routes.map((r) => ({ method: r.method, segments: segmentsOf(r.path) }));
   const paths = [...new Set(routes.map((r) => r.path))];
   return paths.map((path) => {
     const count = segmentsOf(path).length;
     const allow = (urlPath: string): string => {
       const url = segmentsOf(urlPath.startsWith('/') ? urlPath : `/${urlPath}`).slice(-count);
-      const methods = new Set<string>(compiled.filter((r) => r.segments.length === count && matches(r.segments, url)).map((r) => r.method));
+      const methods = new Set<string>(
+        compiled.filter((r) => r.segments.length === count && matches(r.segments, url)).map((r) => r.method),
+      );
       if (methods.has('GET')) methods.add('HEAD');
       return ORDER.filter((m) => methods.has(m)).join(', ');
     };
@@ -51,4 +55,5 @@ export function methodFallbacks(routes: readonly { method: HttpMethod; path: str
 }
 
 /** The 405 answer (the API's envelope and message, `src/errors.ts`). */
-export const methodNotAllowed = (allow: string): HandlerResult => failure(405, 'method_not_allowed', 'Method not allowed', { headers: { allow } });
+export const methodNotAllowed = (allow: string): HandlerResult =>
+  failure(405, 'method_not_allowed', 'Method not allowed', { headers: { allow } });

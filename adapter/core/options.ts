@@ -105,14 +105,16 @@ function absoluteUrl(value: unknown, name: string, label: string): URL {
   } catch {
     url = null;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`${label}: ${name} must be an absolute http(s) URL`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(`${label}: ${name} must be an absolute http(s) URL`);
   return url;
 }
 
 /** Checks a secret option; the messages are the contract's (§5.1, §5.9). */
 export function checkSecret(value: unknown, name: string, label: string): string {
   if (typeof value !== 'string' || value === '') throw new Error(`${label}: missing ${name}`);
-  if (value.length < MIN_SECRET_LENGTH) throw new Error(`${label}: ${name} must be at least ${MIN_SECRET_LENGTH} characters`);
+  if (value.length < MIN_SECRET_LENGTH)
+    throw new Error(`${label}: ${name} must be at least ${MIN_SECRET_LENGTH} characters`);
   return value;
 }
 
@@ -141,8 +143,12 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
   const production = readNodeEnv() === 'production';
   const secure = opts.cookieSecure ?? production;
   const sameSite = opts.cookieSameSite ?? (production ? 'none' : 'lax');
-  if (!['lax', 'strict', 'none'].includes(sameSite)) throw new Error(`${label}: cookieSameSite must be "lax", "strict" or "none"`);
-  if (sameSite === 'none' && !secure) throw new Error(`${label}: cookieSameSite "none" requires cookieSecure (browsers drop SameSite=None cookies without Secure)`);
+  if (!['lax', 'strict', 'none'].includes(sameSite))
+    throw new Error(`${label}: cookieSameSite must be "lax", "strict" or "none"`);
+  if (sameSite === 'none' && !secure)
+    throw new Error(
+      `${label}: cookieSameSite "none" requires cookieSecure (browsers drop SameSite=None cookies without Secure)`,
+    );
   if (opts.messaging) checkMessaging(opts.messaging, label);
   const fetchFn = opts.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
 
@@ -163,7 +169,10 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
       magicLink: opts.magicLinkCookieName ?? 'svc-magic-link',
     },
     cookie: { secure, sameSite, domain: opts.cookieDomain },
-    allowedOrigins: new Set([issuerUrl.origin.toLowerCase(), ...(opts.allowedOrigins ?? []).map((o) => o.trim().toLowerCase())]),
+    allowedOrigins: new Set([
+      issuerUrl.origin.toLowerCase(),
+      ...(opts.allowedOrigins ?? []).map((o) => o.trim().toLowerCase()),
+    ]),
     messaging: opts.messaging,
     fetch: fetchFn,
     resolveClientIp: opts.resolveClientIp,
@@ -174,7 +183,12 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
 
 function checkMessaging(m: MessagingOptions, label: string): void {
   const emailPath = typeof m.email?.send === 'function';
-  if (!emailPath && typeof m.handlers?.otpEmail !== 'function') throw new Error(`${label}: messaging cannot deliver otp_email (give messaging.email or messaging.handlers.otpEmail)`);
+  if (!emailPath && typeof m.handlers?.otpEmail !== 'function')
+    throw new Error(
+      `${label}: messaging cannot deliver otp_email (give messaging.email or messaging.handlers.otpEmail)`,
+    );
   if (!emailPath && typeof m.handlers?.magicLinkEmail !== 'function')
-    throw new Error(`${label}: messaging cannot deliver magic_link_email (give messaging.email or messaging.handlers.magicLinkEmail)`);
+    throw new Error(
+      `${label}: messaging cannot deliver magic_link_email (give messaging.email or messaging.handlers.magicLinkEmail)`,
+    );
 }

@@ -48,10 +48,17 @@ export function selectTransport(header: string | undefined | null): Transport {
  * this a link on another site could complete the victim's magic-link sign-in
  * or start a passkey ceremony in their session.
  */
-export function guardOrigin(core: AdapterCore, req: Pick<AdapterRequest, 'method' | 'origin' | 'secFetchSite'>, transport: Transport, route?: Pick<RouteEntry, 'compat'>): HandlerResult | null {
+export function guardOrigin(
+  core: AdapterCore,
+  req: Pick<AdapterRequest, 'method' | 'origin' | 'secFetchSite'>,
+  transport: Transport,
+  route?: Pick<RouteEntry, 'compat'>,
+): HandlerResult | null {
   if (transport === 'bearer') return null;
   const method = route?.compat ? route.compat.upstreamMethod : req.method;
-  return originAllowed({ ...req, method }, core.opts.allowedOrigins) ? null : failure(403, 'cross_site_request_blocked', null);
+  return originAllowed({ ...req, method }, core.opts.allowedOrigins)
+    ? null
+    : failure(403, 'cross_site_request_blocked', null);
 }
 
 /**
@@ -90,21 +97,41 @@ export function mergeCookies(first: SetCookieCommand[], result: HandlerResult): 
  * const result = await handleAdapterRequest(core, route, request);
  * // then: write clears, sets, headers and the body (see adapter/hono/respond.ts)
  */
-export async function handleAdapterRequest(core: AdapterCore, route: RouteEntry, req: AdapterRequest): Promise<HandlerResult> {
+export async function handleAdapterRequest(
+  core: AdapterCore,
+  route: RouteEntry,
+  req: AdapterRequest,
+): Promise<HandlerResult> {
   const transport = selectTransport(req.transportHeader);
   const blocked = guardOrigin(core, req, transport, route);
   if (blocked) return blocked;
 
   if (transport === 'bearer') {
-    if (route.cred !== 'none' && !req.authorization) return failure(401, 'unauthorized', route.cred === 'refresh' ? 'Refresh token required' : 'Missing bearer token');
+    if (route.cred !== 'none' && !req.authorization)
+      return failure(401, 'unauthorized', route.cred === 'refresh' ? 'Refresh token required' : 'Missing bearer token');
     // Bearer clients get the API's RFC 9470 challenge as it is: no forTransport here.
-    return mergeCookies([], await runRoute(core, route, { transport, token: null, authorization: req.authorization ?? null, credentialSub: null, params: req.params, query: req.query, body: req.body, client: req.client, idempotencyKey: req.idempotencyKey }));
+    return mergeCookies(
+      [],
+      await runRoute(core, route, {
+        transport,
+        token: null,
+        authorization: req.authorization ?? null,
+        credentialSub: null,
+        params: req.params,
+        query: req.query,
+        body: req.body,
+        client: req.client,
+        idempotencyKey: req.idempotencyKey,
+      }),
+    );
   }
 
   const ensured = await ensureCookies(core, route.cred, req.cookies, req.client);
   if (!ensured.ok) {
-    // Logout is idempotent for the browser: without a usable session there is nothing to revoke (§5.3: 401 → 204, cookies cleared).
-    if (route.response === 'logout' && ensured.result.status === 401) return mergeCookies([], { status: 204, clearCookies: allCookieNames(core) });
+    // Logout is idempotent for the browser: without a usable session there is
+    // nothing to revoke (§5.3: 401 → 204, cookies cleared).
+    if (route.response === 'logout' && ensured.result.status === 401)
+      return mergeCookies([], { status: 204, clearCookies: allCookieNames(core) });
     return mergeCookies([], ensured.result);
   }
   const result = await runRoute(core, route, {

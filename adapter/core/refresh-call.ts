@@ -23,11 +23,20 @@ export type RefreshValue =
 /** The pause before the one retry of a lost refresh answer: a restarting instance or a busy database gets a moment. */
 export const REFRESH_RETRY_DELAY_MS = 200;
 
-/** Worth one retry with the same key: no answer, or a gateway/busy answer that may follow a committed rotation. Never a 401. */
+/**
+ * Worth one retry with the same key: no answer, or a gateway/busy answer that
+ * may follow a committed rotation. Never a 401.
+ */
 const lostAnswer = (res: UpstreamResponse) => !res.ok || res.status === 502 || res.status === 503;
 
-async function upstreamRefresh(core: AdapterCore, refreshToken: string, client: ClientInfo, idempotencyKey: string): Promise<UpstreamResponse> {
-  const send = () => core.call({ method: 'POST', path: '/refresh', authorization: `Bearer ${refreshToken}`, client, idempotencyKey });
+async function upstreamRefresh(
+  core: AdapterCore,
+  refreshToken: string,
+  client: ClientInfo,
+  idempotencyKey: string,
+): Promise<UpstreamResponse> {
+  const send = () =>
+    core.call({ method: 'POST', path: '/refresh', authorization: `Bearer ${refreshToken}`, client, idempotencyKey });
   const first = await send();
   if (!lostAnswer(first)) return first;
   await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_DELAY_MS));
@@ -36,13 +45,26 @@ async function upstreamRefresh(core: AdapterCore, refreshToken: string, client: 
 
 async function callRefresh(core: AdapterCore, refreshToken: string, client: ClientInfo, idempotencyKey: string) {
   const res = await upstreamRefresh(core, refreshToken, client, idempotencyKey);
-  if (!res.ok) return { success: false, value: { kind: 'failed', upstreamStatus: 0, result: unreachable() } as RefreshValue };
-  if (res.status < 200 || res.status >= 300) return { success: false, value: { kind: 'failed', upstreamStatus: res.status, result: forwardFailure(res) } as RefreshValue };
+  if (!res.ok)
+    return { success: false, value: { kind: 'failed', upstreamStatus: 0, result: unreachable() } as RefreshValue };
+  if (res.status < 200 || res.status >= 300)
+    return {
+      success: false,
+      value: { kind: 'failed', upstreamStatus: res.status, result: forwardFailure(res) } as RefreshValue,
+    };
   const body = res.body;
-  const bad = { success: false, value: { kind: 'failed', upstreamStatus: 0, result: failure(502, 'invalid_upstream_response') } as RefreshValue };
+  const bad = {
+    success: false,
+    value: { kind: 'failed', upstreamStatus: 0, result: failure(502, 'invalid_upstream_response') } as RefreshValue,
+  };
   if (!isObject(body) || typeof body['refreshToken'] !== 'string') return bad;
-  const check = await verifyUpstreamToken(core, body['token'], { typ: 'access', sub: body['sub'], sid: body['sessionId'] });
-  if (!check.ok) return { success: false, value: { kind: 'failed', upstreamStatus: 0, result: check.result } as RefreshValue };
+  const check = await verifyUpstreamToken(core, body['token'], {
+    typ: 'access',
+    sub: body['sub'],
+    sid: body['sessionId'],
+  });
+  if (!check.ok)
+    return { success: false, value: { kind: 'failed', upstreamStatus: 0, result: check.result } as RefreshValue };
   const ttl = positiveSeconds(body['ttl']);
   const refreshTtl = positiveSeconds(body['refreshTtl']);
   if (ttl === null || refreshTtl === null) return bad;
@@ -54,8 +76,15 @@ async function callRefresh(core: AdapterCore, refreshToken: string, client: Clie
  * Refreshes once per raw token: shared while in flight, replayed for 5 s after a success.
  * `idempotencyKey`: the client's well-formed key (`POST /auth/refresh`), else a fresh one for this attempt.
  */
-export async function refreshSession(core: AdapterCore, refreshToken: string, client: ClientInfo, idempotencyKey?: string): Promise<RefreshValue> {
-  const outcome = await core.dedup.run(refreshToken, core.now(), () => callRefresh(core, refreshToken, client, idempotencyKey ?? newIdempotencyKey()));
+export async function refreshSession(
+  core: AdapterCore,
+  refreshToken: string,
+  client: ClientInfo,
+  idempotencyKey?: string,
+): Promise<RefreshValue> {
+  const outcome = await core.dedup.run(refreshToken, core.now(), () =>
+    callRefresh(core, refreshToken, client, idempotencyKey ?? newIdempotencyKey()),
+  );
   return outcome.value;
 }
 
@@ -65,9 +94,19 @@ export function refreshCookies(core: AdapterCore, value: Extract<RefreshValue, {
   const { names } = core.opts;
   return [
     { name: names.access, payload: accessPayload(envelope), maxAge: value.ttl },
-    { name: names.refresh, payload: { kind: 'refresh' as const, sub: envelope['sub'] as string, refreshToken: envelope['refreshToken'] as string }, maxAge: value.refreshTtl },
+    {
+      name: names.refresh,
+      payload: {
+        kind: 'refresh' as const,
+        sub: envelope['sub'] as string,
+        refreshToken: envelope['refreshToken'] as string,
+      },
+      maxAge: value.refreshTtl,
+    },
   ];
 }
 
 /** Every auth cookie name (A, R, E(reg), E(pre)), deduplicated. */
-export const allCookieNames = (core: AdapterCore): string[] => [...new Set([core.opts.names.access, core.opts.names.refresh, core.opts.names.registration, core.opts.names.preAuth])];
+export const allCookieNames = (core: AdapterCore): string[] => [
+  ...new Set([core.opts.names.access, core.opts.names.refresh, core.opts.names.registration, core.opts.names.preAuth]),
+];

@@ -46,7 +46,8 @@ export function createRefreshDedup(): RefreshDedup {
       sweep(nowMs);
       const key = refreshKey(refreshToken);
       const hit = recent.get(key);
-      if (hit && nowMs - hit.atMs < REFRESH_REPLAY_MS && nowMs >= hit.atMs) return Promise.resolve(hit.outcome as RefreshOutcome<T>);
+      if (hit && nowMs - hit.atMs < REFRESH_REPLAY_MS && nowMs >= hit.atMs)
+        return Promise.resolve(hit.outcome as RefreshOutcome<T>);
       const shared = inflight.get(key);
       if (shared) return shared as Promise<RefreshOutcome<T>>;
       const started = call()

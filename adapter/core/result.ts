@@ -48,7 +48,12 @@ const DEFAULT_MESSAGES: Partial<Record<AdapterErrorCode, string>> = {
 };
 
 /** An adapter-decided failure `{error, message?}` (contract §5.13). */
-export function failure(status: number, code: AdapterErrorCode, message?: string | null, extra?: Partial<HandlerResult>): HandlerResult {
+export function failure(
+  status: number,
+  code: AdapterErrorCode,
+  message?: string | null,
+  extra?: Partial<HandlerResult>,
+): HandlerResult {
   const text = message === null ? undefined : (message ?? DEFAULT_MESSAGES[code]);
   return { status, body: text === undefined ? { error: code } : { error: code, message: text }, ...extra };
 }

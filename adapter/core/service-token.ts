@@ -33,7 +33,8 @@ export function createServiceTokens(secret: string, kid: string, subject: Adapte
   let cached: { value: string; mintedAtMs: number } | null = null;
   return {
     proxy(nowMs) {
-      if (!cached || nowMs - cached.mintedAtMs >= PROXY_TOKEN_REUSE_MS || nowMs < cached.mintedAtMs) cached = { value: mint(subject, nowMs), mintedAtMs: nowMs };
+      if (!cached || nowMs - cached.mintedAtMs >= PROXY_TOKEN_REUSE_MS || nowMs < cached.mintedAtMs)
+        cached = { value: mint(subject, nowMs), mintedAtMs: nowMs };
       return cached.value;
     },
     delivery: (nowMs) => mint(DELIVERY_SUBJECT, nowMs),

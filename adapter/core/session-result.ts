@@ -26,11 +26,18 @@ export function accessPayload(body: Record<string, unknown>): AccessCookiePayloa
   };
 }
 
-export const isSessionBody = (body: unknown): body is Record<string, unknown> => isObject(body) && ('refreshToken' in body || body['mfaRequired'] === true);
+export const isSessionBody = (body: unknown): body is Record<string, unknown> =>
+  isObject(body) && ('refreshToken' in body || body['mfaRequired'] === true);
 
 /** Applies §5.4 to a 2xx upstream body. Other bodies pass through (minus `delivery`). */
-export async function sessionResult(core: AdapterCore, status: number, upstreamBody: unknown, transport: Transport): Promise<HandlerResult> {
-  if (!isSessionBody(upstreamBody)) return { status, body: status === 204 ? undefined : omit(upstreamBody, 'delivery') };
+export async function sessionResult(
+  core: AdapterCore,
+  status: number,
+  upstreamBody: unknown,
+  transport: Transport,
+): Promise<HandlerResult> {
+  if (!isSessionBody(upstreamBody))
+    return { status, body: status === 204 ? undefined : omit(upstreamBody, 'delivery') };
   const body = omit(upstreamBody, 'delivery') as Record<string, unknown>;
   const { names } = core.opts;
 
@@ -43,15 +50,26 @@ export async function sessionResult(core: AdapterCore, status: number, upstreamB
     return {
       status,
       body: omit(body, 'token'),
-      setCookies: [{ name: names.preAuth, payload: { kind: 'ephemeral', sub: check.claims.sub!, token: body['token'] as string }, maxAge: ttl }],
+      setCookies: [
+        {
+          name: names.preAuth,
+          payload: { kind: 'ephemeral', sub: check.claims.sub!, token: body['token'] as string },
+          maxAge: ttl,
+        },
+      ],
     };
   }
 
-  const check = await verifyUpstreamToken(core, body['token'], { typ: 'access', sub: body['sub'], sid: body['sessionId'] });
+  const check = await verifyUpstreamToken(core, body['token'], {
+    typ: 'access',
+    sub: body['sub'],
+    sid: body['sessionId'],
+  });
   if (!check.ok) return check.result;
   const ttl = positiveSeconds(body['ttl']);
   const refreshTtl = positiveSeconds(body['refreshTtl']);
-  if (ttl === null || refreshTtl === null || typeof body['refreshToken'] !== 'string' || !body['refreshToken']) return failure(502, 'invalid_upstream_response');
+  if (ttl === null || refreshTtl === null || typeof body['refreshToken'] !== 'string' || !body['refreshToken'])
+    return failure(502, 'invalid_upstream_response');
   if (transport === 'bearer') return { status, body };
   return {
     status,
@@ -59,7 +77,11 @@ export async function sessionResult(core: AdapterCore, status: number, upstreamB
     clearCookies: [names.registration, names.preAuth],
     setCookies: [
       { name: names.access, payload: accessPayload(body), maxAge: ttl },
-      { name: names.refresh, payload: { kind: 'refresh', sub: body['sub'] as string, refreshToken: body['refreshToken'] as string }, maxAge: refreshTtl },
+      {
+        name: names.refresh,
+        payload: { kind: 'refresh', sub: body['sub'] as string, refreshToken: body['refreshToken'] as string },
+        maxAge: refreshTtl,
+      },
     ],
   };
 }

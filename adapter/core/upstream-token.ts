@@ -14,11 +14,16 @@ export interface TokenExpectation {
 }
 
 /** Verifies `token` or returns the 502 the adapter answers (`upstream_unavailable` when the JWKS cannot be fetched). */
-export async function verifyUpstreamToken(core: AdapterCore, token: unknown, expect: TokenExpectation): Promise<{ ok: true; claims: JWTPayload } | { ok: false; result: HandlerResult }> {
+export async function verifyUpstreamToken(
+  core: AdapterCore,
+  token: unknown,
+  expect: TokenExpectation,
+): Promise<{ ok: true; claims: JWTPayload } | { ok: false; result: HandlerResult }> {
   const invalid = { ok: false as const, result: failure(502, 'invalid_upstream_response') };
   if (typeof token !== 'string' || !token) return invalid;
   const verified = await core.jwks.verify(token);
-  if (!verified.ok) return verified.error === 'unavailable' ? { ok: false, result: failure(502, 'upstream_unavailable') } : invalid;
+  if (!verified.ok)
+    return verified.error === 'unavailable' ? { ok: false, result: failure(502, 'upstream_unavailable') } : invalid;
   const claims = verified.value;
   if (claims['typ'] !== expect.typ || typeof claims.sub !== 'string') return invalid;
   if ('sub' in expect && claims.sub !== expect.sub) return invalid;

@@ -15,7 +15,10 @@ const MAX_UA_LENGTH = 512;
 export interface ClientInfo {
   ip?: string | undefined;
   userAgent?: string | undefined;
-  /** A coarse place of the client (`Lyon, FR`) when the platform knows it (Cloudflare's `request.cf`); sent as `x-svc-client-geo`. */
+  /**
+   * A coarse place of the client (`Lyon, FR`) when the platform knows it
+   * (Cloudflare's `request.cf`); sent as `x-svc-client-geo`.
+   */
   geo?: string | undefined;
 }
 
@@ -46,7 +49,8 @@ export function buildQuery(query: Record<string, unknown> | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   const add = (k: string, v: unknown) => {
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') params.append(k, String(v));
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint')
+      params.append(k, String(v));
   };
   for (const [k, v] of Object.entries(query)) {
     if (Array.isArray(v)) v.forEach((item) => add(k, item));
@@ -85,14 +89,21 @@ async function parseJson(res: Response): Promise<unknown> {
   }
 }
 
-export async function callUpstream(fetchFn: FetchLike, baseUrl: string, req: UpstreamRequest): Promise<UpstreamResponse> {
+export async function callUpstream(
+  fetchFn: FetchLike,
+  baseUrl: string,
+  req: UpstreamRequest,
+): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { 'x-svc-service-token': req.serviceToken };
   if (req.authorization) headers['authorization'] = req.authorization;
   const ip = ipLiteral(req.client.ip);
   if (ip) headers['x-svc-client-ip'] = ip;
   const ua = req.client.userAgent?.trim().slice(0, MAX_UA_LENGTH);
   if (ua) headers['x-svc-client-user-agent'] = ua;
-  const geo = req.client.geo?.replace(/[^\p{L}\p{M}\p{N} ,.'()-]/gu, '').trim().slice(0, 64);
+  const geo = req.client.geo
+    ?.replace(/[^\p{L}\p{M}\p{N} ,.'()-]/gu, '')
+    .trim()
+    .slice(0, 64);
   if (geo) headers['x-svc-client-geo'] = geo;
   if (req.delivery) headers['x-svc-auth-delivery-mode'] = 'external';
   if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
@@ -103,9 +114,21 @@ export async function callUpstream(fetchFn: FetchLike, baseUrl: string, req: Ups
   }
   const url = `${baseUrl}${req.path}${buildQuery(req.query)}`;
   try {
-    const res = await fetchFn(url, { method: req.method, headers, body, signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS), redirect: 'manual' });
+    const res = await fetchFn(url, {
+      method: req.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+      redirect: 'manual',
+    });
     const challenge = res.headers.get('www-authenticate');
-    return { ok: true, status: res.status, body: await parseJson(res), retryAfter: res.headers.get('retry-after'), ...(challenge ? { wwwAuthenticate: challenge } : {}) };
+    return {
+      ok: true,
+      status: res.status,
+      body: await parseJson(res),
+      retryAfter: res.headers.get('retry-after'),
+      ...(challenge ? { wwwAuthenticate: challenge } : {}),
+    };
   } catch {
     return { ok: false, reason: 'unreachable' };
   }

@@ -42,7 +42,9 @@ export interface RequireAuthOptions {
   now?: () => number;
 }
 
-export type AuthFailure = { status: 401; body: { error: 'unauthorized'; message: string } } | { status: 502; body: { error: 'upstream_unavailable'; message: string } };
+export type AuthFailure =
+  | { status: 401; body: { error: 'unauthorized'; message: string } }
+  | { status: 502; body: { error: 'upstream_unavailable'; message: string } };
 
 export type AuthResult = { ok: true; user: AuthUser } | { ok: false; failure: AuthFailure };
 
@@ -62,9 +64,13 @@ export interface AuthGuard {
 
 const NO_CREDENTIAL: AuthFailure = { status: 401, body: { error: 'unauthorized', message: 'Authentication required' } };
 const INVALID: AuthFailure = { status: 401, body: { error: 'unauthorized', message: 'Invalid or expired session' } };
-const JWKS_DOWN: AuthFailure = { status: 502, body: { error: 'upstream_unavailable', message: 'Auth server unreachable' } };
+const JWKS_DOWN: AuthFailure = {
+  status: 502,
+  body: { error: 'upstream_unavailable', message: 'Auth server unreachable' },
+};
 
-export const bearerFrom = (authorization: string | undefined): string | null => /^Bearer +(\S+)\s*$/i.exec(authorization?.trim() ?? '')?.[1] ?? null;
+export const bearerFrom = (authorization: string | undefined): string | null =>
+  /^Bearer +(\S+)\s*$/i.exec(authorization?.trim() ?? '')?.[1] ?? null;
 
 /** Maps verified access-token claims to the bearer-path user. */
 export function userFromAccessClaims(claims: JWTPayload, token: string): AuthUser | null {
@@ -91,14 +97,20 @@ export function createAuthGuard(opts: RequireAuthOptions, label = 'requireAuth')
   const hasUrl = opts.authServerUrl !== undefined;
   const hasAudience = opts.audience !== undefined;
   if (hasUrl !== hasAudience) throw new Error(`${label}: authServerUrl and audience must be given together`);
-  if (hasUrl && (!opts.authServerUrl || !opts.audience)) throw new Error(`${label}: authServerUrl and audience must not be empty`);
+  if (hasUrl && (!opts.authServerUrl || !opts.audience))
+    throw new Error(`${label}: authServerUrl and audience must not be empty`);
   const name = opts.cookieName ?? 'svc-access';
   const now = opts.now ?? Date.now;
   const codec = createCookieCodec(secret, opts.issuer);
   let jwks: JwksVerifier | null = null;
   if (hasUrl) {
     const fetchFn = opts.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
-    jwks = createJwksVerifier({ authServerUrl: stripTrailingSlash(opts.authServerUrl!), audience: stripTrailingSlash(opts.audience!), fetch: fetchFn, now });
+    jwks = createJwksVerifier({
+      authServerUrl: stripTrailingSlash(opts.authServerUrl!),
+      audience: stripTrailingSlash(opts.audience!),
+      fetch: fetchFn,
+      now,
+    });
   }
   function fromCookie(raw: string | undefined): AuthResult | undefined {
     if (raw === undefined) return undefined;
@@ -153,7 +165,11 @@ export async function loadUser(core: AdapterCore, accessToken: string, client: C
 }
 
 /** Resolves the access token for getUser from the cookie or a verified bearer (contract §5.9 steps 2–3). */
-export async function accessTokenFor(core: AdapterCore, cookies: Record<string, string>, authorization: string | undefined): Promise<string | null> {
+export async function accessTokenFor(
+  core: AdapterCore,
+  cookies: Record<string, string>,
+  authorization: string | undefined,
+): Promise<string | null> {
   const c = core.codec.verify(cookies[core.opts.names.access], 'access', core.now());
   if (c && typeof c.token === 'string') return c.token;
   const bearer = bearerFrom(authorization);

@@ -27,13 +27,20 @@ export interface PublicAssociations {
   apple: { appId: string; applinksPaths: string[] }[];
 }
 
-export const ASSET_LINK_RELATIONS = ['delegate_permission/common.handle_all_urls', 'delegate_permission/common.get_login_creds'] as const;
+export const ASSET_LINK_RELATIONS = [
+  'delegate_permission/common.handle_all_urls',
+  'delegate_permission/common.get_login_creds',
+] as const;
 
 /** Digital Asset Links statements, one per Android app. */
 export function assetLinks(cfg: PublicAssociations) {
   return cfg.android.map((app) => ({
     relation: [...ASSET_LINK_RELATIONS],
-    target: { namespace: 'android_app', package_name: app.packageName, sha256_cert_fingerprints: app.sha256CertFingerprints },
+    target: {
+      namespace: 'android_app',
+      package_name: app.packageName,
+      sha256_cert_fingerprints: app.sha256CertFingerprints,
+    },
   }));
 }
 
@@ -41,7 +48,10 @@ export function assetLinks(cfg: PublicAssociations) {
 export function appleAppSiteAssociation(cfg: PublicAssociations) {
   const linked = cfg.apple.filter((a) => a.applinksPaths.length > 0);
   const doc: Record<string, unknown> = { webcredentials: { apps: cfg.apple.map((a) => a.appId) } };
-  if (linked.length) doc['applinks'] = { details: linked.map((a) => ({ appIDs: [a.appId], components: a.applinksPaths.map((p) => ({ '/': p })) })) };
+  if (linked.length)
+    doc['applinks'] = {
+      details: linked.map((a) => ({ appIDs: [a.appId], components: a.applinksPaths.map((p) => ({ '/': p })) })),
+    };
   return doc;
 }
 
@@ -63,9 +73,19 @@ const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) =
 
 /** Shape check of the upstream answer: a wrong shape must not become a published file. */
 function parseAssociations(body: unknown): PublicAssociations | null {
-  if (!isObject(body) || !strings(body['webOrigins']) || !Array.isArray(body['android']) || !Array.isArray(body['apple'])) return null;
-  const android = body['android'].every((a) => isObject(a) && typeof a['packageName'] === 'string' && strings(a['sha256CertFingerprints']));
-  const apple = body['apple'].every((a) => isObject(a) && typeof a['appId'] === 'string' && strings(a['applinksPaths']));
+  if (
+    !isObject(body) ||
+    !strings(body['webOrigins']) ||
+    !Array.isArray(body['android']) ||
+    !Array.isArray(body['apple'])
+  )
+    return null;
+  const android = body['android'].every(
+    (a) => isObject(a) && typeof a['packageName'] === 'string' && strings(a['sha256CertFingerprints']),
+  );
+  const apple = body['apple'].every(
+    (a) => isObject(a) && typeof a['appId'] === 'string' && strings(a['applinksPaths']),
+  );
   return android && apple ? (body as unknown as PublicAssociations) : null;
 }
 

@@ -36,7 +36,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x5b || ch === 0x7b) {
@@ -55,7 +56,8 @@ export function decodeJsonBody(bytes: Uint8Array): BodyOutcome {
   if (bytes.byteLength > MAX_BODY_BYTES) return bodyTooLarge();
   const text = new TextDecoder().decode(bytes).trim();
   if (text === '') return { ok: true, body: undefined };
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return { ok: false, result: failure(400, 'invalid_request', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`) };
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
+    return { ok: false, result: failure(400, 'invalid_request', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`) };
   try {
     return { ok: true, body: JSON.parse(text) };
   } catch {
@@ -69,7 +71,8 @@ export function setCookieHeaders(core: AdapterCore, result: HandlerResult): stri
   const out = (result.clearCookies ?? []).map((name) => serializeClearCookie(name, attrs));
   if (!result.setCookies?.length) return out; // no clock read: a failure answer must not depend on it
   const nowMs = core.now();
-  for (const s of result.setCookies) out.push(serializeCookie(s.name, core.codec.sign(s.payload, s.maxAge, nowMs), s.maxAge, attrs, nowMs));
+  for (const s of result.setCookies)
+    out.push(serializeCookie(s.name, core.codec.sign(s.payload, s.maxAge, nowMs), s.maxAge, attrs, nowMs));
   return out;
 }
 
@@ -116,7 +119,11 @@ export function internalFailure(core: AdapterCore, method: string, path: string,
 }
 
 /** `resolveClientIp` when given, else the framework's default; a throwing resolver means "unknown". */
-export function clientIpOf<C>(opts: Pick<ResolvedOptions, 'resolveClientIp'>, ctx: C, fallback: (ctx: C) => string | undefined): string | undefined {
+export function clientIpOf<C>(
+  opts: Pick<ResolvedOptions, 'resolveClientIp'>,
+  ctx: C,
+  fallback: (ctx: C) => string | undefined,
+): string | undefined {
   try {
     return (opts.resolveClientIp ?? fallback)(ctx);
   } catch {

@@ -9,7 +9,14 @@ import { parseCookieHeader } from '../core/cookies.js';
 import { createAdapterCore, type AdapterCore } from '../core/core.js';
 import { clientIpOf, internalFailure } from '../core/wire.js';
 import { CONSOLE_API_ROUTES, handleConsoleApi } from '../admin-console/api-routes.js';
-import { consoleAsset, consoleCsv, consolePage, SCREENS, type ConsoleRequest, type ConsoleResponse } from '../admin-console/console-http.js';
+import {
+  consoleAsset,
+  consoleCsv,
+  consolePage,
+  SCREENS,
+  type ConsoleRequest,
+  type ConsoleResponse,
+} from '../admin-console/console-http.js';
 import { consoleSettings, type SvcAdminConsoleOptions } from '../admin-console/options.js';
 import { defaultClientIp, header } from './request.js';
 import { respond } from './respond.js';
@@ -62,10 +69,22 @@ export function svcExpressAdminConsole(opts: SvcAdminConsoleOptions): Router {
     }
   };
   const api = CONSOLE_API_ROUTES.map((entry) => ({ ...entry.route, entry }));
-  router.use('/api', tableRouter(core, api, (route, req) => handleConsoleApi(core, route.entry, { ...req, transportHeader: undefined })));
-  router.use('/api', (_req, res) => respond(res, core, { status: 404, body: { error: 'not_found', message: 'Not found' } }));
+  router.use(
+    '/api',
+    tableRouter(core, api, (route, req) => handleConsoleApi(core, route.entry, { ...req, transportHeader: undefined })),
+  );
+  router.use('/api', (_req, res) =>
+    respond(res, core, { status: 404, body: { error: 'not_found', message: 'Not found' } }),
+  );
   router.get('/assets/:name', (req, res) => write(res, consoleAsset(String(req.params['name']))));
-  router.get('/events.csv', page((r) => consoleCsv(core, settings, r)));
-  for (const [pattern, screen] of SCREENS) router.get(pattern, page((r) => consolePage(core, settings, r, screen)));
+  router.get(
+    '/events.csv',
+    page((r) => consoleCsv(core, settings, r)),
+  );
+  for (const [pattern, screen] of SCREENS)
+    router.get(
+      pattern,
+      page((r) => consolePage(core, settings, r, screen)),
+    );
   return router;
 }

@@ -44,4 +44,10 @@ export { getUser, requireAuth, requireRole } from './middleware.js';
 export type { ExpressUser } from './types.js';
 export type { SvcAdapterOptions } from '../core/options.js';
 export type { AuthUser, RequireAuthOptions } from '../core/user.js';
-export type { AuthMessage, DeliveryResult, EmailMessage, MessagingOptions, SmsMessage } from '../../common/messaging.js';
+export type {
+  AuthMessage,
+  DeliveryResult,
+  EmailMessage,
+  MessagingOptions,
+  SmsMessage,
+} from '../../common/messaging.js';

@@ -12,7 +12,10 @@ import type { AdapterRequest } from '../core/pipeline.js';
 import { failure } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
 
-/** Default client address: the socket's peer address; never `X-Forwarded-For` (so not `req.ip`, which trusts it under `trust proxy`). */
+/**
+ * Default client address: the socket's peer address; never `X-Forwarded-For`
+ * (so not `req.ip`, which trusts it under `trust proxy`).
+ */
 export const defaultClientIp = (req: Request): string | undefined => req.socket?.remoteAddress;
 
 /** One header value (Node joins repeated headers; `undefined` when absent). */
@@ -39,7 +42,10 @@ export async function readBody(req: Request, res: Response): Promise<BodyOutcome
   return { ok: true, body };
 }
 
-/** The query as repeated values per name, as Hono's `c.req.queries()` gives it (independent of the app's `query parser` setting). */
+/**
+ * The query as repeated values per name, as Hono's `c.req.queries()` gives it
+ * (independent of the app's `query parser` setting).
+ */
 export function queriesOf(url: string): Record<string, string[]> {
   const out: Record<string, string[]> = Object.create(null);
   const at = url.indexOf('?');

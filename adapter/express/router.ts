@@ -16,13 +16,20 @@ const VERBS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as 
  * through to the application; another method on a table path answers 405
  * with `Allow` (adapter/core/method-not-allowed.ts).
  */
-export function tableRouter<R extends { method: HttpMethod; path: string }>(core: AdapterCore, routes: readonly R[], handle: (route: R, req: AdapterRequest) => Promise<HandlerResult>): Router {
+export function tableRouter<R extends { method: HttpMethod; path: string }>(
+  core: AdapterCore,
+  routes: readonly R[],
+  handle: (route: R, req: AdapterRequest) => Promise<HandlerResult>,
+): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   // No adapter route answers OPTIONS: leave before any route matches, or the router's automatic
   // `Allow` answer would shadow the application's CORS preflight (Hono falls through too).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));
   for (const route of routes) router.route(route.path)[VERBS[route.method]](serve(core, (req) => handle(route, req)));
-  for (const { path, allow } of methodFallbacks(routes)) router.all(path, (req, res, next) => (HOST_METHODS.has(req.method.toUpperCase()) ? next() : respond(res, core, methodNotAllowed(allow(req.path)))));
+  for (const { path, allow } of methodFallbacks(routes))
+    router.all(path, (req, res, next) =>
+      HOST_METHODS.has(req.method.toUpperCase()) ? next() : respond(res, core, methodNotAllowed(allow(req.path))),
+    );
   // A malformed escape in a path parameter (`/sessions/%E0%A4%A`) makes the router's decode throw a
   // URIError while matching one of these routes: answer JSON (contract §5.13), not Express's HTML page.
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -1,4 +1,7 @@
-/** The per-request handler shared by the adapter router and the bridge: parse, handle, respond, and a redacted 500 on surprises. */
+/**
+ * The per-request handler shared by the adapter router and the bridge: parse,
+ * handle, respond, and a redacted 500 on surprises.
+ */
 import type { Request, RequestHandler, Response } from 'express';
 import type { AdapterCore } from '../core/core.js';
 import type { AdapterRequest } from '../core/pipeline.js';

@@ -11,7 +11,14 @@ import { clientIpOf } from '../core/wire.js';
 import { defaultClientIp } from './request.js';
 import { serve } from './serve.js';
 import { CONSOLE_API_ROUTES, handleConsoleApi } from '../admin-console/api-routes.js';
-import { consoleAsset, consoleCsv, consolePage, SCREENS, type ConsoleRequest, type ConsoleResponse } from '../admin-console/console-http.js';
+import {
+  consoleAsset,
+  consoleCsv,
+  consolePage,
+  SCREENS,
+  type ConsoleRequest,
+  type ConsoleResponse,
+} from '../admin-console/console-http.js';
 import { consoleSettings, type SvcAdminConsoleOptions } from '../admin-console/options.js';
 
 export { CONSOLE_CSP } from '../admin-console/console-http.js';
@@ -62,11 +69,14 @@ export function svcAdminConsole(opts: SvcAdminConsoleOptions): Hono {
   app.get('/assets/:name', (c) => send(consoleAsset(c.req.param('name'))));
   for (const entry of CONSOLE_API_ROUTES) {
     // Cookie transport only: the console never acts on a bearer token a page script might send.
-    app.on(entry.route.method, `/api${entry.route.path}`, (c) => serve(c, core, (req) => handleConsoleApi(core, entry, { ...req, transportHeader: undefined })));
+    app.on(entry.route.method, `/api${entry.route.path}`, (c) =>
+      serve(c, core, (req) => handleConsoleApi(core, entry, { ...req, transportHeader: undefined })),
+    );
   }
   app.all('/api/*', (c) => c.json({ error: 'not_found', message: 'Not found' }, 404));
   app.get('/events.csv', async (c) => send(await consoleCsv(core, settings, request(c, '/events.csv'))));
-  for (const [pattern, screen] of SCREENS) app.get(pattern, async (c) => send(await consolePage(core, settings, request(c, pattern), screen)));
+  for (const [pattern, screen] of SCREENS)
+    app.get(pattern, async (c) => send(await consolePage(core, settings, request(c, pattern), screen)));
   return app;
 }
 

@@ -44,5 +44,11 @@ export { svcWellKnown } from './well-known.js';
 export { getUser, requireAuth, requireRole, type SvcVariables } from './middleware.js';
 export type { SvcAdapterOptions } from '../core/options.js';
 export type { AuthUser, RequireAuthOptions } from '../core/user.js';
-export type { AuthMessage, DeliveryResult, EmailMessage, MessagingOptions, SmsMessage } from '../../common/messaging.js';
+export type {
+  AuthMessage,
+  DeliveryResult,
+  EmailMessage,
+  MessagingOptions,
+  SmsMessage,
+} from '../../common/messaging.js';
 export { svcAdminConsole, type SvcAdminConsoleOptions } from './admin-console.js';

@@ -6,7 +6,11 @@ import type { HttpMethod } from '../../common/route-table.js';
 import { respond } from './respond.js';
 
 /** Call after the table's routes: a request reaching one of these matched the path but none of its methods. */
-export function addMethodFallbacks<E extends Env>(app: Hono<E>, core: AdapterCore, routes: readonly { method: HttpMethod; path: string }[]): void {
+export function addMethodFallbacks<E extends Env>(
+  app: Hono<E>,
+  core: AdapterCore,
+  routes: readonly { method: HttpMethod; path: string }[],
+): void {
   for (const { path, allow } of methodFallbacks(routes)) {
     app.all(path, async (c, next) => {
       if (HOST_METHODS.has(c.req.method.toUpperCase())) return next();

@@ -30,7 +30,9 @@ export function requireAuth(opts: RequireAuthOptions): MiddlewareHandler<{ Varia
   const guard = createAuthGuard(opts, 'requireAuth');
   return async (c, next) => {
     // The cookie path is synchronous; only a request without the cookie awaits the bearer check.
-    const result = guard.fromCookie(readCookie(requestHeader(c, 'cookie'), guard.cookieName)) ?? (await guard.fromBearer(requestHeader(c, 'authorization')));
+    const result =
+      guard.fromCookie(readCookie(requestHeader(c, 'cookie'), guard.cookieName)) ??
+      (await guard.fromBearer(requestHeader(c, 'authorization')));
     if (!result.ok) return c.json(result.failure.body, result.failure.status);
     c.set('user', result.user);
     await next();

@@ -11,10 +11,14 @@ import type { HandlerResult } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
 import { readBodyBytes, requestHeader } from '../../common/hono-request.js';
 
-/** Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`. */
+/**
+ * Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`.
+ */
 export function defaultClientIp(c: Context): string | undefined {
   if (getRuntimeKey() === 'workerd') return c.req.header('cf-connecting-ip');
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; requestIP?: (r: Request) => { address?: string } | null } | undefined;
+  const env = c.env as
+    | { incoming?: { socket?: { remoteAddress?: string } }; requestIP?: (r: Request) => { address?: string } | null }
+    | undefined;
   const nodeAddress = env?.incoming?.socket?.remoteAddress;
   if (nodeAddress) return nodeAddress;
   if (typeof env?.requestIP === 'function') {
@@ -35,7 +39,10 @@ async function readBody(c: Context): Promise<BodyOutcome> {
 }
 
 /** Builds the core request, or the 400/413 answer when the body is unusable. */
-export async function toAdapterRequest(c: Context, opts: ResolvedOptions): Promise<{ ok: true; req: AdapterRequest } | { ok: false; result: HandlerResult }> {
+export async function toAdapterRequest(
+  c: Context,
+  opts: ResolvedOptions,
+): Promise<{ ok: true; req: AdapterRequest } | { ok: false; result: HandlerResult }> {
   const parsed = await readBody(c);
   if (!parsed.ok) return parsed;
   const ip = clientIpOf(opts, c, defaultClientIp);

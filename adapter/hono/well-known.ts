@@ -20,8 +20,13 @@ import { serve } from './serve.js';
 export function svcWellKnown(opts: SvcAdapterOptions): Hono {
   const core = createAdapterCore(opts, 'svc-hono-adapter', 'svcWellKnown');
   const app = new Hono({ strict: true });
-  for (const route of WELL_KNOWN_ROUTES) app.get(route.path, (c) => serve(c, core, () => handleWellKnownRequest(core, route)));
+  for (const route of WELL_KNOWN_ROUTES)
+    app.get(route.path, (c) => serve(c, core, () => handleWellKnownRequest(core, route)));
   // Another method on one of the three paths: 405 with Allow, as the Express twin's table router answers.
-  addMethodFallbacks(app, core, WELL_KNOWN_ROUTES.map((r) => ({ method: 'GET' as const, path: r.path })));
+  addMethodFallbacks(
+    app,
+    core,
+    WELL_KNOWN_ROUTES.map((r) => ({ method: 'GET' as const, path: r.path })),
+  );
   return app;
 }

@@ -85,6 +85,10 @@ export class BufferedResponse extends Response {
 
   override clone(): Response {
     if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
-    return new BufferedResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) }, this.#url);
+    return new BufferedResponse(
+      this.#bytes,
+      { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) },
+      this.#url,
+    );
   }
 }

@@ -7,7 +7,14 @@
  * Node only: this file imports `node:` modules and is reached through
  * `svc-auth/node`, never from the core or the Hono adapter.
  */
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestOptions,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import type { FetchLike } from '../core/options.js';
@@ -137,7 +144,16 @@ export function nodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): NodeU
       agent: https ? (httpsAgent ??= new HttpsAgent(agentOptions)) : httpAgent,
     };
     const request = https ? httpsRequest : httpRequest;
-    return exchange({ request, target, body, method, signal, maxBodyBytes, redirect: init.redirect, url: String(input) });
+    return exchange({
+      request,
+      target,
+      body,
+      method,
+      signal,
+      maxBodyBytes,
+      redirect: init.redirect,
+      url: String(input),
+    });
   };
 
   return Object.assign(fetchFn, {
@@ -182,13 +198,15 @@ function prepareRequest(input: string, init: RequestInit): PreparedRequest | 'gl
   }
   const https = url.protocol === 'https:';
   if (!https && url.protocol !== 'http:') return 'global';
-  if (url.username || url.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
+  if (url.username || url.password)
+    throw new TypeError('Request cannot be constructed from a URL that includes credentials');
   const rawMethod = init.method ?? 'GET';
   const method = NORMALIZED_METHODS.has(rawMethod.toUpperCase()) ? rawMethod.toUpperCase() : rawMethod;
   const headers = toHeaders(init.headers);
   const body = toBytes(init.body, headers);
   if (body === undefined) return 'global';
-  if (body !== null && (method === 'GET' || method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
+  if (body !== null && (method === 'GET' || method === 'HEAD'))
+    throw new TypeError('Request with GET/HEAD method cannot have body.');
   if (body !== null) headers['content-length'] = body.length;
   else if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers['content-length'] = 0;
   return { url, https, method, headers, body };
@@ -250,7 +268,8 @@ function exchange(x: Exchange): Promise<Response> {
       req = r;
       r.on('error', (e: NodeJS.ErrnoException) => {
         if (settled) return;
-        if (!retry && !answered && r.reusedSocket && RESET_CODES.has(e.code ?? '') && RETRYABLE_METHODS.has(x.method)) return attempt(true);
+        if (!retry && !answered && r.reusedSocket && RESET_CODES.has(e.code ?? '') && RETRYABLE_METHODS.has(x.method))
+          return attempt(true);
         s.fail(failed(e));
       });
       r.end(x.body ?? undefined);
@@ -283,9 +302,16 @@ function collectBody(res: IncomingMessage, x: Exchange, s: Settle, destroyReques
   });
 }
 
-function toResponse(res: IncomingMessage, bytes: Buffer, method: string, redirect: RequestRedirect | undefined, url: string): Response {
+function toResponse(
+  res: IncomingMessage,
+  bytes: Buffer,
+  method: string,
+  redirect: RequestRedirect | undefined,
+  url: string,
+): Response {
   const status = res.statusCode ?? 0;
-  if (redirect === 'error' && status >= 300 && status < 400 && res.headers.location !== undefined) throw new TypeError('fetch failed: redirect mode is "error"');
+  if (redirect === 'error' && status >= 300 && status < 400 && res.headers.location !== undefined)
+    throw new TypeError('fetch failed: redirect mode is "error"');
   const headers = new Headers();
   const raw = res.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);

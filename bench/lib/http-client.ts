@@ -14,16 +14,28 @@ export interface HttpAnswer {
 export function createHttpClient(maxSockets: number) {
   const agent = new Agent({ keepAlive: true, maxSockets });
   return {
-    call(url: string, init: { method?: string; headers?: Record<string, string>; json?: unknown } = {}): Promise<HttpAnswer> {
+    call(
+      url: string,
+      init: { method?: string; headers?: Record<string, string>; json?: unknown } = {},
+    ): Promise<HttpAnswer> {
       const body = init.json === undefined ? undefined : JSON.stringify(init.json);
-      const headers = { ...init.headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) };
+      const headers = {
+        ...init.headers,
+        ...(body === undefined
+          ? {}
+          : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+      };
       return new Promise((resolve, reject) => {
         const req = request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             const sc = res.headers['set-cookie'];
-            resolve({ status: res.statusCode ?? 0, setCookies: Array.isArray(sc) ? sc : sc ? [sc] : [], text: Buffer.concat(chunks).toString('utf8') });
+            resolve({
+              status: res.statusCode ?? 0,
+              setCookies: Array.isArray(sc) ? sc : sc ? [sc] : [],
+              text: Buffer.concat(chunks).toString('utf8'),
+            });
           });
           res.on('error', reject);
         });

@@ -14,7 +14,9 @@ const parent = new Map();
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const label = (n) => {
   const f = n.callFrame;
-  const where = f.url.includes('node_modules/') ? f.url.split('node_modules/').pop() : f.url.replace(/^.*\/(src|adapter|bench)\//, '$1/');
+  const where = f.url.includes('node_modules/')
+    ? f.url.split('node_modules/').pop()
+    : f.url.replace(/^.*\/(src|adapter|bench)\//, '$1/');
   return `${f.functionName || '(anonymous)'}  ${where || '(native)'}${f.url ? `:${f.lineNumber + 1}` : ''}`;
 };
 const perNode = new Map();
@@ -34,4 +36,8 @@ for (const [id, us] of perNode) {
   }
 }
 console.log(`busy (excluding idle, program, GC) ${(busy / 1e6).toFixed(2)} s; inclusive shares of it:`);
-for (const [k, us] of [...incl].filter(([k]) => !re || re.test(k)).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+for (const [k, us] of [...incl]
+  .filter(([k]) => !re || re.test(k))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top))
+  console.log(`  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);

@@ -19,14 +19,27 @@ export interface RoundResult {
 }
 
 export const fmt = (n: number, digits = 0) => n.toFixed(digits);
-export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-export const median = (xs: number[]) => pct([...xs].sort((a, b) => a - b), 50);
-export const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+export const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+export const median = (xs: number[]) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const bun = (globalThis as { Bun?: { version: string } }).Bun;
-export const machine = () => `${bun ? `Bun ${bun.version}` : `Node ${process.version}`}, ${cpus().length} CPU(s) (${cpus()[0]?.model.trim()})`;
+export const machine = () =>
+  `${bun ? `Bun ${bun.version}` : `Node ${process.version}`}, ${cpus().length} CPU(s) (${cpus()[0]?.model.trim()})`;
 
 /** Calls `call` from `concurrency` workers for `durationMs`; a call that throws fails the round. */
-export async function measure(call: () => Promise<void>, concurrency: number, durationMs: number): Promise<RoundResult> {
+export async function measure(
+  call: () => Promise<void>,
+  concurrency: number,
+  durationMs: number,
+): Promise<RoundResult> {
   const lat: number[] = [];
   const end = performance.now() + durationMs;
   const worker = async () => {
@@ -40,7 +53,11 @@ export async function measure(call: () => Promise<void>, concurrency: number, du
   const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const cpu = process.cpuUsage(cpu0);
-  return { rps: lat.length / ((performance.now() - start) / 1000), latMs: lat.sort((a, b) => a - b), cpuUsPerReq: (cpu.user + cpu.system) / lat.length };
+  return {
+    rps: lat.length / ((performance.now() - start) / 1000),
+    latMs: lat.sort((a, b) => a - b),
+    cpuUsPerReq: (cpu.user + cpu.system) / lat.length,
+  };
 }
 
 /** A response must be `status`; its body is drained so the connection is reused. */
@@ -54,5 +71,10 @@ export function summary(rounds: number[]): { median: number; min: number; max: n
   const m = median(rounds);
   const min = Math.min(...rounds);
   const max = Math.max(...rounds);
-  return { median: m, min, max, text: `${fmt(m)} req/s (rounds ${rounds.map((r) => fmt(r)).join(', ')}; spread ${fmt(min)}–${fmt(max)})` };
+  return {
+    median: m,
+    min,
+    max,
+    text: `${fmt(m)} req/s (rounds ${rounds.map((r) => fmt(r)).join(', ')}; spread ${fmt(min)}–${fmt(max)})`,
+  };
 }

@@ -28,7 +28,9 @@ async function listening(proc: Spawned): Promise<string> {
   throw new Error(`server did not start:\n${proc.output()}`);
 }
 
-console.log(`load generator check — ${machine()}; ${ROUNDS} rounds × ${ROUND_MS} ms, ${CONNECTIONS} connections; load average ${loadAverage()}`);
+console.log(
+  `load generator check — ${machine()}; ${ROUNDS} rounds × ${ROUND_MS} ms, ${CONNECTIONS} connections; load average ${loadAverage()}`,
+);
 const gen = createLoadGenerator();
 for (const runtime of RUNTIMES) {
   const proc = start(runtime === 'node' ? process.execPath : BIN.bun, [join(ROOT, 'bench/lib/trivial-server.mjs')]);
@@ -39,7 +41,12 @@ for (const runtime of RUNTIMES) {
       const r = await client.call(`${url}/`);
       if (r.status !== 200) throw new Error(`unexpected ${r.status}`);
     };
-    const opts = { url, connections: CONNECTIONS, durationMs: ROUND_MS, requests: [{ path: '/', headers: { cookie: 'a=b' } }] };
+    const opts = {
+      url,
+      connections: CONNECTIONS,
+      durationMs: ROUND_MS,
+      requests: [{ path: '/', headers: { cookie: 'a=b' } }],
+    };
     await measure(oldClient, CONNECTIONS, 300); // warm-up
     await runLoad({ ...opts, durationMs: 300 });
     await gen.run({ ...opts, durationMs: 300 });
@@ -53,9 +60,15 @@ for (const runtime of RUNTIMES) {
     const mid = (rs: LoadResult[]) => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!;
     const label = runtime === 'node' ? 'Node node:http server' : 'Bun.serve';
     console.log(`\n${label} (trivial route), load average ${loadAverage()}`);
-    console.log(`  previous generator (node:http agent)   ${fmt(median(rows.old))} req/s (rounds ${rows.old.map((x) => fmt(x)).join(', ')})`);
-    console.log(`  loadgen, calling thread                ${describeLoad(mid(rows.main))} (rounds ${rows.main.map((x) => fmt(x.rps)).join(', ')})`);
-    console.log(`  loadgen, worker thread                 ${describeLoad(mid(rows.worker))} (rounds ${rows.worker.map((x) => fmt(x.rps)).join(', ')})`);
+    console.log(
+      `  previous generator (node:http agent)   ${fmt(median(rows.old))} req/s (rounds ${rows.old.map((x) => fmt(x)).join(', ')})`,
+    );
+    console.log(
+      `  loadgen, calling thread                ${describeLoad(mid(rows.main))} (rounds ${rows.main.map((x) => fmt(x.rps)).join(', ')})`,
+    );
+    console.log(
+      `  loadgen, worker thread                 ${describeLoad(mid(rows.worker))} (rounds ${rows.worker.map((x) => fmt(x.rps)).join(', ')})`,
+    );
     console.log(`  loadgen (worker) ÷ previous: ${fmt(mid(rows.worker).rps / median(rows.old), 2)}×`);
   } finally {
     await proc.stop();

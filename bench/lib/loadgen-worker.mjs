@@ -9,6 +9,6 @@ parentPort.on('message', async ({ id, opts }) => {
   try {
     parentPort.postMessage({ id, result: await runLoad(opts) });
   } catch (e) {
-    parentPort.postMessage({ id, error: e instanceof Error ? e.stack ?? e.message : String(e) });
+    parentPort.postMessage({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
 });

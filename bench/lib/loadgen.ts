@@ -245,15 +245,14 @@ export function createLoadGenerator(): LoadGenerator {
   worker.on('exit', (code) => fail(new Error(`load generator worker exited (${code})`)));
   return {
     run(opts) {
-      const next = queue.then(
-        () =>
-          new Promise<LoadResult>((resolve, reject) => {
-            if (failure) return reject(failure);
-            const id = ++seq;
-            pending.set(id, { resolve, reject });
-            worker.ref();
-            worker.postMessage({ id, opts });
-          }).finally(() => worker.unref()),
+      const next = queue.then(() =>
+        new Promise<LoadResult>((resolve, reject) => {
+          if (failure) return reject(failure);
+          const id = ++seq;
+          pending.set(id, { resolve, reject });
+          worker.ref();
+          worker.postMessage({ id, opts });
+        }).finally(() => worker.unref()),
       );
       queue = next.catch(() => {});
       return next;
@@ -267,8 +266,18 @@ export function createLoadGenerator(): LoadGenerator {
 
 /** `12,345 req/s (p50 1.2 ms, p99 4.5 ms)` plus the non-2xx and error counts when there are any. */
 export function describeLoad(r: LoadResult): string {
-  const parts = [`${Math.round(r.rps)} req/s`, `p50 ${r.p50Ms.toFixed(2)} ms`, `p99 ${r.p99Ms.toFixed(2)} ms`, `generator loop busy ${Math.round(r.elu * 100)}%`];
-  if (r.non2xx) parts.push(`NON-2XX ${r.non2xx} (${Object.entries(r.statuses).map(([s, c]) => `${s}×${c}`).join(', ')}; first: ${r.non2xxSample?.split('\r\n')[0]})`);
+  const parts = [
+    `${Math.round(r.rps)} req/s`,
+    `p50 ${r.p50Ms.toFixed(2)} ms`,
+    `p99 ${r.p99Ms.toFixed(2)} ms`,
+    `generator loop busy ${Math.round(r.elu * 100)}%`,
+  ];
+  if (r.non2xx)
+    parts.push(
+      `NON-2XX ${r.non2xx} (${Object.entries(r.statuses)
+        .map(([s, c]) => `${s}×${c}`)
+        .join(', ')}; first: ${r.non2xxSample?.split('\r\n')[0]})`,
+    );
   if (r.errors) parts.push(`ERRORS ${r.errors} (first: ${r.errorSample})`);
   return parts.join(', ');
 }

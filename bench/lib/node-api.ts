@@ -7,5 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { inlineRefreshTokenHasher } from '../../src/crypto/refresh-token.js';
 import { startNodeApi } from '../../src/node.js';
 
-const { server } = await startNodeApi(process.env, process.env['BCRYPT'] === 'inline' ? { refreshTokenHasher: inlineRefreshTokenHasher } : {});
+const { server } = await startNodeApi(
+  process.env,
+  process.env['BCRYPT'] === 'inline' ? { refreshTokenHasher: inlineRefreshTokenHasher } : {},
+);
 console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);

@@ -28,10 +28,18 @@ export function ok(r: { status: number; text: string }, what: string) {
 /** svc: sign-up by email code through the adapter; returns the cookie jar of the session. */
 export async function svcSignUp(app: string, email: string): Promise<CookieJar> {
   const jar = new CookieJar();
-  const reg = await client.call(`${app}/auth/registration/register`, { method: 'POST', headers: origin, json: { email } });
+  const reg = await client.call(`${app}/auth/registration/register`, {
+    method: 'POST',
+    headers: origin,
+    json: { email },
+  });
   ok(reg, 'svc register');
   jar.update(reg.setCookies);
-  const verify = await client.call(`${app}/auth/otp/verify-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: { verificationToken: await code(app, email) } });
+  const verify = await client.call(`${app}/auth/otp/verify-email-otp`, {
+    method: 'POST',
+    headers: { ...origin, cookie: jar.header() },
+    json: { verificationToken: await code(app, email) },
+  });
   ok(verify, 'svc verify-email-otp');
   return jar.update(verify.setCookies);
 }
@@ -39,13 +47,25 @@ export async function svcSignUp(app: string, email: string): Promise<CookieJar> 
 /** svc: email-code sign-in of an existing user, end to end (login, code, verify, session cookies). */
 export async function svcSignIn(app: string, email: string): Promise<void> {
   const jar = new CookieJar();
-  const login = await client.call(`${app}/auth/login`, { method: 'POST', headers: origin, json: { identifier: email } });
+  const login = await client.call(`${app}/auth/login`, {
+    method: 'POST',
+    headers: origin,
+    json: { identifier: email },
+  });
   ok(login, 'svc login');
   jar.update(login.setCookies);
-  const gen = await client.call(`${app}/auth/otp/generate-login-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: {} });
+  const gen = await client.call(`${app}/auth/otp/generate-login-email-otp`, {
+    method: 'POST',
+    headers: { ...origin, cookie: jar.header() },
+    json: {},
+  });
   ok(gen, 'svc generate-login-email-otp');
   jar.update(gen.setCookies);
-  const verify = await client.call(`${app}/auth/otp/verify-login-email-otp`, { method: 'POST', headers: { ...origin, cookie: jar.header() }, json: { verificationToken: await code(app, email) } });
+  const verify = await client.call(`${app}/auth/otp/verify-login-email-otp`, {
+    method: 'POST',
+    headers: { ...origin, cookie: jar.header() },
+    json: { verificationToken: await code(app, email) },
+  });
   ok(verify, 'svc verify-login-email-otp');
   if (!jar.update(verify.setCookies).has('svc-access')) throw new Error('svc sign-in set no session');
 }
@@ -62,9 +82,17 @@ export async function svcContinueWithEmail(app: string, email: string): Promise<
 
 /** Better Auth: email-OTP sign-in (creates the user on first use); returns the session cookies. */
 export async function baSignIn(ba: string, email: string): Promise<CookieJar> {
-  const send = await client.call(`${ba}/api/auth/email-otp/send-verification-otp`, { method: 'POST', headers: origin, json: { email, type: 'sign-in' } });
+  const send = await client.call(`${ba}/api/auth/email-otp/send-verification-otp`, {
+    method: 'POST',
+    headers: origin,
+    json: { email, type: 'sign-in' },
+  });
   ok(send, 'BA send-verification-otp');
-  const signIn = await client.call(`${ba}/api/auth/sign-in/email-otp`, { method: 'POST', headers: origin, json: { email, otp: await code(ba, email) } });
+  const signIn = await client.call(`${ba}/api/auth/sign-in/email-otp`, {
+    method: 'POST',
+    headers: origin,
+    json: { email, otp: await code(ba, email) },
+  });
   ok(signIn, 'BA sign-in/email-otp');
   const jar = new CookieJar().update(signIn.setCookies);
   if (!jar.has('better-auth.session_token')) throw new Error('BA sign-in set no session');
@@ -85,7 +113,10 @@ export function pool<T>(items: T[], use: (item: T) => Promise<void>): () => Prom
 }
 
 /** Waits for a server process to print `listening on <url>`; resolves with its base URL. */
-export async function listening(proc: { output(): string; child: { exitCode: number | null } }, what: string): Promise<string> {
+export async function listening(
+  proc: { output(): string; child: { exitCode: number | null } },
+  what: string,
+): Promise<string> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(proc.output());

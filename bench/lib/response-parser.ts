@@ -73,7 +73,8 @@ export class ResponseParser {
           const line = buf.toString('latin1', i, eol);
           const semi = line.indexOf(';'); // chunk extensions are ignored
           const hex = (semi < 0 ? line : line.slice(0, semi)).trim();
-          if (!/^[0-9a-fA-F]{1,8}$/.test(hex)) throw new Error(`bad chunk size line: ${JSON.stringify(line.slice(0, 40))}`);
+          if (!/^[0-9a-fA-F]{1,8}$/.test(hex))
+            throw new Error(`bad chunk size line: ${JSON.stringify(line.slice(0, 40))}`);
           const size = parseInt(hex, 16);
           i = eol + 2;
           if (size === 0) this.state = TRAILERS;
@@ -128,7 +129,8 @@ export class ResponseParser {
   private startResponse(head: string): void {
     if (!head.startsWith('HTTP/1.')) throw new Error(`not an HTTP/1.x response: ${JSON.stringify(head.slice(0, 40))}`);
     const status = Number(head.slice(9, 12));
-    if (head.charCodeAt(8) !== 32 || !Number.isInteger(status) || status < 100) throw new Error(`bad status line: ${JSON.stringify(head.slice(0, 40))}`);
+    if (head.charCodeAt(8) !== 32 || !Number.isInteger(status) || status < 100)
+      throw new Error(`bad status line: ${JSON.stringify(head.slice(0, 40))}`);
     if (status < 200) {
       this.state = HEAD; // 1xx: informational, the real answer follows
       return;

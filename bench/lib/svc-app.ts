@@ -17,8 +17,13 @@ const apiUrl = process.env['API_URL'];
 if (!apiUrl) throw new Error('API_URL is required');
 const port = Number(process.env['PORT'] ?? 0);
 const outbox = new Map<string, string>();
-const bun = (globalThis as { Bun?: { serve(o: { fetch: typeof app.fetch; port: number; hostname: string }): { port: number } } }).Bun;
-const upstreamFetch = bun || process.env['UPSTREAM_FETCH'] === 'global' ? undefined : (await import('../../adapter/node/index.js')).nodeUpstreamFetch();
+const bun = (
+  globalThis as { Bun?: { serve(o: { fetch: typeof app.fetch; port: number; hostname: string }): { port: number } } }
+).Bun;
+const upstreamFetch =
+  bun || process.env['UPSTREAM_FETCH'] === 'global'
+    ? undefined
+    : (await import('../../adapter/node/index.js')).nodeUpstreamFetch();
 
 const app = new Hono();
 app.route(
@@ -41,7 +46,9 @@ app.route(
     },
   }),
 );
-app.get('/guarded', requireAuth({ cookieSecret: BENCH_COOKIE_SECRET, issuer: BENCH_APP_ORIGIN }), (c) => c.json({ ok: true }));
+app.get('/guarded', requireAuth({ cookieSecret: BENCH_COOKIE_SECRET, issuer: BENCH_APP_ORIGIN }), (c) =>
+  c.json({ ok: true }),
+);
 app.get('/bench/ping', (c) => c.json({ ok: true })); // no auth: the app's own ceiling
 app.get('/bench/otp', (c) => {
   const email = c.req.query('email') ?? '';
@@ -54,5 +61,9 @@ if (bun) {
   console.log(`listening on http://127.0.0.1:${bun.serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }).port}`);
 } else {
   const { serve } = await import('@hono/node-server');
-  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`listening on http://127.0.0.1:${info.port} (upstream: ${upstreamFetch ? 'nodeUpstreamFetch' : 'global fetch'})`));
+  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
+    console.log(
+      `listening on http://127.0.0.1:${info.port} (upstream: ${upstreamFetch ? 'nodeUpstreamFetch' : 'global fetch'})`,
+    ),
+  );
 }

@@ -26,11 +26,25 @@ export const benchEnv = {
 export async function signedInUser(api: AuthApi): Promise<{ token: string; refreshToken: string }> {
   const now = new Date();
   const id = randomId();
-  await api.deps.db.insert(users).values({ id, email: `${id}@bench.test`, roles: ['user'], verified: true, emailVerified: true, createdAt: now, updatedAt: now });
+  await api.deps.db.insert(users).values({
+    id,
+    email: `${id}@bench.test`,
+    roles: ['user'],
+    verified: true,
+    emailVerified: true,
+    createdAt: now,
+    updatedAt: now,
+  });
   const [user] = await api.deps.db.select().from(users).where(eq(users.id, id));
-  const client = { ip: '203.0.113.7', ipKey: '203.0.113.7', userAgent: 'bench', trusted: false, externalDelivery: false, startedAtMs: 0 };
+  const client = {
+    ip: '203.0.113.7',
+    ipKey: '203.0.113.7',
+    userAgent: 'bench',
+    trusted: false,
+    externalDelivery: false,
+    startedAtMs: 0,
+  };
   const r = await issueSession(api.deps, { user: user!, method: 'passkey', client, mfaSatisfied: true });
   if (isMfaRequired(r)) throw new Error('unexpected MFA');
   return { token: r.token, refreshToken: r.refreshToken };
 }
-

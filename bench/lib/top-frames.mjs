@@ -17,16 +17,37 @@ for (const [id, us] of counts) {
   const f = n.callFrame;
   total += us;
   if (f.functionName === '(idle)') continue;
-  const where = f.url.includes('node_modules/') ? f.url.split('node_modules/').pop().split('/').slice(0, f.url.includes('node_modules/@') ? 2 : 1).join('/') : f.url ? f.url.replace(/^.*\/wt-[^/]+\//, '') : '(native)';
+  const where = f.url.includes('node_modules/')
+    ? f.url
+        .split('node_modules/')
+        .pop()
+        .split('/')
+        .slice(0, f.url.includes('node_modules/@') ? 2 : 1)
+        .join('/')
+    : f.url
+      ? f.url.replace(/^.*\/wt-[^/]+\//, '')
+      : '(native)';
   const key = `${f.functionName || '(anonymous)'}  ${where}${f.url && !f.url.includes('node_modules/') ? `:${f.lineNumber + 1}` : ''}`;
   self.set(key, (self.get(key) ?? 0) + us);
-  const p = f.url.includes('node_modules/') ? where : f.url.startsWith('node:') ? 'node internals' : f.url ? 'svc source' : f.functionName;
+  const p = f.url.includes('node_modules/')
+    ? where
+    : f.url.startsWith('node:')
+      ? 'node internals'
+      : f.url
+        ? 'svc source'
+        : f.functionName;
   pkg.set(p, (pkg.get(p) ?? 0) + us);
 }
-const idle = [...counts].filter(([id]) => byNode.get(id).callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
+const idle = [...counts]
+  .filter(([id]) => byNode.get(id).callFrame.functionName === '(idle)')
+  .reduce((a, [, us]) => a + us, 0);
 const busy = total - idle;
-console.log(`total ${(total / 1e6).toFixed(2)} s, idle ${((idle / total) * 100).toFixed(1)}%; shares below are of busy time`);
+console.log(
+  `total ${(total / 1e6).toFixed(2)} s, idle ${((idle / total) * 100).toFixed(1)}%; shares below are of busy time`,
+);
 console.log('top functions by self time:');
-for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
+for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
+  console.log(`  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
 console.log('by package:');
-for (const [k, us] of [...pkg].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
+for (const [k, us] of [...pkg].sort((a, b) => b[1] - a[1]).slice(0, 12))
+  console.log(`  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);

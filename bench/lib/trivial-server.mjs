@@ -5,11 +5,17 @@
 const pad = Math.max(0, Number(process.env.BODY_BYTES ?? 0) - 21);
 const body = pad ? JSON.stringify({ ok: true, pad: 'x'.repeat(pad) }) : '{"ok":true}';
 if (globalThis.Bun) {
-  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }) });
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }),
+  });
   console.log(`listening on http://127.0.0.1:${server.port}`);
 } else {
   const { createServer } = await import('node:http');
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body),
+  );
   server.keepAliveTimeout = 30_000;
   server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
 }

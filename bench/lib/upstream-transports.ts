@@ -31,7 +31,9 @@ for (let i = 0; i < 300 && !base; i++) {
 }
 if (!base) throw new Error(`stub did not start: ${proc.output()}`);
 
-const transports: { name: string; fetch: FetchLike; close?: () => unknown }[] = [{ name: 'global fetch (Node undici)', fetch: (u, i) => globalThis.fetch(u, i) }];
+const transports: { name: string; fetch: FetchLike; close?: () => unknown }[] = [
+  { name: 'global fetch (Node undici)', fetch: (u, i) => globalThis.fetch(u, i) },
+];
 for (const maxSockets of [8, 32, 64, 256]) {
   const f = nodeUpstreamFetch({ maxSockets });
   transports.push({ name: `nodeUpstreamFetch maxSockets ${maxSockets}`, fetch: f, close: () => f.close() });
@@ -39,8 +41,21 @@ for (const maxSockets of [8, 32, 64, 256]) {
 const undiciPath = process.env['UNDICI'];
 if (undiciPath) {
   type Undici = {
-    Pool: new (origin: string, o: { connections: number; pipelining: number }) => {
-      request(o: { path: string; method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }): Promise<{ statusCode: number; headers: Record<string, string | string[]>; body: { arrayBuffer(): Promise<ArrayBuffer> } }>;
+    Pool: new (
+      origin: string,
+      o: { connections: number; pipelining: number },
+    ) => {
+      request(o: {
+        path: string;
+        method: string;
+        headers: Record<string, string>;
+        body?: string;
+        signal?: AbortSignal;
+      }): Promise<{
+        statusCode: number;
+        headers: Record<string, string | string[]>;
+        body: { arrayBuffer(): Promise<ArrayBuffer> };
+      }>;
       close(): Promise<void>;
     };
     Agent: new (o: { connections: number }) => object;
@@ -52,7 +67,13 @@ if (undiciPath) {
     name: `undici Pool.request → Response (${CONCURRENCY} connections)`,
     fetch: async (u, init = {}) => {
       const url = new URL(u);
-      const r = await pool.request({ path: url.pathname + url.search, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined, signal: init.signal ?? undefined });
+      const r = await pool.request({
+        path: url.pathname + url.search,
+        method: init.method ?? 'GET',
+        headers: init.headers as Record<string, string>,
+        body: init.body as string | undefined,
+        signal: init.signal ?? undefined,
+      });
       const headers = new Headers();
       for (const [k, v] of Object.entries(r.headers)) for (const x of Array.isArray(v) ? v : [v]) headers.append(k, x);
       return new Response(await r.body.arrayBuffer(), { status: r.statusCode, headers });
@@ -64,14 +85,23 @@ if (undiciPath) {
 }
 
 const call = (f: FetchLike) => async () => {
-  const r = await callUpstream(f, base, { method: 'GET', path: '/users/me', authorization: 'Bearer x.y.z', serviceToken: 's'.repeat(200), client: { ip: '127.0.0.1', userAgent: 'bench' } });
+  const r = await callUpstream(f, base, {
+    method: 'GET',
+    path: '/users/me',
+    authorization: 'Bearer x.y.z',
+    serviceToken: 's'.repeat(200),
+    client: { ip: '127.0.0.1', userAgent: 'bench' },
+  });
   if (!r.ok || r.status !== 200) throw new Error(`upstream call failed: ${JSON.stringify(r).slice(0, 200)}`);
 };
 
-console.log(`upstream transports — ${machine()}; ${CONCURRENCY} concurrent callUpstream GETs, ${ROUNDS} rounds × ${ROUND_MS} ms; load average ${loadAverage()}`);
+console.log(
+  `upstream transports — ${machine()}; ${CONCURRENCY} concurrent callUpstream GETs, ${ROUNDS} rounds × ${ROUND_MS} ms; load average ${loadAverage()}`,
+);
 for (const t of transports) await measure(call(t.fetch), CONCURRENCY, 400); // warm-up
 const results = transports.map(() => [] as RoundResult[]);
-for (let r = 0; r < ROUNDS; r++) for (const [i, t] of transports.entries()) results[i]!.push(await measure(call(t.fetch), CONCURRENCY, ROUND_MS));
+for (let r = 0; r < ROUNDS; r++)
+  for (const [i, t] of transports.entries()) results[i]!.push(await measure(call(t.fetch), CONCURRENCY, ROUND_MS));
 const baseline = median(results[0]!.map((x) => x.cpuUsPerReq));
 for (const [i, t] of transports.entries()) {
   const rs = results[i]!;

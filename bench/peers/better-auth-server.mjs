@@ -60,6 +60,8 @@ if (globalThis.Bun) {
   console.log(`listening on http://127.0.0.1:${server.port}`);
 } else {
   const { serve } = await import('@hono/node-server');
-  const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`listening on http://127.0.0.1:${info.port}`));
+  const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
+    console.log(`listening on http://127.0.0.1:${info.port}`),
+  );
   void server;
 }

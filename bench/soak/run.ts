@@ -78,7 +78,8 @@ function prng(seed: number): () => number {
   };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0;
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const log = o.progress ?? (() => {});
@@ -97,7 +98,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   }
 }
 
-async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line: string) => void, rand: () => number): Promise<SoakReport> {
+async function soakOn(
+  cluster: Cluster,
+  dir: string,
+  o: SoakOptions,
+  log: (line: string) => void,
+  rand: () => number,
+): Promise<SoakReport> {
   log(`soak: ${o.apis} API processes on sqld ${cluster.sqldUrl}, ${o.users} users, ${o.seconds} s, seed ${o.seed}`);
   const w = createWorkload();
   const capture = async (m: AuthMessage) => {
@@ -106,21 +113,22 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
   };
   const adapterLogs: string[] = [];
   // Two app instances (two app servers behind a load balancer), each with its own adapter.
-  const makeApp = () => new Hono().route(
-    '/auth',
-    svcAdapter({
-      authServerUrl: cluster.issuer,
-      audience: cluster.issuer,
-      issuer: 'http://localhost:3000',
-      cookieSecret: COOKIE_SECRET,
-      serviceSecret: SOAK_SERVICE_TOKEN,
-      fetch: cluster.fetch,
-      // Each virtual user is its own device: the per-IP flow limits (10 codes per 15 min) apply per user.
-      resolveClientIp: (c) => c.req.header('x-soak-device-ip') ?? '198.51.100.7',
-      messaging: { handlers: { otpEmail: capture, otpSms: capture, magicLinkEmail: capture } },
-      log: (level, line) => adapterLogs.push(`${level} ${line}`),
-    }),
-  );
+  const makeApp = () =>
+    new Hono().route(
+      '/auth',
+      svcAdapter({
+        authServerUrl: cluster.issuer,
+        audience: cluster.issuer,
+        issuer: 'http://localhost:3000',
+        cookieSecret: COOKIE_SECRET,
+        serviceSecret: SOAK_SERVICE_TOKEN,
+        fetch: cluster.fetch,
+        // Each virtual user is its own device: the per-IP flow limits (10 codes per 15 min) apply per user.
+        resolveClientIp: (c) => c.req.header('x-soak-device-ip') ?? '198.51.100.7',
+        messaging: { handlers: { otpEmail: capture, otpSms: capture, magicLinkEmail: capture } },
+        log: (level, line) => adapterLogs.push(`${level} ${line}`),
+      }),
+    );
   const apps = [makeApp(), makeApp()];
   const t0 = Date.now();
   const hardEnd = t0 + (o.maxSeconds ?? o.seconds * 4) * 1000;
@@ -130,7 +138,9 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
     const victim = up[Math.floor(rand() * up.length)]!;
     await cluster.kill(victim);
     kills++;
-    log(`soak: kill -9 API #${victim.index} at ${((Date.now() - t0) / 1000).toFixed(1)} s (${w.ops.length} requests so far)`);
+    log(
+      `soak: kill -9 API #${victim.index} at ${((Date.now() - t0) / 1000).toFixed(1)} s (${w.ops.length} requests so far)`,
+    );
     await new Promise((r) => setTimeout(r, 300 + rand() * 1000));
     await cluster.restart(victim);
   };
@@ -146,7 +156,10 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
     killer = (async () => {
       while (kills < target) {
         while (w.ops.length < (kills + 1) * every) {
-          if (Date.now() >= hardEnd) throw new Error(`soak: ${kills} of ${target} kills within ${o.maxSeconds} s (${w.ops.length} requests): the workload stalled`);
+          if (Date.now() >= hardEnd)
+            throw new Error(
+              `soak: ${kills} of ${target} kills within ${o.maxSeconds} s (${w.ops.length} requests): the workload stalled`,
+            );
           await new Promise((r) => setTimeout(r, 50));
         }
         await kill();
@@ -159,7 +172,8 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
     // gets 2 s to serve again), or at the hard bound.
     let killsDoneAt = minKills === 0 ? t0 : Infinity;
     running = () => Date.now() < hardEnd && (Date.now() < t0 + o.seconds * 1000 || Date.now() < killsDoneAt + 2000);
-    const killing = () => Date.now() < hardEnd - 2000 && (Date.now() < t0 + o.seconds * 1000 - 2000 || kills < minKills);
+    const killing = () =>
+      Date.now() < hardEnd - 2000 && (Date.now() < t0 + o.seconds * 1000 - 2000 || kills < minKills);
     killer = (async () => {
       if (!o.killEveryMs) return;
       while (killing()) {
@@ -172,8 +186,18 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
       if (killsDoneAt === Infinity) killsDoneAt = Date.now();
     })();
   }
-  const ticker = setInterval(() => log(`soak: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${w.ops.length} requests, ${kills} kills`), 10_000);
-  const users: UserState[] = Array.from({ length: o.users }, (_, i) => ({ email: `soak.${o.seed}.${i}@example.com`, ip: `10.${(i >> 8) & 255}.${i & 255}.${o.seed % 250}`, seen: [], wronglySignedOut: 0, raceSignOuts: 0, doubleSuccesses: 0 }));
+  const ticker = setInterval(
+    () => log(`soak: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${w.ops.length} requests, ${kills} kills`),
+    10_000,
+  );
+  const users: UserState[] = Array.from({ length: o.users }, (_, i) => ({
+    email: `soak.${o.seed}.${i}@example.com`,
+    ip: `10.${(i >> 8) & 255}.${i & 255}.${o.seed % 250}`,
+    seen: [],
+    wronglySignedOut: 0,
+    raceSignOuts: 0,
+    doubleSuccesses: 0,
+  }));
   w.users = users;
   try {
     await Promise.all([killer, ...users.map((u) => runUser(w, apps, u, running, prng(o.seed + users.indexOf(u) + 1)))]);
@@ -183,7 +207,12 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
   const ranSeconds = Math.round((Date.now() - t0) / 1000);
   // The clients' view: every user still holding a session can use it.
   for (const u of users.filter((x) => x.refresh)) {
-    const headers = { 'x-svc-auth-transport': 'bearer', 'x-soak-device-ip': u.ip, authorization: `Bearer ${u.refresh}`, 'idempotency-key': newIdempotencyKey() };
+    const headers = {
+      'x-svc-auth-transport': 'bearer',
+      'x-soak-device-ip': u.ip,
+      authorization: `Bearer ${u.refresh}`,
+      'idempotency-key': newIdempotencyKey(),
+    };
     const res = await apps[0]!.request('/auth/refresh', { method: 'POST', headers });
     if (res.status !== 200) u.wronglySignedOut++;
     else {
@@ -195,25 +224,51 @@ async function soakOn(cluster: Cluster, dir: string, o: SoakOptions, log: (line:
   if (o.floodRequests) {
     log(`soak: flood — ${o.floodRequests} concurrent refreshes of one token`);
     const f = await runFlood(cluster, o.floodRequests);
-    const statuses = Object.entries(f.byStatus).map(([k, v]) => `${v} × ${k}`).join(', ');
-    floodInvariants.push({ name: 'flood: every request answered (200, 401 or 503 + Retry-After)', ok: f.unanswered === 0 && f.bad5xx === 0, detail: `${statuses}; max ${f.maxMs.toFixed(0)} ms` });
-    floodInvariants.push({ name: 'flood: sqld completes a write afterwards', ok: f.writeAfterMs !== null, detail: f.writeAfterMs === null ? 'no write within 30 s' : `${f.writeAfterMs.toFixed(0)} ms` });
+    const statuses = Object.entries(f.byStatus)
+      .map(([k, v]) => `${v} × ${k}`)
+      .join(', ');
+    floodInvariants.push({
+      name: 'flood: every request answered (200, 401 or 503 + Retry-After)',
+      ok: f.unanswered === 0 && f.bad5xx === 0,
+      detail: `${statuses}; max ${f.maxMs.toFixed(0)} ms`,
+    });
+    floodInvariants.push({
+      name: 'flood: sqld completes a write afterwards',
+      ok: f.writeAfterMs !== null,
+      detail: f.writeAfterMs === null ? 'no write within 30 s' : `${f.writeAfterMs.toFixed(0)} ms`,
+    });
   }
   await cluster.stopApis();
-  const invariants = await databaseInvariants(cluster.sqldUrl, Date.now()).catch((e): Invariant[] => [{ name: 'database readable', ok: false, detail: String(e) }]);
+  const invariants = await databaseInvariants(cluster.sqldUrl, Date.now()).catch((e): Invariant[] => [
+    { name: 'database readable', ok: false, detail: String(e) },
+  ]);
   await cluster.stopSqld();
   invariants.push(...floodInvariants);
   const logs = [...cluster.apis.flatMap((a) => a.logs), ...adapterLogs].join('\n');
   if (o.logFile) writeFileSync(o.logFile, logs);
   invariants.push(secretsInLogs(logs, [SOAK_SERVICE_TOKEN, COOKIE_SECRET, ...users.flatMap((u) => u.seen)]));
   removeDir(dir);
-  return { ...summarize({ ...o, seconds: ranSeconds }, w.ops, users, kills, invariants), adapterErrors: adapterLogs.filter((l) => l.startsWith('error')) };
+  return {
+    ...summarize({ ...o, seconds: ranSeconds }, w.ops, users, kills, invariants),
+    adapterErrors: adapterLogs.filter((l) => l.startsWith('error')),
+  };
 }
 
-function summarize(o: SoakOptions, ops: Op[], users: UserState[], kills: number, invariants: Invariant[]): Omit<SoakReport, 'adapterErrors'> {
+function summarize(
+  o: SoakOptions,
+  ops: Op[],
+  users: UserState[],
+  kills: number,
+  invariants: Invariant[],
+): Omit<SoakReport, 'adapterErrors'> {
   const byStatus: Record<string, number> = {};
   for (const op of ops) {
-    const key = op.status === 'network' ? `network (${op.name})` : op.code ? `${op.status} ${op.code} (${op.name})` : `${op.status}`;
+    const key =
+      op.status === 'network'
+        ? `network (${op.name})`
+        : op.code
+          ? `${op.status} ${op.code} (${op.name})`
+          : `${op.status}`;
     byStatus[key] = (byStatus[key] ?? 0) + 1;
   }
   const ms = ops.map((x) => x.ms).sort((a, b) => a - b);

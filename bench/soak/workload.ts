@@ -50,7 +50,17 @@ export function createWorkload(): Workload {
   return { next: 0, ops: [], users: [], codes: new Map() };
 }
 
-async function call(w: Workload, app: Hono[], u: UserState, name: string, method: string, path: string, token?: string, body?: unknown, idempotencyKey?: string) {
+async function call(
+  w: Workload,
+  app: Hono[],
+  u: UserState,
+  name: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  idempotencyKey?: string,
+) {
   const t0 = performance.now();
   try {
     // Round-robin over the app instances, as a load balancer in front of them would.
@@ -102,12 +112,16 @@ async function retryLost<T extends { status: number }>(fn: () => Promise<T>, tri
 }
 
 async function signUp(w: Workload, app: Hono[], u: UserState): Promise<boolean> {
-  const reg = await retryLost(() => call(w, app, u, 'register', 'POST', '/registration/register', undefined, { email: u.email }));
+  const reg = await retryLost(() =>
+    call(w, app, u, 'register', 'POST', '/registration/register', undefined, { email: u.email }),
+  );
   if (reg.status !== 200 || !reg.body?.token) return false;
   const code = await waitCode(w, u.email, undefined);
   if (!code) return false;
   u.seen.push(reg.body.token, code);
-  const verify = await retryLost(() => call(w, app, u, 'verify-email-otp', 'POST', '/otp/verify-email-otp', reg.body.token, { verificationToken: code }));
+  const verify = await retryLost(() =>
+    call(w, app, u, 'verify-email-otp', 'POST', '/otp/verify-email-otp', reg.body.token, { verificationToken: code }),
+  );
   return adopt(u, verify);
 }
 
@@ -115,14 +129,20 @@ async function signIn(w: Workload, app: Hono[], u: UserState): Promise<boolean> 
   const login = await retryLost(() => call(w, app, u, 'login', 'POST', '/login', undefined, { identifier: u.email }));
   if (login.status !== 200 || !login.body?.token) return false;
   const previous = w.codes.get(u.email);
-  const gen = await retryLost(() => call(w, app, u, 'generate-login-email-otp', 'POST', '/otp/generate-login-email-otp', login.body.token));
+  const gen = await retryLost(() =>
+    call(w, app, u, 'generate-login-email-otp', 'POST', '/otp/generate-login-email-otp', login.body.token),
+  );
   // Five codes per address per 15 minutes (contract §3.19): a person would wait; this user rests for the run.
   if (gen.status === 429) u.resting = true;
   const ephemeral = gen.body?.token ?? login.body.token;
   const code = await waitCode(w, u.email, previous);
   if (gen.status !== 200 || !code) return false;
   u.seen.push(login.body.token, ephemeral, code);
-  const verify = await retryLost(() => call(w, app, u, 'verify-login-email-otp', 'POST', '/otp/verify-login-email-otp', ephemeral, { verificationToken: code }));
+  const verify = await retryLost(() =>
+    call(w, app, u, 'verify-login-email-otp', 'POST', '/otp/verify-login-email-otp', ephemeral, {
+      verificationToken: code,
+    }),
+  );
   return adopt(u, verify);
 }
 
@@ -159,7 +179,15 @@ async function racingRefresh(w: Workload, app: Hono[], u: UserState): Promise<vo
   const key = newIdempotencyKey();
   const answers: { status: number; body: any }[] = [];
   // One request to each app instance: each adapter's in-process dedup (contract §5.7) sees only its own.
-  await Promise.all([0, 1].map(async (i) => answers.push(await retryLost(() => call(w, [app[i % app.length]!], u, 'refresh-race', 'POST', '/refresh', token, undefined, key)))));
+  await Promise.all(
+    [0, 1].map(async (i) =>
+      answers.push(
+        await retryLost(() =>
+          call(w, [app[i % app.length]!], u, 'refresh-race', 'POST', '/refresh', token, undefined, key),
+        ),
+      ),
+    ),
+  );
   const ok = answers.filter((a) => a.status === 200);
   // Two different successors: the second request was served as a retry (the first successor is retired).
   if (ok.length === 2 && ok[0]!.body.refreshToken !== ok[1]!.body.refreshToken) u.doubleSuccesses++;
@@ -174,7 +202,9 @@ async function racingRefresh(w: Workload, app: Hono[], u: UserState): Promise<vo
   }
   adopt(u, last);
   const checkKey = newIdempotencyKey();
-  const check = await retryLost(() => call(w, app, u, 'refresh-after-race', 'POST', '/refresh', u.refresh, undefined, checkKey));
+  const check = await retryLost(() =>
+    call(w, app, u, 'refresh-after-race', 'POST', '/refresh', u.refresh, undefined, checkKey),
+  );
   if (!adopt(u, check)) {
     u.raceSignOuts++;
     u.access = u.refresh = undefined;
@@ -182,7 +212,13 @@ async function racingRefresh(w: Workload, app: Hono[], u: UserState): Promise<vo
 }
 
 /** One virtual user's loop while `running()` says so. */
-export async function runUser(w: Workload, app: Hono[], u: UserState, running: () => boolean, rand: () => number): Promise<void> {
+export async function runUser(
+  w: Workload,
+  app: Hono[],
+  u: UserState,
+  running: () => boolean,
+  rand: () => number,
+): Promise<void> {
   if (!(await signUp(w, app, u))) return;
   while (running() && !u.resting) {
     if (!u.refresh) {

@@ -18,22 +18,34 @@ import { requireMigrated } from '../migration-status.js';
 export async function run({ values, env, out, cwd, streams }: CommandContext): Promise<ExitCode> {
   if (typeof values['email'] !== 'string') throw usageError('--email <email> is required');
   const parsed = safeParse(emailField, values['email']);
-  if (!parsed.success) throw usageError('--email is not a valid email address (local@domain.tld, at most 254 characters)');
+  if (!parsed.success)
+    throw usageError('--email is not a valid email address (local@domain.tld, at most 254 characters)');
   const email = parsed.data;
 
   const database = await openTarget(databaseTarget(env, cwd), { create: false });
   try {
     await requireMigrated(database.client);
-    const states = (await effectiveConfig(database.db, env)).filter((s) => s.key === 'available_roles' || s.key === 'default_roles');
+    const states = (await effectiveConfig(database.db, env)).filter(
+      (s) => s.key === 'available_roles' || s.key === 'default_roles',
+    );
     const bad = states.find((s) => s.problem);
     if (bad) throw new CliError(EXIT.environment, 'invalid_config', `${bad.key}: ${bad.problem}`);
-    const roles = Object.fromEntries(states.map((s) => [s.key, s.value])) as Pick<SystemConfigValues, 'available_roles' | 'default_roles'>;
-    for (const s of states.filter((x) => x.source !== 'row')) out.note(`note: ${s.key} has no row yet; using the ${s.source === 'env' ? 'env seed' : 'built-in default'} the API's first start would store.`);
+    const roles = Object.fromEntries(states.map((s) => [s.key, s.value])) as Pick<
+      SystemConfigValues,
+      'available_roles' | 'default_roles'
+    >;
+    for (const s of states.filter((x) => x.source !== 'row'))
+      out.note(
+        `note: ${s.key} has no row yet; using the ${s.source === 'env' ? 'env seed' : 'built-in default'} the API's first start would store.`,
+      );
 
     const result = await grantAdmin(cliDeps(database, env, streams), email, roles);
     const verb = { created: 'created', promoted: 'promoted', unchanged: 'already an admin' }[result.outcome];
-    out.line(`${out.paint(result.outcome === 'unchanged' ? 'dim' : 'ok', verb)} ${result.email} (id ${result.userId}; roles ${result.roles.join(', ')})`);
-    if (result.outcome !== 'unchanged') out.line('They sign in with an email code or magic link (login_methods permitting) and then add a passkey.');
+    out.line(
+      `${out.paint(result.outcome === 'unchanged' ? 'dim' : 'ok', verb)} ${result.email} (id ${result.userId}; roles ${result.roles.join(', ')})`,
+    );
+    if (result.outcome !== 'unchanged')
+      out.line('They sign in with an email code or magic link (login_methods permitting) and then add a passkey.');
     out.result({ ok: true, ...result });
     return EXIT.ok;
   } finally {

@@ -13,7 +13,9 @@ import { CLI_ACTOR, cliDeps } from '../deps.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { requireMigrated } from '../migration-status.js';
 
-/** JSON when it parses (`200`, `false`, `'["user"]'`, `'{…}'`); otherwise the text itself as a string (`Acme`, `15m`). */
+/**
+ * JSON when it parses (`200`, `false`, `'["user"]'`, `'{…}'`); otherwise the text itself as a string (`Acme`, `15m`).
+ */
 export function parseValue(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -30,7 +32,9 @@ interface Issue {
 /** The route's error body as one line: code, message, and each issue as `path: message`. */
 function refusal(err: ApiError): CliError {
   const details = err.extras?.['details'] as { issues?: Issue[] } | undefined;
-  const issues = (details?.issues ?? []).map((i) => `${(i.path ?? []).join('.') || '(body)'}: ${i.message ?? 'invalid'}`);
+  const issues = (details?.issues ?? []).map(
+    (i) => `${(i.path ?? []).join('.') || '(body)'}: ${i.message ?? 'invalid'}`,
+  );
   const message = `${err.code}: ${err.message}${issues.length ? ` (${issues.join('; ')})` : ''}`;
   return new CliError(EXIT.failure, err.code, message, { ...err.extras });
 }
@@ -42,7 +46,11 @@ export async function run({ positionals, env, out, cwd, streams }: CommandContex
     await requireMigrated(database.client);
     const missing = await missingRows(database.db);
     if (missing.length) {
-      throw new CliError(EXIT.environment, 'not_bootstrapped', `system config has no row for ${missing.join(', ')}: start the API once (its boot writes them from env seeds or defaults), then retry`);
+      throw new CliError(
+        EXIT.environment,
+        'not_bootstrapped',
+        `system config has no row for ${missing.join(', ')}: start the API once (its boot writes them from env seeds or defaults), then retry`,
+      );
     }
     const deps = cliDeps(database, env, streams);
     let updatedKeys: string[];
@@ -54,7 +62,9 @@ export async function run({ positionals, env, out, cwd, streams }: CommandContex
     }
     const ttlSeconds = CONFIG_CACHE_TTL_MS / 1000;
     out.line(`${out.paint('ok', 'updated')} ${updatedKeys.join(', ')}`);
-    out.line(`Running API instances cache the config for ${ttlSeconds} s: each one serves the new value within ${ttlSeconds} s, without a restart.`);
+    out.line(
+      `Running API instances cache the config for ${ttlSeconds} s: each one serves the new value within ${ttlSeconds} s, without a restart.`,
+    );
     out.result({ ok: true, updatedKeys, cacheTtlSeconds: ttlSeconds });
     return EXIT.ok;
   } finally {

@@ -16,12 +16,20 @@ export async function run({ values, env, out, cwd }: CommandContext): Promise<Ex
   const findings: Finding[] = [];
   const nodeEnv = env['NODE_ENV']?.trim();
   if (production && nodeEnv !== 'production') {
-    findings.push({ level: 'warn', check: 'NODE_ENV', message: `is ${nodeEnv ? `"${nodeEnv}"` : 'unset'}: the API would boot in development mode; checked with production rules` });
+    findings.push({
+      level: 'warn',
+      check: 'NODE_ENV',
+      message: `is ${nodeEnv ? `"${nodeEnv}"` : 'unset'}: the API would boot in development mode; checked with production rules`,
+    });
   }
   // Development: what `npm start` boots with, so its own database checks clean without a hand-written env.
   const checked = production ? { ...env, NODE_ENV: 'production' } : resolveDevEnv(env, readDotEnv(join(cwd, '.env')));
   if (!production) {
-    findings.push({ level: 'ok', check: 'environment', message: `development: npm start's defaults < .env < this environment (ISSUER ${checked['ISSUER']}, DATABASE_URL ${displayUrl(checked['DATABASE_URL'] ?? '')})` });
+    findings.push({
+      level: 'ok',
+      check: 'environment',
+      message: `development: npm start's defaults < .env < this environment (ISSUER ${checked['ISSUER']}, DATABASE_URL ${displayUrl(checked['DATABASE_URL'] ?? '')})`,
+    });
   }
   const { findings: envFindings, parsed } = checkEnvironment(checked);
   findings.push(...envFindings);
@@ -32,7 +40,11 @@ export async function run({ values, env, out, cwd }: CommandContext): Promise<Ex
   for (const f of findings) out.line(`${out.paint(tone[f.level], f.level.padEnd(5))} ${f.check}: ${f.message}`);
   const errors = findings.filter((f) => f.level === 'error').length;
   const warnings = findings.filter((f) => f.level === 'warn').length;
-  out.line(errors ? out.paint('error', `${errors} error(s), ${warnings} warning(s): fix them before deploying`) : out.paint('ok', `no errors, ${warnings} warning(s)`));
+  out.line(
+    errors
+      ? out.paint('error', `${errors} error(s), ${warnings} warning(s): fix them before deploying`)
+      : out.paint('ok', `no errors, ${warnings} warning(s)`),
+  );
   out.result({ ok: errors === 0, mode: production ? 'production' : 'development', errors, warnings, findings });
   return errors ? EXIT.failure : EXIT.ok;
 }

@@ -28,7 +28,8 @@ export function keyVariables(kid: string, privatePem: string, publicPem: string)
 }
 
 /** dotenv lines; single quotes keep `\n` and the JSON's quotes literal (also valid for `sh`). */
-export const dotenvLines = (vars: Record<string, string>) => Object.entries(vars).map(([k, v]) => (k === 'SVC_JWKS_ACTIVE_KID' ? `${k}=${v}` : `${k}='${v}'`));
+export const dotenvLines = (vars: Record<string, string>) =>
+  Object.entries(vars).map(([k, v]) => (k === 'SVC_JWKS_ACTIVE_KID' ? `${k}=${v}` : `${k}='${v}'`));
 
 export async function run({ values, out, cwd }: CommandContext): Promise<ExitCode> {
   const kid = typeof values['kid'] === 'string' ? values['kid'] : defaultKid(Date.now());
@@ -40,18 +41,28 @@ export async function run({ values, out, cwd }: CommandContext): Promise<ExitCod
   const { privatePem, publicPem } = await generateRsaPem();
   const vars = keyVariables(kid, privatePem, publicPem);
   // The same loader a production boot runs: what we hand out is known to start the API.
-  await loadProductionKeys({ activeKid: kid, privatePem: vars[`SVC_JWKS_KEY_${kid}_PRIVATE`]!.replace(/\\n/g, '\n'), publicKeysJson: vars['SVC_JWKS_PUBLIC_KEYS']! });
+  await loadProductionKeys({
+    activeKid: kid,
+    privatePem: vars[`SVC_JWKS_KEY_${kid}_PRIVATE`]!.replace(/\\n/g, '\n'),
+    publicKeysJson: vars['SVC_JWKS_PUBLIC_KEYS']!,
+  });
 
   if (file) {
     const path = resolve(cwd, file);
-    writeSecretFile(path, `# svc signing key ${kid} (RS256, 2048 bits), generated ${new Date().toISOString()}\n${dotenvLines(vars).join('\n')}\n`, { force: values['force'] === true });
+    writeSecretFile(
+      path,
+      `# svc signing key ${kid} (RS256, 2048 bits), generated ${new Date().toISOString()}\n${dotenvLines(vars).join('\n')}\n`,
+      { force: values['force'] === true },
+    );
     out.line(`${out.paint('ok', 'wrote')} signing key ${out.paint('bold', kid)} to ${path} (mode 0600)`);
     out.note('Load it with --env or your secret store; before replacing a key in service, read `svc keys rotate`.');
     out.result({ ok: true, kid, file: path, variables: Object.keys(vars) });
     return EXIT.ok;
   }
   out.line(dotenvLines(vars).join('\n'));
-  out.note('warning: the private key is on stdout; prefer --out <file> (mode 0600). Rotating a key in service: svc keys rotate.');
+  out.note(
+    'warning: the private key is on stdout; prefer --out <file> (mode 0600). Rotating a key in service: svc keys rotate.',
+  );
   out.result({ ok: true, kid, variables: vars });
   return EXIT.ok;
 }

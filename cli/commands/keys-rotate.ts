@@ -38,7 +38,8 @@ export async function run({ env, out }: CommandContext): Promise<ExitCode> {
     'svc doctor checks at every step that the active kid is published and matches its private key.',
   ];
   out.line(out.paint('bold', 'Rotating the RS256 signing key (publish first, then switch):'));
-  if (active || published) out.line(`Now: active kid ${active ?? '(unset)'}; published: ${published?.join(', ') ?? '(none parse)'}`);
+  if (active || published)
+    out.line(`Now: active kid ${active ?? '(unset)'}; published: ${published?.join(', ') ?? '(none parse)'}`);
   steps.forEach((s, i) => out.line(`  ${i + 1}. ${s}`));
   notes.forEach((n) => out.line(out.paint('dim', `  - ${n}`)));
   out.result({ ok: true, activeKid: active, publishedKids: published, steps, notes, jwksCacheSeconds: cacheSeconds });

@@ -16,7 +16,9 @@ export async function run({ values, env, out, cwd }: CommandContext): Promise<Ex
   if (dryRun && target.filePath && !existsSync(target.filePath)) {
     // A dry run never creates the database file it reports on.
     const pending = MIGRATIONS.map((m) => m.tag);
-    out.line(`${target.display}: ${out.paint('warn', `${pending.length} pending`)} (the file does not exist yet; svc migrate creates it)`);
+    out.line(
+      `${target.display}: ${out.paint('warn', `${pending.length} pending`)} (the file does not exist yet; svc migrate creates it)`,
+    );
     for (const tag of pending) out.line(`  would apply ${tag}`);
     out.result({ ok: true, dryRun, database: target.display, applied: [], pending, alreadyApplied: [] });
     return EXIT.ok;
@@ -24,13 +26,23 @@ export async function run({ values, env, out, cwd }: CommandContext): Promise<Ex
   const database = await openTarget(target, { create: !dryRun });
   try {
     const before = await migrationStatus(database.client);
-    if (before.ahead) out.note('warning: the database records a migration newer than this svc bundles (a newer version migrated it).');
+    if (before.ahead)
+      out.note('warning: the database records a migration newer than this svc bundles (a newer version migrated it).');
     const pending = before.pending.map((m) => m.tag);
     if (dryRun || pending.length === 0) {
       const verb = pending.length === 0 ? 'up to date' : `${pending.length} pending`;
-      out.line(`${target.display}: ${out.paint(pending.length ? 'warn' : 'ok', verb)} (${before.applied.length} applied)`);
+      out.line(
+        `${target.display}: ${out.paint(pending.length ? 'warn' : 'ok', verb)} (${before.applied.length} applied)`,
+      );
       for (const tag of pending) out.line(`  would apply ${tag}`);
-      out.result({ ok: true, dryRun, database: target.display, applied: [], pending, alreadyApplied: before.applied.map((m) => m.tag) });
+      out.result({
+        ok: true,
+        dryRun,
+        database: target.display,
+        applied: [],
+        pending,
+        alreadyApplied: before.applied.map((m) => m.tag),
+      });
       return EXIT.ok;
     }
     let ran: number;
@@ -42,10 +54,18 @@ export async function run({ values, env, out, cwd }: CommandContext): Promise<Ex
     }
     // 0 here means another process applied the same batch between our read and our write.
     const applied = ran === 0 ? [] : pending;
-    if (ran === 0) out.line(`${target.display}: ${out.paint('ok', 'up to date')} (another process applied ${pending.join(', ')})`);
+    if (ran === 0)
+      out.line(`${target.display}: ${out.paint('ok', 'up to date')} (another process applied ${pending.join(', ')})`);
     else for (const tag of applied) out.line(`${out.paint('ok', 'applied')} ${tag}`);
     if (ran) out.line(`${target.display}: ${applied.length} migration(s) applied`);
-    out.result({ ok: true, dryRun, database: target.display, applied, pending: [], alreadyApplied: before.applied.map((m) => m.tag) });
+    out.result({
+      ok: true,
+      dryRun,
+      database: target.display,
+      applied,
+      pending: [],
+      alreadyApplied: before.applied.map((m) => m.tag),
+    });
     return EXIT.ok;
   } finally {
     database.client.close();

@@ -44,30 +44,50 @@ async function load() {
   if (me.status !== 200) return say('error', describeError(me));
   const { user, credentials } = me.body;
   $('#who').textContent = user.email;
-  const roles = user.roles.length ? user.roles.map((r) => `<span class="pill">${escapeHtml(r)}</span>`).join('') : '<span class="pill grey">none</span>';
-  $('#profile').innerHTML = `<dt>Email</dt><dd>${escapeHtml(user.email)} ${user.emailVerified ? '<span class="pill green">verified</span>' : ''}</dd>
+  const roles = user.roles.length
+    ? user.roles.map((r) => `<span class="pill">${escapeHtml(r)}</span>`).join('')
+    : '<span class="pill grey">none</span>';
+  $('#profile').innerHTML =
+    `<dt>Email</dt><dd>${escapeHtml(user.email)} ${user.emailVerified ? '<span class="pill green">verified</span>' : ''}</dd>
     <dt>Roles</dt><dd>${roles}</dd><dt>User id</dt><dd class="muted">${escapeHtml(user.id)}</dd>
     <dt>Member since</dt><dd>${when(user.createdAt)}</dd><dt>Last sign-in</dt><dd>${when(user.lastLogin)}</dd>`;
-  show($('#admin-link'), user.roles.some((r) => r === 'admin' || r.startsWith('admin:')));
+  show(
+    $('#admin-link'),
+    user.roles.some((r) => r === 'admin' || r.startsWith('admin:')),
+  );
   factors.passkey = credentials.length > 0;
   $('#passkeys').innerHTML = credentials.length
-    ? credentials.map((c) => `<tr><td>${escapeHtml(c.friendlyName || 'Passkey')}</td><td>${c.backedUp ? 'Synced' : c.deviceType === 'singleDevice' ? 'This device only' : 'Passkey'}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td><td><button class="small danger" data-del="${escapeHtml(c.id)}">Remove</button></td></tr>`).join('')
+    ? credentials
+        .map(
+          (c) =>
+            `<tr><td>${escapeHtml(c.friendlyName || 'Passkey')}</td><td>${c.backedUp ? 'Synced' : c.deviceType === 'singleDevice' ? 'This device only' : 'Passkey'}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td><td><button class="small danger" data-del="${escapeHtml(c.id)}">Remove</button></td></tr>`,
+        )
+        .join('')
     : '<tr><td colspan="5" class="muted">No passkeys yet.</td></tr>';
-  for (const b of document.querySelectorAll('[data-del]')) b.addEventListener('click', () => removePasskey(b.dataset.del));
+  for (const b of document.querySelectorAll('[data-del]'))
+    b.addEventListener('click', () => removePasskey(b.dataset.del));
 
   const sessions = await call(client.listSessions());
   if (sessions.status === 200) {
-    $('#sessions').innerHTML = sessions.body.sessions.map((s) => `<tr><td title="${escapeHtml(s.userAgent || '')}">${escapeHtml(s.deviceName || deviceName(s.userAgent))} ${s.current ? '<span class="pill green">this device</span>' : ''}</td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.createdAt)}</td><td>${s.current ? 'Now' : when(s.lastUsedAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`).join('');
-    for (const b of document.querySelectorAll('[data-revoke]')) b.addEventListener('click', async () => {
-      const res = await call(client.revokeSession({ id: b.dataset.revoke }));
-      say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Session signed out.' : describeError(res));
-      refresh();
-    });
+    $('#sessions').innerHTML = sessions.body.sessions
+      .map(
+        (s) =>
+          `<tr><td title="${escapeHtml(s.userAgent || '')}">${escapeHtml(s.deviceName || deviceName(s.userAgent))} ${s.current ? '<span class="pill green">this device</span>' : ''}</td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.createdAt)}</td><td>${s.current ? 'Now' : when(s.lastUsedAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`,
+      )
+      .join('');
+    for (const b of document.querySelectorAll('[data-revoke]'))
+      b.addEventListener('click', async () => {
+        const res = await call(client.revokeSession({ id: b.dataset.revoke }));
+        say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Session signed out.' : describeError(res));
+        refresh();
+      });
   }
   const totp = await call(client.totpStatus());
   factors.totp = totp.status === 200 && totp.body.enabled;
   if (totp.status === 200) {
-    $('#totp-status').innerHTML = totp.body.enabled ? `<span class="pill green">on</span> since ${when(totp.body.verifiedAt)}` : '<span class="pill grey">off</span> Add a second step to email sign-ins.';
+    $('#totp-status').innerHTML = totp.body.enabled
+      ? `<span class="pill green">on</span> since ${when(totp.body.verifiedAt)}`
+      : '<span class="pill grey">off</span> Add a second step to email sign-ins.';
     show($('#totp-start'), !totp.body.enabled);
   } else {
     $('#totp-status').textContent = 'The TOTP bridge is not available.';
@@ -76,7 +96,10 @@ async function load() {
 const refresh = () => load().catch(() => say('error', 'Could not load your account.'));
 
 async function removePasskey(id) {
-  const res = await withStepUp(() => call(client.deleteCredential({ id })), () => removePasskey(id));
+  const res = await withStepUp(
+    () => call(client.deleteCredential({ id })),
+    () => removePasskey(id),
+  );
   if (!res) return;
   say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'Passkey removed.' : describeError(res));
   refresh();
@@ -85,15 +108,30 @@ async function removePasskey(id) {
 async function addPasskey() {
   let finish;
   try {
-    finish = await withStepUp(() => call(passkeys.register({ friendlyName: `Passkey on ${navigator.platform || 'this device'}` })), addPasskey);
+    finish = await withStepUp(
+      () => call(passkeys.register({ friendlyName: `Passkey on ${navigator.platform || 'this device'}` })),
+      addPasskey,
+    );
   } catch (err) {
-    return say('error', err && err.name === 'InvalidStateError' ? 'This device already has a passkey for your account.' : 'The passkey prompt was cancelled.');
+    return say(
+      'error',
+      err && err.name === 'InvalidStateError'
+        ? 'This device already has a passkey for your account.'
+        : 'The passkey prompt was cancelled.',
+    );
   }
   if (!finish) return;
-  say(finish.status === 200 ? 'ok' : 'error', finish.status === 200 ? 'Passkey added. You can now sign in with it.' : describeError(finish));
+  say(
+    finish.status === 200 ? 'ok' : 'error',
+    finish.status === 200 ? 'Passkey added. You can now sign in with it.' : describeError(finish),
+  );
   refresh();
 }
-$('#add-passkey').addEventListener('click', (e) => { const b = e.currentTarget; busy(b, true, 'Waiting for your device…'); addPasskey().finally(() => busy(b, false)); });
+$('#add-passkey').addEventListener('click', (e) => {
+  const b = e.currentTarget;
+  busy(b, true, 'Waiting for your device…');
+  addPasskey().finally(() => busy(b, false));
+});
 
 async function startTotp() {
   const res = await withStepUp(() => call(client.totpEnrollStart()), startTotp);
@@ -116,11 +154,18 @@ async function verifyTotp() {
   say('ok', 'Authenticator app turned on. Email sign-ins now ask for a code from it.');
   refresh();
 }
-$('#totp-verify').addEventListener('submit', (e) => { e.preventDefault(); verifyTotp(); });
+$('#totp-verify').addEventListener('submit', (e) => {
+  e.preventDefault();
+  verifyTotp();
+});
 
 $('#stepup-passkey').addEventListener('click', async () => {
   let res;
-  try { res = await call(passkeys.stepUp().then((r) => r.status)); } catch { return say('error', 'The passkey prompt was cancelled.'); }
+  try {
+    res = await call(passkeys.stepUp().then((r) => r.status));
+  } catch {
+    return say('error', 'The passkey prompt was cancelled.');
+  }
   afterStepUp(res);
 });
 $('#stepup-cancel').addEventListener('click', () => {
@@ -135,12 +180,23 @@ $('#stepup-form').addEventListener('submit', async (e) => {
 
 $('#revoke-others').addEventListener('click', async () => {
   const res = await call(client.revokeOtherSessions());
-  say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? `Signed out ${res.body.revokedSessions} other session(s).` : describeError(res));
+  say(
+    res.status === 200 ? 'ok' : 'error',
+    res.status === 200 ? `Signed out ${res.body.revokedSessions} other session(s).` : describeError(res),
+  );
   refresh();
 });
 // Signing out on purpose also forgets this browser's passkey autofill hint (login.js); an ended session keeps it.
 const forgetAutofill = () => localStorage.removeItem('svc-demo.passkey-identifier');
-$('#logout').addEventListener('click', async () => { forgetAutofill(); await call(client.logout()); location.assign('/'); });
-$('#logout-all').addEventListener('click', async () => { forgetAutofill(); await call(client.logoutAll()); location.assign('/'); });
+$('#logout').addEventListener('click', async () => {
+  forgetAutofill();
+  await call(client.logout());
+  location.assign('/');
+});
+$('#logout-all').addEventListener('click', async () => {
+  forgetAutofill();
+  await call(client.logoutAll());
+  location.assign('/');
+});
 
 refresh();

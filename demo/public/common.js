@@ -11,8 +11,10 @@ const MESSAGES = {
   rate_limited: 'Too many requests. Please wait a moment and try again.',
   invalid_identifier: 'Enter a valid email address.',
   invalid_request: 'Please check what you entered.',
-  invalid_verification_token: 'This sign-in link is invalid, used or expired — or it was opened in another browser: open this link in the browser where you asked for it.',
-  magic_link_confirmation_failed: 'That was not the number shown where the link was requested, so the link has been cancelled. If you asked for it, request a new one.',
+  invalid_verification_token:
+    'This sign-in link is invalid, used or expired — or it was opened in another browser: open this link in the browser where you asked for it.',
+  magic_link_confirmation_failed:
+    'That was not the number shown where the link was requested, so the link has been cancelled. If you asked for it, request a new one.',
   step_up_required: 'Please confirm it is you first.',
   step_up_unavailable: 'No confirmation method is available for this account.',
   step_up_failed: 'The confirmation failed.',
@@ -75,7 +77,27 @@ export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 /** "Chrome on Linux" from a User-Agent string (the full string stays in the cell's title). */
 export function deviceName(ua) {
   if (!ua) return 'Unknown device';
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /CrOS/.test(ua) ? 'ChromeOS' : /Mac OS X/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /CrOS/.test(ua)
+        ? 'ChromeOS'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Windows/.test(ua)
+            ? 'Windows'
+            : /Linux/.test(ua)
+              ? 'Linux'
+              : '';
   return os ? `${browser} on ${os}` : browser;
 }

@@ -8,7 +8,10 @@ const safeNext = safeNextPath(next, location.origin);
 
 function go(step) {
   for (const s of steps) show($(`#step-${s}`), s === step);
-  if (state.poll && step !== 'link') { clearInterval(state.poll); state.poll = null; }
+  if (state.poll && step !== 'link') {
+    clearInterval(state.poll);
+    state.poll = null;
+  }
   const focus = { start: '#email', code: '#code', mfa: '#mfa-code' }[step];
   if (focus) setTimeout(() => $(focus).focus(), 0);
 }
@@ -41,8 +44,15 @@ async function offerPasskeyAutofill() {
 
 /** A session result: either signed in, or the TOTP step. */
 function afterFirstFactor(res) {
-  if (res.status === 200 && res.body && res.body.mfaRequired) { say('info', ''); go('mfa'); return; }
-  if (res.status === 200) { location.assign(safeNext); return; }
+  if (res.status === 200 && res.body && res.body.mfaRequired) {
+    say('info', '');
+    go('mfa');
+    return;
+  }
+  if (res.status === 200) {
+    location.assign(safeNext);
+    return;
+  }
   say('error', describeError(res));
 }
 
@@ -101,7 +111,11 @@ $('#code-form').addEventListener('submit', async (e) => {
   const btn = $('#code-submit');
   busy(btn, true, 'Verifying…');
   const verificationToken = $('#code').value.trim();
-  const res = await call(state.mode === 'register' ? client.verifyEmailOtp({ verificationToken }) : client.verifyLoginEmailOtp({ verificationToken }));
+  const res = await call(
+    state.mode === 'register'
+      ? client.verifyEmailOtp({ verificationToken })
+      : client.verifyLoginEmailOtp({ verificationToken }),
+  );
   busy(btn, false);
   afterFirstFactor(res);
 });
@@ -135,7 +149,10 @@ $('#m-passkey').addEventListener('click', async () => {
       res = await call(passkeys.signIn().then((r) => r.session));
       if (res.status === 200) localStorage.setItem(REMEMBER, state.email);
     } catch (err) {
-      return say('error', err && err.name === 'NotAllowedError' ? 'The passkey prompt was cancelled.' : 'The passkey could not be used.');
+      return say(
+        'error',
+        err && err.name === 'NotAllowedError' ? 'The passkey prompt was cancelled.' : 'The passkey could not be used.',
+      );
     }
     afterFirstFactor(res);
   } finally {
@@ -153,7 +170,11 @@ $('#mfa-form').addEventListener('submit', async (e) => {
   say('error', describeError(res));
 });
 
-for (const b of document.querySelectorAll('[data-back]')) b.addEventListener('click', () => { say('', ''); go('start'); });
+for (const b of document.querySelectorAll('[data-back]'))
+  b.addEventListener('click', () => {
+    say('', '');
+    go('start');
+  });
 
 /**
  * What the demo's server saw in the cookies (`signed-in`, `refresh` or `none`; demo/app.ts).

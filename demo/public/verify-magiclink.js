@@ -11,7 +11,8 @@ function confirmed() {
   // This browser gets no session: the one that asked for the link does (its poll completes).
   show($('#confirm'), false);
   $('#title').textContent = 'Sign-in confirmed';
-  $('#lead').textContent = 'Go back to the device or tab where you asked for the link; it signs you in by itself. You can close this page.';
+  $('#lead').textContent =
+    'Go back to the device or tab where you asked for the link; it signs you in by itself. You can close this page.';
   notice($('#notice'), 'ok', 'Link confirmed.');
 }
 
@@ -47,7 +48,9 @@ function challenge(body) {
   show($('#confirm'), true);
 }
 
-const res = token ? await call(client.verifyMagicLink({ token })) : { status: 400, body: { error: 'invalid_verification_token' } };
+const res = token
+  ? await call(client.verifyMagicLink({ token }))
+  : { status: 400, body: { error: 'invalid_verification_token' } };
 if (res.status === 200 && res.body.status === 'confirmation_required') challenge(res.body);
 else if (res.status === 200) confirmed();
 else refused(res);

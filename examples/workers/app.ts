@@ -23,7 +23,9 @@ interface Env {
 
 async function deliver(message: AuthMessage) {
   // DEV ONLY: a real app sends this through its mail or SMS provider.
-  console.log(`[example app] ${message.kind} for ${message.to}: ${message.code ?? message.magicLinkUrl ?? message.invitationUrl}`);
+  console.log(
+    `[example app] ${message.kind} for ${message.to}: ${message.code ?? message.magicLinkUrl ?? message.invitationUrl}`,
+  );
   return { accepted: true, provider: 'console', channel: message.channel };
 }
 
@@ -36,13 +38,23 @@ function build(env: Env) {
     cookieSecret: env.COOKIE_SECRET,
     serviceSecret: env.API_SERVICE_TOKEN,
     fetch: viaBinding,
-    messaging: { handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver, organizationInvitationEmail: deliver } },
+    messaging: {
+      handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver, organizationInvitationEmail: deliver },
+    },
   };
   const app = new Hono<{ Variables: SvcVariables }>();
   app.route('/auth', svcAdapter(auth));
   app.get('/', (c) => c.text('svc example app: the adapter is mounted at /auth'));
-  app.get('/api/hello', requireAuth({ cookieSecret: auth.cookieSecret, issuer: auth.issuer, authServerUrl: auth.authServerUrl, audience: auth.audience, fetch: viaBinding }), (c) =>
-    c.json({ hello: c.get('user').email ?? c.get('user').id }),
+  app.get(
+    '/api/hello',
+    requireAuth({
+      cookieSecret: auth.cookieSecret,
+      issuer: auth.issuer,
+      authServerUrl: auth.authServerUrl,
+      audience: auth.audience,
+      fetch: viaBinding,
+    }),
+    (c) => c.json({ hello: c.get('user').email ?? c.get('user').id }),
   );
   return app;
 }

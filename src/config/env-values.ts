@@ -66,7 +66,8 @@ export function parseIssuer(value: string | undefined): string {
   } catch {
     throw new ConfigError('ISSUER', 'must be an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('ISSUER', 'must be an absolute http(s) URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError('ISSUER', 'must be an absolute http(s) URL');
   if (trimmed.endsWith('/')) throw new ConfigError('ISSUER', 'must not end with a slash');
   return trimmed;
 }
@@ -91,8 +92,10 @@ export function parseFloorMs(value: string | undefined): number {
  */
 export function parseDelivery(env: EnvRecord, production: boolean): DeliveryEnv {
   const mode = str(env, 'DELIVERY_MODE') ?? (production ? 'none' : 'console');
-  if (mode !== 'console' && mode !== 'webhook' && mode !== 'none') throw new ConfigError('DELIVERY_MODE', 'must be console, webhook or none');
-  if (mode === 'console' && production) throw new ConfigError('DELIVERY_MODE', 'console prints codes and links and is refused in production');
+  if (mode !== 'console' && mode !== 'webhook' && mode !== 'none')
+    throw new ConfigError('DELIVERY_MODE', 'must be console, webhook or none');
+  if (mode === 'console' && production)
+    throw new ConfigError('DELIVERY_MODE', 'console prints codes and links and is refused in production');
   if (mode !== 'webhook') return { mode, webhookUrl: null, webhookSecret: null };
   const url = str(env, 'DELIVERY_WEBHOOK_URL');
   if (!url) throw new ConfigError('DELIVERY_WEBHOOK_URL', 'is required when DELIVERY_MODE=webhook');
@@ -103,7 +106,10 @@ export function parseDelivery(env: EnvRecord, production: boolean): DeliveryEnv 
     throw new ConfigError('DELIVERY_WEBHOOK_URL', 'must be an absolute http(s) URL');
   }
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && !production)) {
-    throw new ConfigError('DELIVERY_WEBHOOK_URL', production ? 'must use https in production' : 'must be an absolute http(s) URL');
+    throw new ConfigError(
+      'DELIVERY_WEBHOOK_URL',
+      production ? 'must use https in production' : 'must be an absolute http(s) URL',
+    );
   }
   const webhookSecret = secret(env, 'DELIVERY_WEBHOOK_SECRET');
   if (!webhookSecret) throw new ConfigError('DELIVERY_WEBHOOK_SECRET', 'is required when DELIVERY_MODE=webhook');

@@ -52,7 +52,10 @@ export interface ApiEnv {
   /** Serve `GET /openapi.json` (`OPENAPI_ENABLED`; default: on outside production, off in production). */
   openapiEnabled: boolean;
   delivery: DeliveryEnv;
-  /** `OAUTH_CLIENT_SECRET_ENVS`: names beyond `*_CLIENT_SECRET` a provider's `clientSecretEnv` may use (config/oauth-secret-env.ts). */
+  /**
+   * `OAUTH_CLIENT_SECRET_ENVS`: names beyond `*_CLIENT_SECRET` a provider's `clientSecretEnv` may use
+   * (config/oauth-secret-env.ts).
+   */
   oauthClientSecretEnvs: string[];
   secrets: ApiSecrets;
   /**
@@ -99,7 +102,11 @@ export function parseEnv(env: EnvRecord): ParsedEnv {
   const appOrigins = c.check(() => parseOrigins(c.list('APP_ORIGINS')), []);
   const trustProxy = c.check(() => parseTrustProxy(c.str('TRUST_PROXY')), { mode: 'connection' } as TrustProxy);
   const loginResponseFloorMs = c.check(() => parseFloorMs(env['LOGIN_RESPONSE_FLOOR_MS']), 0);
-  const delivery = c.check(() => parseDelivery(env, c.production), { mode: 'none', webhookUrl: null, webhookSecret: null });
+  const delivery = c.check(() => parseDelivery(env, c.production), {
+    mode: 'none',
+    webhookUrl: null,
+    webhookSecret: null,
+  });
   const oauthClientSecretEnvs = c.check(() => parseSecretEnvAllowlist(c.str('OAUTH_CLIENT_SECRET_ENVS')), []);
   if (c.issues.length) throw ConfigError.combine(c.issues);
   const secrets = serviceToken ? secretsFor(env, serviceToken) : null;
@@ -128,29 +135,42 @@ export function parseEnv(env: EnvRecord): ParsedEnv {
 }
 
 /** The secrets are length-checked here, with every other problem; secretsFor reads them once the env is valid. */
-function checkSecrets(c: EnvChecks): { serviceToken: string | undefined; generateDevSecrets: boolean; warnings: string[] } {
+function checkSecrets(c: EnvChecks): {
+  serviceToken: string | undefined;
+  generateDevSecrets: boolean;
+  warnings: string[];
+} {
   const warnings: string[] = [];
   const serviceToken = c.check(() => secret(c.env, 'API_SERVICE_TOKEN'), undefined);
-  if (!serviceToken && c.production && !c.failed('API_SERVICE_TOKEN')) c.fail('API_SERVICE_TOKEN', 'is required in production (wrangler secret put API_SERVICE_TOKEN on Workers; at least 32 random characters)');
+  if (!serviceToken && c.production && !c.failed('API_SERVICE_TOKEN'))
+    c.fail(
+      'API_SERVICE_TOKEN',
+      'is required in production (wrangler secret put API_SERVICE_TOKEN on Workers; at least 32 random characters)',
+    );
   const generateRaw = c.str('GENERATE_DEV_SECRETS');
-  if (generateRaw !== undefined && generateRaw !== 'true' && generateRaw !== 'false') c.fail('GENERATE_DEV_SECRETS', 'must be true or false');
+  if (generateRaw !== undefined && generateRaw !== 'true' && generateRaw !== 'false')
+    c.fail('GENERATE_DEV_SECRETS', 'must be true or false');
   if (generateRaw === 'true' && c.production) c.fail('GENERATE_DEV_SECRETS', 'must not be true in production');
   const optionalSecret = (name: string) => c.check(() => secret(c.env, name), undefined);
   const oauthState = optionalSecret('OAUTH_STATE_SECRET');
-  if (!oauthState && c.production && c.str('OAUTH_STATE_SECRET') === undefined) c.fail('OAUTH_STATE_SECRET', 'is required in production');
+  if (!oauthState && c.production && c.str('OAUTH_STATE_SECRET') === undefined)
+    c.fail('OAUTH_STATE_SECRET', 'is required in production');
   optionalSecret('COOKIE_SIGNING_KEY'); // accepted and unused (contract §1.1), but still length-checked
   optionalSecret('REFRESH_TOKEN_LOOKUP_SECRET');
   optionalSecret('TOTP_SECRET_ENCRYPTION_KEY');
   optionalSecret('DECOY_SUBJECT_SECRET');
   if (!serviceToken && !c.production) {
-    warnings.push('API_SERVICE_TOKEN is unset: using the random development token stored in this database (set API_SERVICE_TOKEN before deploying)');
+    warnings.push(
+      'API_SERVICE_TOKEN is unset: using the random development token stored in this database (set API_SERVICE_TOKEN before deploying)',
+    );
   }
   return { serviceToken, generateDevSecrets: generateRaw === 'true', warnings };
 }
 
 function checkIssuer(c: EnvChecks): string {
   const issuer = c.check(() => parseIssuer(c.str('ISSUER')), 'http://invalid.invalid');
-  if (c.production && !issuer.startsWith('https://') && !c.failed('ISSUER')) c.fail('ISSUER', 'must use https in production');
+  if (c.production && !issuer.startsWith('https://') && !c.failed('ISSUER'))
+    c.fail('ISSUER', 'must use https in production');
   return issuer;
 }
 
@@ -171,7 +191,9 @@ function readProductionKeys(c: EnvChecks): ProductionKeysEnv | null {
   return null;
 }
 
-function readRateLimits(c: EnvChecks): Pick<ApiEnv, 'disableRateLimits' | 'rateLimitStore' | 'rateLimitIpv6PrefixBits'> {
+function readRateLimits(
+  c: EnvChecks,
+): Pick<ApiEnv, 'disableRateLimits' | 'rateLimitStore' | 'rateLimitIpv6PrefixBits'> {
   const disableRateLimits = c.str('DISABLE_AUTH_RATE_LIMITS') === 'true';
   if (disableRateLimits && c.production) c.fail('DISABLE_AUTH_RATE_LIMITS', 'must not be true in production');
 
@@ -182,19 +204,24 @@ function readRateLimits(c: EnvChecks): Pick<ApiEnv, 'disableRateLimits' | 'rateL
   // One subscriber holds at least a /64; 128 keys the whole address.
   const prefixRaw = c.str('RATE_LIMIT_IPV6_PREFIX');
   const rateLimitIpv6PrefixBits = prefixRaw === undefined ? 64 : /^\d{1,3}$/.test(prefixRaw) ? Number(prefixRaw) : NaN;
-  if (!(rateLimitIpv6PrefixBits >= 32 && rateLimitIpv6PrefixBits <= 128)) c.fail('RATE_LIMIT_IPV6_PREFIX', 'must be an integer from 32 to 128');
+  if (!(rateLimitIpv6PrefixBits >= 32 && rateLimitIpv6PrefixBits <= 128))
+    c.fail('RATE_LIMIT_IPV6_PREFIX', 'must be an integer from 32 to 128');
   return { rateLimitStore, rateLimitIpv6PrefixBits, disableRateLimits };
 }
 
-function readCostAndTimeouts(c: EnvChecks): Pick<ApiEnv, 'refreshTokenBcryptCost' | 'requestDeadlineMs' | 'dbTimeoutMs'> {
+function readCostAndTimeouts(
+  c: EnvChecks,
+): Pick<ApiEnv, 'refreshTokenBcryptCost' | 'requestDeadlineMs' | 'dbTimeoutMs'> {
   const costRaw = c.str('REFRESH_TOKEN_BCRYPT_COST');
   const cost = costRaw === undefined ? DEFAULT_BCRYPT_COST : Number(costRaw);
-  if (!Number.isInteger(cost) || cost < 4 || cost > 15) c.fail('REFRESH_TOKEN_BCRYPT_COST', 'must be an integer from 4 to 15');
+  if (!Number.isInteger(cost) || cost < 4 || cost > 15)
+    c.fail('REFRESH_TOKEN_BCRYPT_COST', 'must be an integer from 4 to 15');
 
   const millis = (name: string, fallback: number, min: number) => {
     const raw = c.str(name);
     const n = raw === undefined ? fallback : Number(raw);
-    if (!Number.isInteger(n) || (n !== 0 && n < min) || n > 600_000) c.fail(name, `must be 0 or an integer number of milliseconds from ${min} to 600000`);
+    if (!Number.isInteger(n) || (n !== 0 && n < min) || n > 600_000)
+      c.fail(name, `must be 0 or an integer number of milliseconds from ${min} to 600000`);
     return n;
   };
   const requestDeadlineMs = millis('REQUEST_DEADLINE_MS', 10_000, 100);
@@ -205,7 +232,8 @@ function readCostAndTimeouts(c: EnvChecks): Pick<ApiEnv, 'refreshTokenBcryptCost
 /** The API description is harmless but still a map for a prober: production opts in. */
 function readOpenapiEnabled(c: EnvChecks): boolean {
   const openapiRaw = c.str('OPENAPI_ENABLED');
-  if (openapiRaw !== undefined && openapiRaw !== 'true' && openapiRaw !== 'false') c.fail('OPENAPI_ENABLED', 'must be true or false');
+  if (openapiRaw !== undefined && openapiRaw !== 'true' && openapiRaw !== 'false')
+    c.fail('OPENAPI_ENABLED', 'must be true or false');
   return openapiRaw === undefined ? !c.production : openapiRaw === 'true';
 }
 

@@ -40,7 +40,11 @@ function ipv6Internal(literal: string): boolean {
     return ipv4Internal(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`) === true;
   }
   const first = parseInt(host.split(':')[0] || '0', 16);
-  return (first & 0xfe00) === 0xfc00 /* fc00::/7 unique local */ || (first & 0xffc0) === 0xfe80 /* fe80::/10 link-local */ || (first & 0xff00) === 0xff00; /* multicast */
+  return (
+    (first & 0xfe00) === 0xfc00 /* fc00::/7 unique local */ ||
+    (first & 0xffc0) === 0xfe80 /* fe80::/10 link-local */ ||
+    (first & 0xff00) === 0xff00
+  ); /* multicast */
 }
 
 export function isInternalHost(hostname: string): boolean {
@@ -61,6 +65,9 @@ export function isInternalHost(hostname: string): boolean {
  * isLoopbackListenHost('0.0.0.0');   // false
  */
 export function isLoopbackListenHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }

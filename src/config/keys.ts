@@ -19,7 +19,10 @@ export const MAGIC_LINK_CONFIRMATIONS = ['number_match', 'same_device', 'none'] 
 export type MagicLinkConfirmation = (typeof MAGIC_LINK_CONFIRMATIONS)[number];
 
 const roleName = z.string().check(z.maxLength(ROLE_NAME_MAX_LENGTH), z.regex(ROLE_NAME_PATTERN));
-const roleList = z.array(roleName).check(z.minLength(1), z.refine((a) => new Set(a).size === a.length, 'roles must be unique'));
+const roleList = z.array(roleName).check(
+  z.minLength(1),
+  z.refine((a) => new Set(a).size === a.length, 'roles must be unique'),
+);
 
 const duration = (minSeconds: number, maxSeconds: number) =>
   z.string().check(
@@ -88,7 +91,9 @@ export const configSchemas = {
     z.refine((a) => new Set(a).size === a.length, 'login methods must be unique'),
   ),
   passkey_login_fallback_enabled: z.boolean(),
-  oauth_providers: z.array(providerEntry).check(z.refine((a) => new Set(a.map((p) => p.id)).size === a.length, 'provider ids must be unique')),
+  oauth_providers: z
+    .array(providerEntry)
+    .check(z.refine((a) => new Set(a.map((p) => p.id)).size === a.length, 'provider ids must be unique')),
   lockout_policy: lockoutPolicySchema,
   access_token_ttl: duration(60, 86400),
   refresh_token_ttl: duration(60, 365 * 86400),
@@ -97,11 +102,13 @@ export const configSchemas = {
   refresh_reuse_grace_seconds: z.number().check(z.int(), z.gte(0), z.lte(300)),
   rate_limit: z.number().check(z.int(), z.gte(1), z.lte(1_000_000)),
   delay_after: z.number().check(z.int(), z.gte(0), z.lte(1_000_000)),
-  rpid: z.string().check(
-    z.minLength(1),
-    z.maxLength(253),
-    z.regex(/^[a-z0-9.-]+$/i, 'must be a hostname without scheme, port or path'),
-  ),
+  rpid: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(253),
+      z.regex(/^[a-z0-9.-]+$/i, 'must be a hostname without scheme, port or path'),
+    ),
   origins: z.array(originEntry).check(
     z.minLength(1),
     z.refine((a) => /^https?:/.test(a[0] ?? ''), 'origins[0] must be an http(s) origin'),
@@ -181,7 +188,8 @@ const jsonObjectOver =
   <T extends object>(defaults: T) =>
   (v: string) => {
     const parsed = json(v);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('must be a JSON object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new TypeError('must be a JSON object');
     return { ...defaults, ...parsed };
   };
 
@@ -197,7 +205,8 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
     'LOCKOUT_POLICY',
     (v) => {
       const parsed = json(v);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('must be a JSON object');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new TypeError('must be a JSON object');
       return { ...DEFAULT_LOCKOUT_POLICY, ...parsed };
     },
   ],
@@ -218,9 +227,17 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */
-export function crossKeyIssues(cfg: SystemConfigValues): { key: ConfigKey; code: 'role_not_available'; message: string }[] {
+export function crossKeyIssues(
+  cfg: SystemConfigValues,
+): { key: ConfigKey; code: 'role_not_available'; message: string }[] {
   const missing = cfg.default_roles.filter((r) => !cfg.available_roles.includes(r));
   return missing.length
-    ? [{ key: 'default_roles', code: 'role_not_available', message: `default role(s) not in available_roles: ${missing.join(', ')}` }]
+    ? [
+        {
+          key: 'default_roles',
+          code: 'role_not_available',
+          message: `default role(s) not in available_roles: ${missing.join(', ')}`,
+        },
+      ]
     : [];
 }

@@ -22,10 +22,23 @@ const unique =
     new Set(a.map(key)).size === a.length;
 
 export const androidAppSchema = z.strictObject({
-  packageName: z.string().check(z.maxLength(255), z.regex(PACKAGE_NAME_PATTERN, 'must be an Android package name like com.example.app')),
+  packageName: z
+    .string()
+    .check(z.maxLength(255), z.regex(PACKAGE_NAME_PATTERN, 'must be an Android package name like com.example.app')),
   sha256CertFingerprints: z
-    .array(z.string().check(z.regex(SHA256_FINGERPRINT_PATTERN, 'must be a SHA-256 fingerprint: 32 colon-separated hex bytes')))
-    .check(z.minLength(1), z.maxLength(10), z.refine(unique((f: string) => f.toUpperCase()), 'fingerprints must be unique')),
+    .array(
+      z
+        .string()
+        .check(z.regex(SHA256_FINGERPRINT_PATTERN, 'must be a SHA-256 fingerprint: 32 colon-separated hex bytes')),
+    )
+    .check(
+      z.minLength(1),
+      z.maxLength(10),
+      z.refine(
+        unique((f: string) => f.toUpperCase()),
+        'fingerprints must be unique',
+      ),
+    ),
 });
 
 export const appleAppSchema = z.strictObject({
@@ -33,18 +46,28 @@ export const appleAppSchema = z.strictObject({
   bundleId: z.string().check(z.maxLength(155), z.regex(BUNDLE_ID_PATTERN, 'must be a bundle id like com.example.app')),
   /** Universal-link paths for `applinks` (AASA `components` "/" patterns); none = passkeys only. */
   applinksPaths: z.optional(
-    z.array(z.string().check(z.minLength(1), z.maxLength(512), z.regex(/^\/[^\s]*$/, 'must be a path starting with /'))).check(z.maxLength(50)),
+    z
+      .array(
+        z.string().check(z.minLength(1), z.maxLength(512), z.regex(/^\/[^\s]*$/, 'must be a path starting with /')),
+      )
+      .check(z.maxLength(50)),
   ),
 });
 
 export const nativeAppsSchema = z.strictObject({
   android: z.array(androidAppSchema).check(
     z.maxLength(50),
-    z.refine(unique((a: { packageName: string }) => a.packageName), 'package names must be unique'),
+    z.refine(
+      unique((a: { packageName: string }) => a.packageName),
+      'package names must be unique',
+    ),
   ),
   apple: z.array(appleAppSchema).check(
     z.maxLength(50),
-    z.refine(unique((a: { teamId: string; bundleId: string }) => `${a.teamId}.${a.bundleId}`), 'app ids must be unique'),
+    z.refine(
+      unique((a: { teamId: string; bundleId: string }) => `${a.teamId}.${a.bundleId}`),
+      'app ids must be unique',
+    ),
   ),
 });
 

@@ -8,7 +8,13 @@
  */
 import * as z from 'zod/mini';
 import { isInternalHost } from './internal-host.js';
-import { CLIENT_SECRET_ENV_MESSAGE, ENV_NAME_MESSAGE, CLIENT_SECRET_ENV_PATTERN, isServiceEnvName, SERVICE_ENV_MESSAGE } from './oauth-secret-env.js';
+import {
+  CLIENT_SECRET_ENV_MESSAGE,
+  ENV_NAME_MESSAGE,
+  CLIENT_SECRET_ENV_PATTERN,
+  isServiceEnvName,
+  SERVICE_ENV_MESSAGE,
+} from './oauth-secret-env.js';
 
 export const PROVIDER_ID_PATTERN = /^[a-z0-9-]{2,40}$/;
 export const SECRET_ENV_PATTERN = /^[A-Z][A-Z0-9_]*$/;
@@ -53,7 +59,12 @@ const redirectUrl = z.string().check(
   z.maxLength(URL_MAX_LENGTH),
   z.refine((v) => {
     const u = parseUrl(v);
-    return !!u && !u.hash && !v.includes('#') && !['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'].includes(u.protocol);
+    return (
+      !!u &&
+      !u.hash &&
+      !v.includes('#') &&
+      !['javascript:', 'data:', 'vbscript:', 'file:', 'blob:'].includes(u.protocol)
+    );
   }, 'must be an absolute URL without a fragment'),
 );
 
@@ -74,8 +85,14 @@ function secretEnvName(allowlist: readonly string[]) {
   return z.string().check(
     z.maxLength(200),
     z.regex(SECRET_ENV_PATTERN, ENV_NAME_MESSAGE),
-    z.refine((v) => !shaped(v) || !isServiceEnvName(v), `${SERVICE_ENV_MESSAGE} (${CLIENT_SECRET_ENV_MESSAGE}, never one the service reads)`),
-    z.refine((v) => !shaped(v) || isServiceEnvName(v) || CLIENT_SECRET_ENV_PATTERN.test(v) || allowlist.includes(v), CLIENT_SECRET_ENV_MESSAGE),
+    z.refine(
+      (v) => !shaped(v) || !isServiceEnvName(v),
+      `${SERVICE_ENV_MESSAGE} (${CLIENT_SECRET_ENV_MESSAGE}, never one the service reads)`,
+    ),
+    z.refine(
+      (v) => !shaped(v) || isServiceEnvName(v) || CLIENT_SECRET_ENV_PATTERN.test(v) || allowlist.includes(v),
+      CLIENT_SECRET_ENV_MESSAGE,
+    ),
   );
 }
 
@@ -133,7 +150,10 @@ export const PROVIDER_FIELDS = Object.keys(schemas.dev.shape) as (keyof OAuthPro
 export const publicProvider = (p: OAuthProviderConfig) => ({ id: p.id, name: p.name, scopes: p.scopes });
 
 /** The `aud` values an ID token of this provider may carry: the web client id and every native one. */
-export const idTokenAudiences = (p: Pick<OAuthProviderConfig, 'clientId' | 'nativeClientIds'>) => [p.clientId, ...p.nativeClientIds];
+export const idTokenAudiences = (p: Pick<OAuthProviderConfig, 'clientId' | 'nativeClientIds'>) => [
+  p.clientId,
+  ...p.nativeClientIds,
+];
 
 /** True when the scopes make this an OpenID Connect provider (nonce, id_token). */
 export const isOidcProvider = (p: Pick<OAuthProviderConfig, 'scopes'>) => p.scopes.includes('openid');

@@ -8,7 +8,10 @@ import { ConfigError } from './config-error.js';
 import type { EnvRecord } from './env.js';
 
 export interface ApiSecrets {
-  /** HS256 key of service tokens, OTP hash key, fallback for the others (`API_SERVICE_TOKEN`, or the development token generated for this database). */
+  /**
+   * HS256 key of service tokens, OTP hash key, fallback for the others (`API_SERVICE_TOKEN`, or the development token
+   * generated for this database).
+   */
   serviceToken: string;
   refreshLookup: string;
   totpEncryption: string;
@@ -27,7 +30,12 @@ export function secret(env: EnvRecord, name: string): string | undefined {
 }
 
 /** The secrets that fall back to the service token when unset (contract §1.1). */
-const FALLBACK_SECRETS = ['REFRESH_TOKEN_LOOKUP_SECRET', 'TOTP_SECRET_ENCRYPTION_KEY', 'OAUTH_STATE_SECRET', 'DECOY_SUBJECT_SECRET'] as const;
+const FALLBACK_SECRETS = [
+  'REFRESH_TOKEN_LOOKUP_SECRET',
+  'TOTP_SECRET_ENCRYPTION_KEY',
+  'OAUTH_STATE_SECRET',
+  'DECOY_SUBJECT_SECRET',
+] as const;
 
 /**
  * Every secret of the API given its service token: each dedicated variable

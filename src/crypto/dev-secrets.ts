@@ -22,11 +22,20 @@ const SERVICE_TOKEN = 'api_service_token';
  * const { token, created } = await loadDevelopmentServiceToken(db, clock.now());
  */
 export async function loadDevelopmentServiceToken(db: Db, nowMs: number): Promise<{ token: string; created: boolean }> {
-  const read = async () => (await db.select({ value: developmentSecrets.value }).from(developmentSecrets).where(eq(developmentSecrets.name, SERVICE_TOKEN)))[0]?.value;
+  const read = async () =>
+    (
+      await db
+        .select({ value: developmentSecrets.value })
+        .from(developmentSecrets)
+        .where(eq(developmentSecrets.name, SERVICE_TOKEN))
+    )[0]?.value;
   const existing = await read();
   if (existing) return { token: existing, created: false };
   const candidate = randomToken(32);
-  await db.insert(developmentSecrets).values({ name: SERVICE_TOKEN, value: candidate, createdAt: new Date(nowMs) }).onConflictDoNothing();
+  await db
+    .insert(developmentSecrets)
+    .values({ name: SERVICE_TOKEN, value: candidate, createdAt: new Date(nowMs) })
+    .onConflictDoNothing();
   const stored = await read();
   if (!stored) throw new Error('the development service token could not be stored');
   return { token: stored, created: stored === candidate };

@@ -17,7 +17,10 @@ export const flowBindingHash = (binding: string): string => toBase64Url(sha256(b
 
 export const newFlowBinding = (): string => randomToken(FLOW_BINDING_BYTES);
 
-/** The presented binding against the stored hash, in constant time; nothing stored, or a missing or empty binding, never matches. */
+/**
+ * The presented binding against the stored hash, in constant time; nothing
+ * stored, or a missing or empty binding, never matches.
+ */
 export function flowBindingMatchesHash(storedHash: string | null | undefined, binding: string | undefined): boolean {
   if (!binding || !storedHash) return false;
   return timingSafeEqual(flowBindingHash(binding), storedHash);

@@ -46,22 +46,41 @@ export interface SignOptions {
  * step — the ephemeral token of `/login` on the code request, the re-minted
  * one on the verify — could only succeed. The memo keeps the clock checks.
  */
-async function signer(keys: KeyStore, claims: JWTPayload, ttlSeconds: number, { issuer, nowMs }: SignOptions): Promise<string> {
+async function signer(
+  keys: KeyStore,
+  claims: JWTPayload,
+  ttlSeconds: number,
+  { issuer, nowMs }: SignOptions,
+): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   // The payload exactly as signed (and as verification would return it), built once.
   const payload: JWTPayload = { ...claims, iss: issuer, aud: issuer, iat, exp: iat + ttlSeconds };
-  const token = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.activeKid }).sign(keys.privateKey);
+  const token = await new SignJWT(payload)
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.activeKid })
+    .sign(keys.privateKey);
   if (keys.publicKeys.has(keys.activeKid)) rememberPayload(keys, issuer, token, payload);
   return token;
 }
 
 export function signAccessToken(
   keys: KeyStore,
-  input: { sub: string; sid: string; roles: string[]; orgId?: string | null; auth?: { acr: string; auth_time?: number; amr?: string[] } },
+  input: {
+    sub: string;
+    sid: string;
+    roles: string[];
+    orgId?: string | null;
+    auth?: { acr: string; auth_time?: number; amr?: string[] };
+  },
   ttlSeconds: number,
   opts: SignOptions,
 ): Promise<string> {
-  const claims: Record<string, unknown> = { sub: input.sub, sid: input.sid, typ: 'access', roles: input.roles, ...input.auth };
+  const claims: Record<string, unknown> = {
+    sub: input.sub,
+    sid: input.sid,
+    typ: 'access',
+    roles: input.roles,
+    ...input.auth,
+  };
   if (input.orgId) claims['org_id'] = input.orgId;
   return signer(keys, claims, ttlSeconds, opts);
 }

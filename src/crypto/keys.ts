@@ -23,7 +23,11 @@ export interface KeyStore {
 
 const ALG = 'RS256';
 
-async function buildStore(activeKid: string, privateKey: CryptoKey, publics: { kid: string; key: CryptoKey }[]): Promise<KeyStore> {
+async function buildStore(
+  activeKid: string,
+  privateKey: CryptoKey,
+  publics: { kid: string; key: CryptoKey }[],
+): Promise<KeyStore> {
   const keys: JWK[] = [];
   const map = new Map<string, CryptoKey>();
   for (const { kid, key } of publics) {
@@ -45,7 +49,10 @@ export async function loadDevKeys(db: Db, nowMs: number): Promise<KeyStore> {
   let [row] = await db.select().from(signingKeys).where(eq(signingKeys.kid, DEV_KID));
   if (!row) {
     const { privatePem, publicPem } = await generateRsaPem();
-    await db.insert(signingKeys).values({ kid: DEV_KID, privatePem, publicPem, createdAt: new Date(nowMs) }).onConflictDoNothing();
+    await db
+      .insert(signingKeys)
+      .values({ kid: DEV_KID, privatePem, publicPem, createdAt: new Date(nowMs) })
+      .onConflictDoNothing();
     [row] = await db.select().from(signingKeys).where(eq(signingKeys.kid, DEV_KID));
     if (!row) throw new Error('dev signing key could not be stored');
   }
@@ -78,7 +85,8 @@ export async function loadProductionKeys(env: ProductionKeysEnv): Promise<KeySto
     }
   }
   const active = publics.find((p) => p.kid === env.activeKid);
-  if (!active) throw new ConfigError('SVC_JWKS_ACTIVE_KID', `kid ${env.activeKid} is not published in SVC_JWKS_PUBLIC_KEYS`);
+  if (!active)
+    throw new ConfigError('SVC_JWKS_ACTIVE_KID', `kid ${env.activeKid} is not published in SVC_JWKS_PUBLIC_KEYS`);
   let privateKey: CryptoKey;
   try {
     privateKey = await importPKCS8(env.privatePem, ALG, { extractable: true });

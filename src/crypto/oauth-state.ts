@@ -34,7 +34,8 @@ export interface OAuthStatePayload {
 export { FLOW_BINDING_BYTES, flowBindingHash, newFlowBinding } from './flow-binding.js';
 
 /** Whether `binding` is the one the state was issued with (src/crypto/flow-binding.ts). */
-export const flowBindingMatches = (payload: OAuthStatePayload, binding: string | undefined): boolean => flowBindingMatchesHash(payload.bindingHash, binding);
+export const flowBindingMatches = (payload: OAuthStatePayload, binding: string | undefined): boolean =>
+  flowBindingMatchesHash(payload.bindingHash, binding);
 
 const mac = (key: string, payloadB64: string) => toBase64Url(hmacSha256(key, `svc/oauth-state:${payloadB64}`));
 
@@ -44,7 +45,13 @@ export function signOAuthState(key: string, payload: OAuthStatePayload): string 
 }
 
 /** A fresh payload: random state id and 16-byte nonce. */
-export function newOAuthStatePayload(input: { providerId: string; redirectUri: string; returnTo?: string; nowMs: number; bindingHash: string }): OAuthStatePayload {
+export function newOAuthStatePayload(input: {
+  providerId: string;
+  redirectUri: string;
+  returnTo?: string;
+  nowMs: number;
+  bindingHash: string;
+}): OAuthStatePayload {
   return {
     v: 1,
     stateId: randomId(),
@@ -107,7 +114,8 @@ function isPayload(p: unknown): p is OAuthStatePayload {
 }
 
 /** The PKCE verifier: b64url(HMAC(key, "svc/oauth-pkce:" + stateId)), 43 characters. */
-export const pkceVerifier = (key: string, stateId: string): string => toBase64Url(hmacSha256(key, `svc/oauth-pkce:${stateId}`));
+export const pkceVerifier = (key: string, stateId: string): string =>
+  toBase64Url(hmacSha256(key, `svc/oauth-pkce:${stateId}`));
 
 /** RFC 7636 S256: b64url(SHA-256(ASCII verifier)). */
 export const pkceChallengeS256 = (verifier: string): string => toBase64Url(sha256(verifier));

@@ -44,12 +44,20 @@ export async function sealSecret(sourceSecret: string, userId: string, plaintext
 }
 
 /** The plaintext, or null when the key, the user id or the bytes do not match. */
-export async function openSecret(sourceSecret: string, userId: string, sealed: SealedSecret): Promise<Uint8Array | null> {
+export async function openSecret(
+  sourceSecret: string,
+  userId: string,
+  sealed: SealedSecret,
+): Promise<Uint8Array | null> {
   try {
     const iv = bytes(fromBase64(sealed.iv));
     if (iv.length !== IV_BYTES) return null;
     const key = await aesKey(sourceSecret);
-    const out = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad(userId) }, key, bytes(fromBase64(sealed.ciphertext)));
+    const out = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv, additionalData: aad(userId) },
+      key,
+      bytes(fromBase64(sealed.ciphertext)),
+    );
     return new Uint8Array(out);
   } catch {
     return null;

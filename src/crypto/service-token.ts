@@ -93,7 +93,10 @@ export function createServiceTokenVerifier(secret: string) {
     return result.ok ? { ok: true, sub: result.sub } : result;
   };
 
-  function verifyUncached(headerValue: string, nowMs: number): { ok: true; sub: string; remember: Remembered } | { ok: false; reason: string } {
+  function verifyUncached(
+    headerValue: string,
+    nowMs: number,
+  ): { ok: true; sub: string; remember: Remembered } | { ok: false; reason: string } {
     const token = headerValue.replace(/^Bearer\s+/i, '').trim();
     const parts = token.split('.');
     // As jose's decodeProtectedHeader: a header is read only from a 3- (JWS) or 5-segment (JWE) token.
@@ -103,7 +106,8 @@ export function createServiceTokenVerifier(secret: string) {
     if (parts.length !== 3 || has(header, 'crit') || has(header, 'b64')) return { ok: false, reason: 'invalid' };
     const signature = fromBase64Url(parts[2]!);
     if (!signature || !B64URL.test(parts[1]!)) return { ok: false, reason: 'invalid' };
-    if (!timingSafeEqualBytes(signature, hmac(sha256, key, utf8(`${parts[0]}.${parts[1]}`)))) return { ok: false, reason: 'invalid' };
+    if (!timingSafeEqualBytes(signature, hmac(sha256, key, utf8(`${parts[0]}.${parts[1]}`))))
+      return { ok: false, reason: 'invalid' };
     const claims = decodeJsonSegment(parts[1]!);
     if (!claims || !claimsValid(claims, nowMs)) return { ok: false, reason: 'invalid' };
     const { sub, iat, exp } = claims as { sub: unknown; iat: number; exp: number };

@@ -27,7 +27,8 @@ function hmacSha1(algorithm: string, key: Uint8Array, message: Uint8Array): Uint
 export const newTotpSecret = (): Uint8Array => randomBytes(TOTP_SECRET_BYTES);
 
 /** Base32 (A–Z, 2–7) without padding. */
-export const totpSecretBase32 = (secret: Uint8Array): string => new Secret({ buffer: secret.slice().buffer }).base32.replace(/=+$/, '');
+export const totpSecretBase32 = (secret: Uint8Array): string =>
+  new Secret({ buffer: secret.slice().buffer }).base32.replace(/=+$/, '');
 
 /** `otpauth://totp/<issuer>:<account>?secret=…&issuer=…&algorithm=SHA1&digits=6&period=30` */
 export function otpauthUrl(input: { secretBase32: string; issuer: string; accountName: string }): string {

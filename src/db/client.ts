@@ -28,7 +28,11 @@ export function isEmbeddedUrl(url: string): boolean {
  * WebSocket client) only to offer `drizzle(url)`. `construct` is what that
  * function calls for a client; it is exported by `driver-core` but not typed.
  */
-const construct = (driverCore as unknown as { construct: (client: Client, config: { schema: typeof schema; casing: 'snake_case' }) => Db }).construct;
+const construct = (
+  driverCore as unknown as {
+    construct: (client: Client, config: { schema: typeof schema; casing: 'snake_case' }) => Db;
+  }
+).construct;
 
 /** The libSQL-shaped client under a handle (drizzle's `construct` sets `$client`; its `Db` type omits it). */
 export const clientOf = (db: Db): Client => (db as Db & { $client: Client }).$client;
@@ -37,4 +41,3 @@ export const clientOf = (db: Db): Client => (db as Db & { $client: Client }).$cl
 export function wrapClient(client: Client, kind: 'file' | 'remote'): Database {
   return { db: construct(client, { schema, casing: 'snake_case' }), client, kind };
 }
-

@@ -18,7 +18,9 @@ import type { Client, InArgs, InStatement, ResultSet, Row } from '@libsql/client
 /** The part of Workers' `D1Database` used here (no dependency on @cloudflare/workers-types). */
 export interface D1DatabaseLike {
   prepare(sql: string): D1PreparedStatementLike;
-  batch(statements: D1PreparedStatementLike[]): Promise<{ results?: Record<string, unknown>[]; meta?: { changes?: number; last_row_id?: number } }[]>;
+  batch(
+    statements: D1PreparedStatementLike[],
+  ): Promise<{ results?: Record<string, unknown>[]; meta?: { changes?: number; last_row_id?: number } }[]>;
 }
 export interface D1PreparedStatementLike {
   bind(...values: unknown[]): D1PreparedStatementLike;
@@ -28,7 +30,12 @@ export interface D1PreparedStatementLike {
 
 /** True for a Workers D1 binding. */
 export function isD1Binding(value: unknown): value is D1DatabaseLike {
-  return typeof value === 'object' && value !== null && typeof (value as D1DatabaseLike).prepare === 'function' && typeof (value as D1DatabaseLike).batch === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as D1DatabaseLike).prepare === 'function' &&
+    typeof (value as D1DatabaseLike).batch === 'function'
+  );
 }
 
 /** A libSQL-style row: positions (non-enumerable, `length`) and column names (enumerable). */
@@ -63,7 +70,8 @@ function normalize(stmt: InStatement | [string, InArgs?], args?: InArgs): { sql:
 /** Statements that answer rows: read them in raw mode (positional, duplicate names kept). */
 const RETURNS_ROWS = /^\s*(select|with|pragma|explain|values)\b|\breturning\b/i;
 
-const bind = (d1: D1DatabaseLike, s: { sql: string; args: unknown[] }) => d1.prepare(s.sql).bind(...s.args.map((v) => (typeof v === 'bigint' ? Number(v) : v === undefined ? null : v)));
+const bind = (d1: D1DatabaseLike, s: { sql: string; args: unknown[] }) =>
+  d1.prepare(s.sql).bind(...s.args.map((v) => (typeof v === 'bigint' ? Number(v) : v === undefined ? null : v)));
 
 /** Wraps a D1 binding as a libSQL `Client` for `createAuthApi({ client })`. */
 export function d1Client(d1: D1DatabaseLike): Client {
@@ -71,12 +79,17 @@ export function d1Client(d1: D1DatabaseLike): Client {
     const s = normalize(stmt, args);
     if (RETURNS_ROWS.test(s.sql)) {
       const [columns = [], ...rows] = await bind(d1, s).raw({ columnNames: true });
-      return resultSet(columns as string[], rows, /^\s*(select|with|pragma|explain|values)\b/i.test(s.sql) ? 0 : rows.length);
+      return resultSet(
+        columns as string[],
+        rows,
+        /^\s*(select|with|pragma|explain|values)\b/i.test(s.sql) ? 0 : rows.length,
+      );
     }
     const res = await bind(d1, s).run();
     return resultSet([], [], res.meta?.changes ?? 0, res.meta?.last_row_id);
   };
-  const unsupported = (what: string) => () => Promise.reject(new Error(`d1: ${what} is not supported (svc uses batch(), never interactive transactions)`));
+  const unsupported = (what: string) => () =>
+    Promise.reject(new Error(`d1: ${what} is not supported (svc uses batch(), never interactive transactions)`));
   const client = {
     execute,
     async batch(stmts: (InStatement | [string, InArgs?])[]): Promise<ResultSet[]> {
@@ -85,13 +98,22 @@ export function d1Client(d1: D1DatabaseLike): Client {
       return results.map((r) => {
         const objects = r.results ?? [];
         const columns = Object.keys(objects[0] ?? {});
-        return resultSet(columns, objects.map((o) => columns.map((c) => o[c])), r.meta?.changes ?? 0, r.meta?.last_row_id);
+        return resultSet(
+          columns,
+          objects.map((o) => columns.map((c) => o[c])),
+          r.meta?.changes ?? 0,
+          r.meta?.last_row_id,
+        );
       });
     },
     migrate: unsupported('migrate()'),
     transaction: unsupported('transaction()'),
     async executeMultiple(sql: string) {
-      for (const part of sql.split(';').map((p) => p.trim()).filter(Boolean)) await execute(part);
+      for (const part of sql
+        .split(';')
+        .map((p) => p.trim())
+        .filter(Boolean))
+        await execute(part);
     },
     sync: unsupported('sync()'),
     close() {},

@@ -24,13 +24,17 @@ const WRANGLER_DDL = `CREATE TABLE IF NOT EXISTS ${WRANGLER_TABLE}(id INTEGER PR
 const isD1 = (client: Client) => client.protocol === 'd1';
 
 async function lastApplied(client: Client, migrations: Migration[]): Promise<number> {
-  await client.execute(`CREATE TABLE IF NOT EXISTS ${TABLE} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)`);
+  await client.execute(
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)`,
+  );
   const rs = await client.execute(`SELECT created_at FROM ${TABLE} ORDER BY created_at DESC LIMIT 1`);
   const v = rs.rows[0]?.['created_at'];
   let last = v == null ? 0 : Number(v);
   if (isD1(client)) {
     await client.execute(WRANGLER_DDL);
-    const names = new Set((await client.execute(`SELECT name FROM ${WRANGLER_TABLE}`)).rows.map((r) => String(r['name'])));
+    const names = new Set(
+      (await client.execute(`SELECT name FROM ${WRANGLER_TABLE}`)).rows.map((r) => String(r['name'])),
+    );
     for (const m of migrations) if (names.has(`${m.tag}.sql`)) last = Math.max(last, m.folderMillis);
   }
   return last;
@@ -44,7 +48,9 @@ export async function applyMigrations(client: Client, migrations: Migration[] = 
   const stmts = pending.flatMap((m) => [
     ...m.statements.map((sql) => ({ sql, args: [] })),
     { sql: `INSERT INTO ${TABLE} (hash, created_at) VALUES (?, ?)`, args: [m.hash, m.folderMillis] },
-    ...(isD1(client) ? [{ sql: `INSERT OR IGNORE INTO ${WRANGLER_TABLE} (name) VALUES (?)`, args: [`${m.tag}.sql`] }] : []),
+    ...(isD1(client)
+      ? [{ sql: `INSERT OR IGNORE INTO ${WRANGLER_TABLE} (name) VALUES (?)`, args: [`${m.tag}.sql`] }]
+      : []),
   ]);
   try {
     await client.batch(stmts, 'write');

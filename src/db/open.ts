@@ -32,7 +32,11 @@ async function loadEmbeddedClient(): Promise<typeof import('./driver/embedded-cl
   return (await import(/* @vite-ignore */ specifier)) as typeof import('./driver/embedded-client.js');
 }
 
-export async function openDatabase(url: string, authToken?: string, { busyTimeoutMs = 5000, callTimeoutMs = 0 }: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(
+  url: string,
+  authToken?: string,
+  { busyTimeoutMs = 5000, callTimeoutMs = 0 }: OpenOptions = {},
+): Promise<Database> {
   if (!isEmbeddedUrl(url)) return openRemote(createClient, url, authToken, callTimeoutMs);
   return openEmbedded(url, busyTimeoutMs);
 }
@@ -46,7 +50,11 @@ export async function openDatabase(url: string, authToken?: string, { busyTimeou
 async function openEmbedded(url: string, busyTimeoutMs: number): Promise<Database> {
   const memory = url === ':memory:' || url === 'file::memory:';
   const { createEmbeddedClient } = await loadEmbeddedClient();
-  const connectionSetup = [`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`, 'PRAGMA synchronous = NORMAL', 'PRAGMA foreign_keys = ON'];
+  const connectionSetup = [
+    `PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`,
+    'PRAGMA synchronous = NORMAL',
+    'PRAGMA foreign_keys = ON',
+  ];
   const client = createEmbeddedClient(url, { connectionSetup, reopenOnBusy: !memory });
   if (!memory) await client.execute('PRAGMA journal_mode = WAL'); // persistent: once per file
   return wrapClient(client, 'file');

@@ -15,13 +15,29 @@ export type CreateLibsqlClient = (config: Config) => Client;
  * unit; the caller answers 503 and the client retries with the same input.
  */
 function fetchWithTimeout(timeoutMs: number): typeof fetch {
-  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
+  return (input, init) =>
+    fetch(input, {
+      ...init,
+      signal: init?.signal
+        ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)])
+        : AbortSignal.timeout(timeoutMs),
+    });
 }
 
 /** Opens a remote libSQL database; `callTimeoutMs` > 0 bounds each HTTP call. */
-export async function openRemote(createClient: CreateLibsqlClient, url: string, authToken: string | undefined, callTimeoutMs = 0): Promise<Database> {
+export async function openRemote(
+  createClient: CreateLibsqlClient,
+  url: string,
+  authToken: string | undefined,
+  callTimeoutMs = 0,
+): Promise<Database> {
   const overHttp = /^https?:/.test(url);
-  const client = createClient({ url, authToken, intMode: 'number', ...(overHttp && callTimeoutMs > 0 ? { fetch: fetchWithTimeout(callTimeoutMs) } : {}) });
+  const client = createClient({
+    url,
+    authToken,
+    intMode: 'number',
+    ...(overHttp && callTimeoutMs > 0 ? { fetch: fetchWithTimeout(callTimeoutMs) } : {}),
+  });
   await client.execute('PRAGMA foreign_keys = ON');
   return wrapClient(client, 'remote');
 }

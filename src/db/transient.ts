@@ -7,9 +7,18 @@
  * `Retry-After` instead of a 500 (found by the kill -9 soak).
  */
 const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY']);
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'HRANA_WEBSOCKET_ERROR']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'HRANA_WEBSOCKET_ERROR',
+]);
 // D1 and the libSQL HTTP client report some of these only in the message.
-const TRANSIENT_MESSAGE = /database is locked|SQLITE_BUSY|SQLITE_LOCKED|Network connection lost|fetch failed|socket hang up|other side closed|aborted due to timeout|operation was aborted/i;
+const TRANSIENT_MESSAGE =
+  /database is locked|SQLITE_BUSY|SQLITE_LOCKED|Network connection lost|fetch failed|socket hang up|other side closed|aborted due to timeout|operation was aborted/i;
 
 /** True when `err` (or an error in its `cause` chain, e.g. inside drizzle's query error) is transient. */
 export function isTransientDbError(err: unknown): boolean {

@@ -78,7 +78,8 @@ function formatV6(groups: number[]): string {
   return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLength))}`;
 }
 
-const isV4Mapped = (g: number[]) => g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
+const isV4Mapped = (g: number[]) =>
+  g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
 
 /** Parses an IPv4 or IPv6 literal (brackets and a zone id allowed and dropped); anything else is null. */
 export function parseIp(value: string | undefined | null): IpAddress | null {
@@ -110,7 +111,8 @@ export function normalizeIp(value: string | undefined | null): string | null {
  */
 export function rateLimitKey(address: IpAddress, prefixBits: number = DEFAULT_IPV6_PREFIX_BITS): string {
   if (address.version === 4) return address.text;
-  if (!Number.isInteger(prefixBits) || prefixBits < 0 || prefixBits > 128) throw new RangeError('prefixBits must be an integer from 0 to 128');
+  if (!Number.isInteger(prefixBits) || prefixBits < 0 || prefixBits > 128)
+    throw new RangeError('prefixBits must be an integer from 0 to 128');
   const masked = address.groups.map((g, i) => {
     const keep = Math.min(16, Math.max(0, prefixBits - i * 16));
     return keep === 0 ? 0 : g & ((0xffff << (16 - keep)) & 0xffff);

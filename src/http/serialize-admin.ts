@@ -10,7 +10,10 @@ export const adminSessionJson = (s: SessionRow, currentSessionId?: string) => ({
 });
 
 /** `Organization & {membership?, memberCount?}`. */
-export function organizationWith(o: OrganizationRow, extra: { membership?: MembershipRow | null; memberCount?: number } = {}) {
+export function organizationWith(
+  o: OrganizationRow,
+  extra: { membership?: MembershipRow | null; memberCount?: number } = {},
+) {
   return {
     ...organizationJson(o),
     ...(extra.membership ? { membership: membershipJson(extra.membership) } : {}),

@@ -1,4 +1,6 @@
-/** Wire shapes of organization invitations (docs/contract-changes.md, "Organization invitations replace direct add"). */
+/**
+ * Wire shapes of organization invitations (docs/contract-changes.md, "Organization invitations replace direct add").
+ */
 import { toIso } from '../clock.js';
 import type { InvitationRow } from '../db/schema.js';
 import { invitationStatus } from '../repositories/organization-invitations.js';
@@ -26,7 +28,11 @@ export function invitationJson(row: InvitationRow, nowMs: number) {
  * The invitee's view: which organization, what it grants, and who asked (the
  * inviter's email, which the inviter shares with the people they invite).
  */
-export function receivedInvitationJson(r: { invitation: InvitationRow; organization: { id: string; name: string; slug: string }; inviterEmail: string | null }) {
+export function receivedInvitationJson(r: {
+  invitation: InvitationRow;
+  organization: { id: string; name: string; slug: string };
+  inviterEmail: string | null;
+}) {
   return {
     id: r.invitation.id,
     organization: r.organization,

@@ -11,7 +11,11 @@ import { safeParse } from '../safe-parse.js';
 function invalid(error: z.core.$ZodError) {
   return fail('invalid_request', 'Request failed schema validation.', {
     details: {
-      issues: error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message })),
+      issues: error.issues.map((i) => ({
+        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        code: i.code,
+        message: i.message,
+      })),
     },
   });
 }

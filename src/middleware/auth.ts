@@ -52,7 +52,8 @@ async function verifyAccess(c: Context<AppEnv>) {
     const presented = payload['typ'] === 'ephemeral' ? `ephemeral:${String(payload['ctx'])}` : String(payload['typ']);
     throw await wrongKind(c, 'access', presented);
   }
-  if (typeof payload['sid'] !== 'string' || typeof payload.sub !== 'string') throw fail('unauthorized', 'Invalid or expired token');
+  if (typeof payload['sid'] !== 'string' || typeof payload.sub !== 'string')
+    throw fail('unauthorized', 'Invalid or expired token');
   const { db, clock } = c.get('deps');
   const found = await findSessionWithUser(db, payload['sid']);
   const now = clock.now();

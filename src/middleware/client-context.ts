@@ -1,8 +1,8 @@
 /**
  * Trusted client context (contract §3.0 step 2, §0.2). A valid service token
  * lets `x-svc-client-ip` / `x-svc-client-user-agent` replace the connection
- * values (and `x-svc-client-geo` supplies a coarse place) and unlocks external delivery; an invalid one is silently ignored
- * (plus a `service_token_failed` event).
+ * values (and `x-svc-client-geo` supplies a coarse place) and unlocks external delivery; an invalid one is silently
+ * ignored (plus a `service_token_failed` event).
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -33,7 +33,10 @@ function cloudflarePlace(c: Context): string | null {
 
 function proxiedIp(c: Context, trust: TrustProxy, connectionIp: ConnectionIp): string | null {
   if (trust.mode === 'xff') {
-    const parts = (requestHeader(c, 'x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = (requestHeader(c, 'x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return normalizeIp(parts[parts.length - trust.hops]);
   }
   return normalizeIp(connectionIp(c));
@@ -58,10 +61,16 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
         const forwardedUa = requestHeader(c, 'x-svc-client-user-agent');
         if (forwardedUa !== undefined) userAgent = truncateUa(forwardedUa);
       } else {
-        await deps.events.record({ type: 'service_token_failed', ipAddress: ip, userAgent, metadata: { reason: result.reason } });
+        await deps.events.record({
+          type: 'service_token_failed',
+          ipAddress: ip,
+          userAgent,
+          metadata: { reason: result.reason },
+        });
       }
     }
-    const externalDelivery = trusted && requestHeader(c, 'x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
+    const externalDelivery =
+      trusted && requestHeader(c, 'x-svc-auth-delivery-mode')?.trim().toLowerCase() === 'external';
     const address = parseIp(ip);
     c.set('client', {
       ip,

@@ -26,11 +26,22 @@ export function requestDeadline(deadlineMs: number) {
     clearTimeout(timer);
     if (outcome === 'done') return;
     work.catch(() => {}); // a late failure has no one to answer
-    c.get('deps').log.log('warn', 'request deadline passed; answered 503', { method: c.req.method, path: c.req.path, deadlineMs });
-    const [status, message] = ERRORS.service_unavailable;
-    c.res = new Response(JSON.stringify({ error: 'service_unavailable', message, retryAfterSeconds: DEADLINE_RETRY_AFTER_SECONDS }), {
-      status,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(DEADLINE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' },
+    c.get('deps').log.log('warn', 'request deadline passed; answered 503', {
+      method: c.req.method,
+      path: c.req.path,
+      deadlineMs,
     });
+    const [status, message] = ERRORS.service_unavailable;
+    c.res = new Response(
+      JSON.stringify({ error: 'service_unavailable', message, retryAfterSeconds: DEADLINE_RETRY_AFTER_SECONDS }),
+      {
+        status,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'retry-after': String(DEADLINE_RETRY_AFTER_SECONDS),
+          'cache-control': 'no-store',
+        },
+      },
+    );
   });
 }

@@ -21,12 +21,17 @@ function setHeaders(c: Context, d: LimitDecision) {
 
 function refuse(d: LimitDecision) {
   const retryAfterSeconds = Math.max(1, d.resetSeconds);
-  return fail('rate_limited', undefined, { retryAfterSeconds }, {
-    'Retry-After': String(retryAfterSeconds),
-    'RateLimit-Limit': String(d.limit),
-    'RateLimit-Remaining': '0',
-    'RateLimit-Reset': String(d.resetSeconds),
-  });
+  return fail(
+    'rate_limited',
+    undefined,
+    { retryAfterSeconds },
+    {
+      'Retry-After': String(retryAfterSeconds),
+      'RateLimit-Limit': String(d.limit),
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': String(d.resetSeconds),
+    },
+  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,7 +96,10 @@ export function flowLimit(spec: FlowLimit, identity: (c: Context<AppEnv>) => str
       ]);
       for (const d of decisions) if (d && !d.allowed && (!worst || d.resetSeconds > worst.resetSeconds)) worst = d;
     } catch (err) {
-      log.log('error', 'flow rate limiter unavailable; failing closed', { flow: spec.name, error: (err as Error).message });
+      log.log('error', 'flow rate limiter unavailable; failing closed', {
+        flow: spec.name,
+        error: (err as Error).message,
+      });
       throw fail('rate_limited', undefined, { retryAfterSeconds: 60 }, { 'Retry-After': '60' });
     }
     if (worst) throw refuse(worst);

@@ -26,7 +26,12 @@ async function assertFresh(c: Context<AppEnv>) {
     metadata: { route: c.req.routePath },
   });
   // RFC 9470 §3: the same answer as a standard challenge, so a bearer client can react without reading the body.
-  throw fail('step_up_required', undefined, { ...status, fresh: false }, { 'WWW-Authenticate': stepUpChallenge(status.maxAgeSeconds) });
+  throw fail(
+    'step_up_required',
+    undefined,
+    { ...status, fresh: false },
+    { 'WWW-Authenticate': stepUpChallenge(status.maxAgeSeconds) },
+  );
 }
 
 export const requireStepUp = createMiddleware<AppEnv>(async (c, next) => {

@@ -42,30 +42,57 @@ const OAUTH_BINDING_NOTES: Partial<Record<ResponseKind, string>> = {
     'Cookie transport: the binding comes from the `svc-oauth-binding` cookie of this provider (a `binding` in the body is ignored); without a valid one the answer is 400 `oauth_invalid_state` and the API is not called; the cookie is cleared once the API answered (not on 5xx or unreachable). Bearer transport: send the `binding` start returned.',
 };
 
-const COOKIE_SCHEME: Record<Exclude<CredentialKind, 'none'>, string> = { pre: 'preAuthCookie', reg: 'registrationCookie', access: 'accessCookie', refresh: 'refreshCookie' };
+const COOKIE_SCHEME: Record<Exclude<CredentialKind, 'none'>, string> = {
+  pre: 'preAuthCookie',
+  reg: 'registrationCookie',
+  access: 'accessCookie',
+  refresh: 'refreshCookie',
+};
 
 const TRANSPORT_HEADER = {
   name: 'x-svc-auth-transport',
   in: 'header',
   required: false,
-  description: '`bearer` selects bearer transport (tokens in bodies, credentials in `Authorization`); absent or anything else means cookie transport.',
+  description:
+    '`bearer` selects bearer transport (tokens in bodies, credentials in `Authorization`); absent or anything else means cookie transport.',
   schema: { type: 'string', enum: ['bearer'] },
 };
 
-function successResponses(c: Components, api: Operation, kind: ResponseKind, tokenFree: boolean): Record<string, JsonSchema> {
+function successResponses(
+  c: Components,
+  api: Operation,
+  kind: ResponseKind,
+  tokenFree: boolean,
+): Record<string, JsonSchema> {
   const pair = TRANSPORT_VARIANTS[kind];
-  const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } });
-  if (kind === 'logout') return { '204': { description: 'Signed out (cookie transport: every svc cookie is cleared)' } };
+  const json = (schema: JsonSchema, description: string) => ({
+    description,
+    content: { 'application/json': { schema } },
+  });
+  if (kind === 'logout')
+    return { '204': { description: 'Signed out (cookie transport: every svc cookie is cleared)' } };
   const out: Record<string, JsonSchema> = {};
   for (const s of api.ok) {
     if (!s.schema) out[String(s.status)] = { description: s.description ?? 'No content' };
     else if (pair && !tokenFree) {
       const [cookie, bearer] = pair.map((p) => c.toSchema(p, 'output'));
-      out[String(s.status)] = json({ anyOf: [cookie, bearer] }, 'Cookie transport: the first schema (tokens are set as cookies, never in the body). Bearer transport: the second (tokens in the body).');
+      out[String(s.status)] = json(
+        { anyOf: [cookie, bearer] },
+        'Cookie transport: the first schema (tokens are set as cookies, never in the body). Bearer transport: the second (tokens in the body).',
+      );
     } else {
-      // `delivery` is removed from every adapter answer (§5.10): the two API answers that document one get their adapter schema.
-      const schema = api.path === '/magic-link' ? A.AdapterMagicLinkRequestResponse : api.path === '/organizations/:organizationId/invitations' && api.method === 'POST' ? InvitationResponse : s.schema;
-      out[String(s.status)] = json(c.toSchema(schema, 'output'), s.description ?? 'Success (the API answer, forwarded)');
+      // `delivery` is removed from every adapter answer (§5.10): the two API
+      // answers that document one get their adapter schema.
+      const schema =
+        api.path === '/magic-link'
+          ? A.AdapterMagicLinkRequestResponse
+          : api.path === '/organizations/:organizationId/invitations' && api.method === 'POST'
+            ? InvitationResponse
+            : s.schema;
+      out[String(s.status)] = json(
+        c.toSchema(schema, 'output'),
+        s.description ?? 'Success (the API answer, forwarded)',
+      );
     }
   }
   return out;
@@ -82,7 +109,7 @@ const ADAPTER_ERRORS = { '502': { $ref: '#/components/responses/Error502' } };
 const DESCRIPTION = [
   'The browser-facing routes of the svc adapter (`app.route("/auth", svcAdapter(opts))`, contract §5); paths are relative to the mount, and the TOTP routes assume `svcTotpBridge` at `/auth/totp`.',
   'Two transports: **cookie** (default; the adapter keeps every token in signed httpOnly cookies, refreshes the access cookie itself, and applies the origin guard: 403 `cross_site_request_blocked`) and **bearer** (`x-svc-auth-transport: bearer`; for native apps: tokens travel in bodies and `Authorization`).',
-  'Failures are the API envelope forwarded unchanged, or the adapter\'s own codes in the same envelope.',
+  "Failures are the API envelope forwarded unchanged, or the adapter's own codes in the same envelope.",
 ].join('\n\n');
 
 interface Entry {
@@ -97,8 +124,24 @@ interface Entry {
 
 /** Every browser-facing route: the main table and the TOTP bridge. */
 export const adapterEntries = (): Entry[] => [
-  ...ROUTES.map((r) => ({ method: r.method, path: r.path, raw: r.raw, upstreamMethod: r.compat?.upstreamMethod ?? r.method, cred: r.cred, response: r.response, compat: !!r.compat })),
-  ...TOTP_BRIDGE_ROUTES.map((r) => ({ method: r.method, path: `/totp${r.path}`, raw: r.raw, upstreamMethod: r.method, cred: r.cred, response: r.response, compat: false })),
+  ...ROUTES.map((r) => ({
+    method: r.method,
+    path: r.path,
+    raw: r.raw,
+    upstreamMethod: r.compat?.upstreamMethod ?? r.method,
+    cred: r.cred,
+    response: r.response,
+    compat: !!r.compat,
+  })),
+  ...TOTP_BRIDGE_ROUTES.map((r) => ({
+    method: r.method,
+    path: `/totp${r.path}`,
+    raw: r.raw,
+    upstreamMethod: r.method,
+    cred: r.cred,
+    response: r.response,
+    compat: false,
+  })),
 ];
 
 export function buildAdapterDocument(): JsonSchema {
@@ -107,19 +150,35 @@ export function buildAdapterDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const e of adapterEntries()) {
     const api = apiOps.get(`${e.upstreamMethod} ${e.raw}`);
-    if (!api) throw new Error(`adapter route ${e.method} ${e.path} forwards to ${e.upstreamMethod} ${e.raw}, which the API does not document`);
+    if (!api)
+      throw new Error(
+        `adapter route ${e.method} ${e.path} forwards to ${e.upstreamMethod} ${e.raw}, which the API does not document`,
+      );
     const tokenFree = e.response === 'passthrough' || e.response === 'me' || e.response === 'delete-user';
-    const obj = operationObject(c, { ...api, method: e.method as Operation['method'], path: e.path }, (e.path.split('/')[1] ?? '').replace(/-/g, ' '), successResponses(c, api, e.response, tokenFree));
-    obj['operationId'] = `adapter${e.compat ? 'Get' : ''}${String(obj['operationId']).replace(/^./, (ch) => ch.toUpperCase())}`;
+    const obj = operationObject(
+      c,
+      { ...api, method: e.method as Operation['method'], path: e.path },
+      (e.path.split('/')[1] ?? '').replace(/-/g, ' '),
+      successResponses(c, api, e.response, tokenFree),
+    );
+    obj['operationId'] =
+      `adapter${e.compat ? 'Get' : ''}${String(obj['operationId']).replace(/^./, (ch) => ch.toUpperCase())}`;
     obj['security'] = e.cred === 'none' ? [] : [{ [COOKIE_SCHEME[e.cred]]: [] }, { bearer: [] }];
     if (e.response in OAUTH_BINDING_NOTES) obj['description'] = OAUTH_BINDING_NOTES[e.response];
     obj['parameters'] = [...((obj['parameters'] as JsonSchema[] | undefined) ?? []), TRANSPORT_HEADER];
     obj['responses'] = { ...(obj['responses'] as JsonSchema), ...ADAPTER_ERRORS };
-    if (e.compat) obj['description'] = `Compatibility GET form of \`POST ${e.path}\` (same handling; the origin guard applies in every SameSite mode).`;
+    if (e.compat)
+      obj['description'] =
+        `Compatibility GET form of \`POST ${e.path}\` (same handling; the origin guard applies in every SameSite mode).`;
     if (e.method === 'GET' && api.body) delete obj['requestBody'];
     (paths[toOpenApiPath(e.path)] ??= {})[e.method.toLowerCase()] = obj;
   }
-  const cookie = (name: string, what: string) => ({ type: 'apiKey', in: 'cookie', name, description: `Cookie transport: the signed ${what} cookie (name configurable).` });
+  const cookie = (name: string, what: string) => ({
+    type: 'apiKey',
+    in: 'cookie',
+    name,
+    description: `Cookie transport: the signed ${what} cookie (name configurable).`,
+  });
   return {
     openapi: '3.1.0',
     info: { title: 'svc adapter (browser-facing routes)', version: API_VERSION, description: DESCRIPTION },
@@ -133,7 +192,11 @@ export function buildAdapterDocument(): JsonSchema {
         refreshCookie: cookie('svc-refresh', 'refresh'),
         preAuthCookie: cookie('svc-ephemeral', 'pre-auth (ephemeral)'),
         registrationCookie: cookie('svc-ephemeral', 'registration (ephemeral)'),
-        bearer: { type: 'http', scheme: 'bearer', description: `Bearer transport (\`x-svc-auth-transport: bearer\`): the API token the route needs — ${Object.keys(TOKEN_SCHEMES).join(', ')}.` },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `Bearer transport (\`x-svc-auth-transport: bearer\`): the API token the route needs — ${Object.keys(TOKEN_SCHEMES).join(', ')}.`,
+        },
       },
     },
   };

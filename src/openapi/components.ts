@@ -32,7 +32,9 @@ export function codesForStatus(status: number, extra: ExtraCodes = {}): string[]
 }
 
 export const errorStatuses = (extra: ExtraCodes = {}): number[] =>
-  [...new Set([...Object.values(ERRORS).map(([s]) => s as number), ...Object.keys(extra).map(Number)])].sort((a, b) => a - b);
+  [...new Set([...Object.values(ERRORS).map(([s]) => s as number), ...Object.keys(extra).map(Number)])].sort(
+    (a, b) => a - b,
+  );
 
 /** Drops the per-schema `$schema`/`$id` that zod writes: inside a document they would re-base references. */
 export function clean(schema: JsonSchema): JsonSchema {
@@ -50,15 +52,24 @@ export interface Components {
 export function buildComponents(extra: ExtraCodes = {}): Components {
   const registry = z.registry<{ id: string }>();
   // Sorted: a module namespace's key order differs between loaders (Node sorts it, vite-node does not).
-  const named = [common, session, account, admin, adapter].flatMap((mod) => Object.entries(mod)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const named = [common, session, account, admin, adapter]
+    .flatMap((mod) => Object.entries(mod))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [name, value] of named) {
     if (value instanceof z.ZodMiniType && /^[A-Z]/.test(name)) value.register(registry, { id: name });
   }
-  const out = z.toJSONSchema(registry, { uri: schemaRef, io: 'output', unrepresentable: 'any' }) as { schemas: Record<string, JsonSchema> };
+  const out = z.toJSONSchema(registry, { uri: schemaRef, io: 'output', unrepresentable: 'any' }) as {
+    schemas: Record<string, JsonSchema>;
+  };
   const schemas: Record<string, JsonSchema> = {};
   for (const [id, s] of Object.entries(out.schemas)) schemas[id] = clean(s);
   for (const status of errorStatuses(extra)) {
-    schemas[`Error${status}`] = { allOf: [{ $ref: schemaRef('ErrorEnvelope') }, { type: 'object', properties: { error: { enum: codesForStatus(status, extra) } } }] };
+    schemas[`Error${status}`] = {
+      allOf: [
+        { $ref: schemaRef('ErrorEnvelope') },
+        { type: 'object', properties: { error: { enum: codesForStatus(status, extra) } } },
+      ],
+    };
   }
   const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
     const id = registry.get(schema)?.id;
@@ -76,15 +87,28 @@ export function errorResponses(extra: ExtraCodes = {}): Record<string, JsonSchem
   const out: Record<string, JsonSchema> = {};
   for (const status of errorStatuses(extra)) {
     out[`Error${status}`] = {
-      description: `Error envelope; \`error\` is one of ${codesForStatus(status, extra).map((c) => `\`${c}\``).join(', ')}.`,
-      ...(RETRY_AFTER_STATUSES.includes(status) ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying (contract §0.2).', schema: { type: 'integer', minimum: 0 } } } } : {}),
+      description: `Error envelope; \`error\` is one of ${codesForStatus(status, extra)
+        .map((c) => `\`${c}\``)
+        .join(', ')}.`,
+      ...(RETRY_AFTER_STATUSES.includes(status)
+        ? {
+            headers: {
+              'Retry-After': {
+                description: 'Seconds to wait before retrying (contract §0.2).',
+                schema: { type: 'integer', minimum: 0 },
+              },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: { $ref: schemaRef(`Error${status}`) } } },
     };
   }
   return out;
 }
 
-/** Keeps only the component schemas a document reaches from its paths and responses (each document lists what it uses). */
+/**
+ * Keeps only the component schemas a document reaches from its paths and responses (each document lists what it uses).
+ */
 export function reachableSchemas(all: Record<string, JsonSchema>, roots: unknown[]): Record<string, JsonSchema> {
   const keep = new Set<string>();
   const pending = [...roots];

@@ -17,10 +17,21 @@ import { signInOperations } from './operations-sign-in.js';
 import { ERRORS } from '../errors.js';
 
 /** `GET /openapi.json` itself (registered only when enabled, see `OPENAPI_ENABLED`). */
-export const openApiOperation = op('GET', '/openapi.json', 'This OpenAPI document (off in production unless OPENAPI_ENABLED=true)', 'none', OpenApiDocument);
+export const openApiOperation = op(
+  'GET',
+  '/openapi.json',
+  'This OpenAPI document (off in production unless OPENAPI_ENABLED=true)',
+  'none',
+  OpenApiDocument,
+);
 
 /** Every operation of the auth API, in a stable order. */
-export const apiOperations = (): Operation[] => [...signInOperations, ...accountOperations, ...adminOperations, openApiOperation];
+export const apiOperations = (): Operation[] => [
+  ...signInOperations,
+  ...accountOperations,
+  ...adminOperations,
+  openApiOperation,
+];
 
 /** Statuses any route can answer (contract §0.2–§0.4): body, CORS, deadline, limiter, header size, server. */
 const COMMON_STATUSES = [400, 403, 408, 413, 429, 431, 500, 503];
@@ -37,7 +48,8 @@ const SECURITY: Record<RouteCredential, string | null> = {
 export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 export const operationId = (o: Pick<Operation, 'method' | 'path'>) =>
-  o.method.toLowerCase() + o.path.replace(/[^A-Za-z0-9]+([A-Za-z0-9])?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''));
+  o.method.toLowerCase() +
+  o.path.replace(/[^A-Za-z0-9]+([A-Za-z0-9])?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''));
 
 /** The statuses an operation documents besides its successes. */
 export function errorStatusesOf(o: Operation): number[] {
@@ -50,39 +62,68 @@ export function errorStatusesOf(o: Operation): number[] {
 function queryParameters(c: Components, o: Operation): JsonSchema[] {
   if (!o.query) return [];
   const schema = c.toSchema(o.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: s }));
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: s,
+  }));
 }
 
 function describe(o: Operation): string | undefined {
   const parts = [o.description];
-  if (o.credential.startsWith('ephemeral:')) parts.push(`Credential: an ephemeral token of ctx \`${o.credential.slice(10)}\` (contract §1.3).`);
+  if (o.credential.startsWith('ephemeral:'))
+    parts.push(`Credential: an ephemeral token of ctx \`${o.credential.slice(10)}\` (contract §1.3).`);
   if (o.role) parts.push(`Needs the role \`${o.role}\` (403 \`forbidden\` otherwise).`);
   if (o.stepUp === 'required') parts.push('Needs a fresh step-up (403 `step_up_required`).');
-  if (o.stepUp === 'if-capable') parts.push('Needs a fresh step-up once the user has a passkey or TOTP (403 `step_up_required`).');
+  if (o.stepUp === 'if-capable')
+    parts.push('Needs a fresh step-up once the user has a passkey or TOTP (403 `step_up_required`).');
   const text = parts.filter(Boolean).join('\n\n');
   return text || undefined;
 }
 
 /** One OpenAPI operation object; `responses` lets the adapter document swap the success answers. */
-export function operationObject(c: Components, o: Operation, tag: string, responses?: Record<string, JsonSchema>): JsonSchema {
-  const params = [...(o.path.match(/:([A-Za-z0-9_]+)/g) ?? [])].map((p) => ({ name: p.slice(1), in: 'path', required: true, schema: { type: 'string' } }));
+export function operationObject(
+  c: Components,
+  o: Operation,
+  tag: string,
+  responses?: Record<string, JsonSchema>,
+): JsonSchema {
+  const params = [...(o.path.match(/:([A-Za-z0-9_]+)/g) ?? [])].map((p) => ({
+    name: p.slice(1),
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const ok: Record<string, JsonSchema> = {};
   for (const s of o.ok) {
-    ok[String(s.status)] = s.schema ? { description: s.description ?? 'Success', content: { 'application/json': { schema: c.toSchema(s.schema, 'output') } } } : { description: s.description ?? 'No content' };
+    ok[String(s.status)] = s.schema
+      ? {
+          description: s.description ?? 'Success',
+          content: { 'application/json': { schema: c.toSchema(s.schema, 'output') } },
+        }
+      : { description: s.description ?? 'No content' };
   }
-  const errors = Object.fromEntries(errorStatusesOf(o).map((st) => [String(st), { $ref: `#/components/responses/Error${st}` }]));
+  const errors = Object.fromEntries(
+    errorStatusesOf(o).map((st) => [String(st), { $ref: `#/components/responses/Error${st}` }]),
+  );
   const scheme = SECURITY[o.credential];
   const out: JsonSchema = {
     operationId: operationId(o),
     summary: o.summary,
     tags: [tag],
     security: scheme ? [{ [scheme]: [] }] : [],
-    parameters: [...params, ...queryParameters(c, o), ...(o.headers ?? []).map((h) => ({ ...h, in: 'header', required: false }))],
+    parameters: [
+      ...params,
+      ...queryParameters(c, o),
+      ...(o.headers ?? []).map((h) => ({ ...h, in: 'header', required: false })),
+    ],
     responses: { ...(responses ?? ok), ...errors },
   };
   const description = describe(o);
   if (description) out['description'] = description;
-  if (o.body) out['requestBody'] = { required: false, content: { 'application/json': { schema: c.toSchema(o.body, 'input') } } };
+  if (o.body)
+    out['requestBody'] = { required: false, content: { 'application/json': { schema: c.toSchema(o.body, 'input') } } };
   if (!(out['parameters'] as unknown[]).length) delete out['parameters'];
   return out;
 }
@@ -93,9 +134,23 @@ const tagOf = (path: string) => {
 };
 
 export const TOKEN_SCHEMES = {
-  accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'RS256 access token (`typ: access`) from a session envelope.' },
-  ephemeralToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'RS256 ephemeral token (`typ: ephemeral`); each route names the `ctx` it needs.' },
-  refreshToken: { type: 'http', scheme: 'bearer', description: 'Opaque refresh token (43 base64url characters), only on `POST /refresh`.' },
+  accessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'RS256 access token (`typ: access`) from a session envelope.',
+  },
+  ephemeralToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'RS256 ephemeral token (`typ: ephemeral`); each route names the `ctx` it needs.',
+  },
+  refreshToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Opaque refresh token (43 base64url characters), only on `POST /refresh`.',
+  },
 };
 
 const API_DESCRIPTION = [
@@ -116,7 +171,10 @@ export function buildApiDocument(): JsonSchema {
     openapi: '3.1.0',
     info: { title: 'svc auth API', version: API_VERSION, description: API_DESCRIPTION },
     paths,
-    components: { schemas: reachableSchemas(c.schemas, [paths, errorResponses()]), responses: errorResponses(), securitySchemes: TOKEN_SCHEMES },
+    components: {
+      schemas: reachableSchemas(c.schemas, [paths, errorResponses()]),
+      responses: errorResponses(),
+      securitySchemes: TOKEN_SCHEMES,
+    },
   };
 }
-

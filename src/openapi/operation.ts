@@ -9,7 +9,13 @@ import type { ErrorCode } from '../errors.js';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The route credential (contract §0.3). */
-export type RouteCredential = 'none' | 'access' | 'ephemeral:login' | 'ephemeral:registration' | 'ephemeral:mfa' | 'refresh';
+export type RouteCredential =
+  | 'none'
+  | 'access'
+  | 'ephemeral:login'
+  | 'ephemeral:registration'
+  | 'ephemeral:mfa'
+  | 'refresh';
 
 export interface Operation {
   method: HttpMethod;
@@ -45,5 +51,12 @@ export function op(
   ok: OkInput,
   extra: Omit<Operation, 'method' | 'path' | 'summary' | 'credential' | 'ok'> = {},
 ): Operation {
-  return { method, path, summary, credential, ok: Array.isArray(ok) ? ok : [{ status: 200, schema: ok as z.ZodMiniType }], ...extra };
+  return {
+    method,
+    path,
+    summary,
+    credential,
+    ok: Array.isArray(ok) ? ok : [{ status: 200, schema: ok as z.ZodMiniType }],
+    ...extra,
+  };
 }

@@ -34,25 +34,57 @@ const oauthSignInErrors = [
   ...locked,
 ] as const;
 const otpGenerate = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration') =>
-  op('POST', path, summary, credential, OtpGenerateResponse, { errors: ['phone_not_available', 'login_method_disabled', ...locked] });
-const otpVerify = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration', ok: z.ZodMiniType) =>
-  op('POST', path, summary, credential, ok, { body: otpCodeBody, errors: ['otp_verification_failed', 'login_method_disabled', ...locked] });
+  op('POST', path, summary, credential, OtpGenerateResponse, {
+    errors: ['phone_not_available', 'login_method_disabled', ...locked],
+  });
+const otpVerify = (
+  path: string,
+  summary: string,
+  credential: 'ephemeral:login' | 'ephemeral:registration',
+  ok: z.ZodMiniType,
+) =>
+  op('POST', path, summary, credential, ok, {
+    body: otpCodeBody,
+    errors: ['otp_verification_failed', 'login_method_disabled', ...locked],
+  });
 
 export const signInOperations: Operation[] = [
   op('GET', '/health/status', 'Liveness', 'none', MessageResponse),
   op('GET', '/health/version', 'API version (in `message`)', 'none', MessageResponse),
-  op('GET', '/.well-known/jwks.json', 'Public signing keys (Cache-Control: public, max-age=300)', 'none', JwksResponse, { errors: ['jwks_unavailable'] }),
-  op('POST', '/login', 'Start a sign-in: an ephemeral token (ctx login) and the usable methods', 'none', LoginStartResponse, {
-    body: loginBody,
-    errors: ['invalid_identifier', ...locked],
-    description: 'An unknown, unverified or revoked account gets the same answer (a decoy principal, contract §1.10).',
+  op(
+    'GET',
+    '/.well-known/jwks.json',
+    'Public signing keys (Cache-Control: public, max-age=300)',
+    'none',
+    JwksResponse,
+    { errors: ['jwks_unavailable'] },
+  ),
+  op(
+    'POST',
+    '/login',
+    'Start a sign-in: an ephemeral token (ctx login) and the usable methods',
+    'none',
+    LoginStartResponse,
+    {
+      body: loginBody,
+      errors: ['invalid_identifier', ...locked],
+      description:
+        'An unknown, unverified or revoked account gets the same answer (a decoy principal, contract §1.10).',
+    },
+  ),
+  op('POST', '/registration/register', 'Start a registration and send an email code', 'none', RegistrationResponse, {
+    body: registerBody,
   }),
-  op('POST', '/registration/register', 'Start a registration and send an email code', 'none', RegistrationResponse, { body: registerBody }),
   otpGenerate('/otp/generate-email-otp', 'Send a registration email code', 'ephemeral:registration'),
   otpGenerate('/otp/generate-phone-otp', 'Send a registration SMS code', 'ephemeral:registration'),
   otpGenerate('/otp/generate-login-email-otp', 'Send a sign-in email code', 'ephemeral:login'),
   otpGenerate('/otp/generate-login-phone-otp', 'Send a sign-in SMS code', 'ephemeral:login'),
-  otpVerify('/otp/verify-email-otp', 'Verify the registration email code: completes the registration and signs in', 'ephemeral:registration', SessionOrMfaResponse),
+  otpVerify(
+    '/otp/verify-email-otp',
+    'Verify the registration email code: completes the registration and signs in',
+    'ephemeral:registration',
+    SessionOrMfaResponse,
+  ),
   otpVerify('/otp/verify-phone-otp', 'Verify the registration phone', 'ephemeral:registration', MessageResponse),
   otpVerify('/otp/verify-login-email-otp', 'Sign in with an email code', 'ephemeral:login', SessionOrMfaResponse),
   otpVerify('/otp/verify-login-phone-otp', 'Sign in with an SMS code', 'ephemeral:login', SessionOrMfaResponse),
@@ -60,12 +92,19 @@ export const signInOperations: Operation[] = [
     body: magicLinkBody,
     errors: ['redirect_not_allowed', 'invalid_device_data', 'login_method_disabled', ...locked],
   }),
-  op('POST', '/magic-link/verify/:token', 'Verify a sign-in link (from the device that opened it)', 'none', MagicLinkVerifyResponse, {
-    body: magicLinkVerifyBody,
-    errors: ['invalid_verification_token', 'magic_link_confirmation_failed', 'login_method_disabled'],
-    description:
-      'Per `magic_link_confirmation`: `number_match` — without `number` the answer is the challenge (three `choices`, who asked) and nothing is consumed; one `number` settles the link, a wrong one cancels it (400 `magic_link_confirmation_failed`). `same_device` — the `binding` from the request is required; without it the answer is the unknown-token 400. `none` — any verify completes the link.',
-  }),
+  op(
+    'POST',
+    '/magic-link/verify/:token',
+    'Verify a sign-in link (from the device that opened it)',
+    'none',
+    MagicLinkVerifyResponse,
+    {
+      body: magicLinkVerifyBody,
+      errors: ['invalid_verification_token', 'magic_link_confirmation_failed', 'login_method_disabled'],
+      description:
+        'Per `magic_link_confirmation`: `number_match` — without `number` the answer is the challenge (three `choices`, who asked) and nothing is consumed; one `number` settles the link, a wrong one cancels it (400 `magic_link_confirmation_failed`). `same_device` — the `binding` from the request is required; without it the answer is the unknown-token 400. `none` — any verify completes the link.',
+    },
+  ),
   op(
     'POST',
     '/magic-link/check',
@@ -86,22 +125,56 @@ export const signInOperations: Operation[] = [
     errors: ['authentication_failed', 'prf_output_not_allowed', 'login_method_disabled', ...locked],
   }),
   op('GET', '/oauth/providers', 'The usable OAuth providers', 'none', OAuthProviderListResponse),
-  op('POST', '/oauth/:providerId/start', 'Start an OAuth sign-in: the authorization URL and state', 'none', OAuthStartResponse, {
-    body: startBody,
-    errors: ['oauth_provider_not_found', 'oauth_redirect_not_allowed', 'login_method_disabled'],
-  }),
-  op('POST', '/oauth/:providerId/callback', 'Finish an OAuth sign-in with the provider code', 'none', SessionOrMfaResponse, {
-    body: callbackBody,
-    errors: ['oauth_provider_not_found', 'oauth_invalid_state', ...oauthSignInErrors],
-  }),
-  op('POST', '/oauth/:providerId/id-token', "Sign in with the platform's ID token (Sign in with Apple, Google) and the raw nonce", 'none', SessionOrMfaResponse, {
-    body: idTokenBody,
-    errors: ['oauth_provider_not_found', 'id_token_invalid', 'id_token_nonce_mismatch', 'id_token_replayed', ...oauthSignInErrors],
-  }),
-  op('POST', '/totp/verify-login', 'Finish a sign-in with a TOTP code (ephemeral ctx mfa)', 'ephemeral:mfa', SessionEnvelope, {
-    body: totpCodeBody,
-    errors: ['totp_verification_failed', 'totp_code_already_used', ...locked],
-  }),
+  op(
+    'POST',
+    '/oauth/:providerId/start',
+    'Start an OAuth sign-in: the authorization URL and state',
+    'none',
+    OAuthStartResponse,
+    {
+      body: startBody,
+      errors: ['oauth_provider_not_found', 'oauth_redirect_not_allowed', 'login_method_disabled'],
+    },
+  ),
+  op(
+    'POST',
+    '/oauth/:providerId/callback',
+    'Finish an OAuth sign-in with the provider code',
+    'none',
+    SessionOrMfaResponse,
+    {
+      body: callbackBody,
+      errors: ['oauth_provider_not_found', 'oauth_invalid_state', ...oauthSignInErrors],
+    },
+  ),
+  op(
+    'POST',
+    '/oauth/:providerId/id-token',
+    "Sign in with the platform's ID token (Sign in with Apple, Google) and the raw nonce",
+    'none',
+    SessionOrMfaResponse,
+    {
+      body: idTokenBody,
+      errors: [
+        'oauth_provider_not_found',
+        'id_token_invalid',
+        'id_token_nonce_mismatch',
+        'id_token_replayed',
+        ...oauthSignInErrors,
+      ],
+    },
+  ),
+  op(
+    'POST',
+    '/totp/verify-login',
+    'Finish a sign-in with a TOTP code (ephemeral ctx mfa)',
+    'ephemeral:mfa',
+    SessionEnvelope,
+    {
+      body: totpCodeBody,
+      errors: ['totp_verification_failed', 'totp_code_already_used', ...locked],
+    },
+  ),
   op('POST', '/refresh', 'Rotate a refresh token: a new session envelope', 'refresh', SessionEnvelope, {
     errors: ['invalid_refresh_token', 'refresh_token_reused'],
     headers: [
@@ -115,5 +188,11 @@ export const signInOperations: Operation[] = [
   }),
   op('DELETE', '/logout', 'End the current sign-in chain', 'access', MessageResponse),
   op('DELETE', '/logout/all', 'End every session of the user', 'access', RevokedCountResponse),
-  op('GET', '/logout', 'Deprecated form of DELETE /logout/all (answers with `Deprecation: true`)', 'access', RevokedCountResponse),
+  op(
+    'GET',
+    '/logout',
+    'Deprecated form of DELETE /logout/all (answers with `Deprecation: true`)',
+    'access',
+    RevokedCountResponse,
+  ),
 ];

@@ -6,9 +6,17 @@ import { activeSessionWhere } from './sessions.js';
 
 /** Substring match on email or phone; `instr` so `%`/`_` in the search are literal. */
 const searchWhere = (search: string | undefined) =>
-  search ? or(sql`instr(${users.email}, ${search.toLowerCase()}) > 0`, sql`instr(coalesce(${users.phone}, ''), ${search}) > 0`) : undefined;
+  search
+    ? or(
+        sql`instr(${users.email}, ${search.toLowerCase()}) > 0`,
+        sql`instr(coalesce(${users.phone}, ''), ${search}) > 0`,
+      )
+    : undefined;
 
-export async function listUsers(db: Db, q: { limit: number; offset: number; search?: string }): Promise<{ rows: UserRow[]; total: number }> {
+export async function listUsers(
+  db: Db,
+  q: { limit: number; offset: number; search?: string },
+): Promise<{ rows: UserRow[]; total: number }> {
   const where = searchWhere(q.search);
   const [rows, [totalRow]] = await Promise.all([
     db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(q.limit).offset(q.offset),
@@ -25,14 +33,25 @@ export async function listUsers(db: Db, q: { limit: number; offset: number; sear
 export async function revokeAllUserSessions(db: Db, userId: string, reason: string, nowMs: number): Promise<number> {
   const set = { revokedAt: new Date(nowMs), revokedReason: reason, updatedAt: new Date(nowMs) };
   const [active] = await db.batch([
-    db.update(sessions).set(set).where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs))),
-    db.update(sessions).set(set).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt))),
+    db
+      .update(sessions)
+      .set(set)
+      .where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs))),
+    db
+      .update(sessions)
+      .set(set)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt))),
   ]);
   return active.rowsAffected;
 }
 
 export async function recentUserEvents(db: Db, userId: string, limit: number) {
-  return db.select().from(authEvents).where(eq(authEvents.userId, userId)).orderBy(desc(authEvents.createdAt), desc(authEvents.id)).limit(limit);
+  return db
+    .select()
+    .from(authEvents)
+    .where(eq(authEvents.userId, userId))
+    .orderBy(desc(authEvents.createdAt), desc(authEvents.id))
+    .limit(limit);
 }
 
 export async function deleteUserRow(db: Db, userId: string): Promise<boolean> {

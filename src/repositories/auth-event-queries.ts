@@ -40,10 +40,20 @@ export function eventWhere(f: EventFilter): SQL | undefined {
 }
 
 /** Newest first; `id` breaks ties so pages never overlap or skip. */
-export async function queryEvents(db: Db, f: EventFilter, page: { limit: number; offset: number }): Promise<{ rows: AuthEventRow[]; total: number }> {
+export async function queryEvents(
+  db: Db,
+  f: EventFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: AuthEventRow[]; total: number }> {
   const where = eventWhere(f);
   const [rows, [total]] = await Promise.all([
-    db.select().from(authEvents).where(where).orderBy(desc(authEvents.createdAt), desc(authEvents.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(authEvents)
+      .where(where)
+      .orderBy(desc(authEvents.createdAt), desc(authEvents.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ n: count() }).from(authEvents).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
@@ -76,24 +86,45 @@ export async function userAnomalies(db: Db, userId: string) {
 
 export async function listAnomalies(db: Db, limit: number): Promise<{ rows: AuthEventRow[]; total: number }> {
   const [rows, [total]] = await Promise.all([
-    db.select().from(authEvents).where(anomalyTypeSql).orderBy(desc(authEvents.createdAt), desc(authEvents.id)).limit(limit),
+    db
+      .select()
+      .from(authEvents)
+      .where(anomalyTypeSql)
+      .orderBy(desc(authEvents.createdAt), desc(authEvents.id))
+      .limit(limit),
     db.select({ n: count() }).from(authEvents).where(anomalyTypeSql),
   ]);
   return { rows, total: total?.n ?? 0 };
 }
 
 /** `type → count` in a time window (GROUP BY in SQL). */
-export async function countByType(db: Db, fromMs: number, toMs: number, types?: readonly string[]): Promise<{ type: string; count: number }[]> {
+export async function countByType(
+  db: Db,
+  fromMs: number,
+  toMs: number,
+  types?: readonly string[],
+): Promise<{ type: string; count: number }[]> {
   return db
     .select({ type: authEvents.type, count: count() })
     .from(authEvents)
-    .where(and(gte(authEvents.createdAt, new Date(fromMs)), lte(authEvents.createdAt, new Date(toMs)), types ? inArray(authEvents.type, [...types]) : undefined))
+    .where(
+      and(
+        gte(authEvents.createdAt, new Date(fromMs)),
+        lte(authEvents.createdAt, new Date(toMs)),
+        types ? inArray(authEvents.type, [...types]) : undefined,
+      ),
+    )
     .groupBy(authEvents.type)
     .orderBy(desc(count()), authEvents.type);
 }
 
 /** `(bucket start, type) → count`; buckets are UTC hours or days computed in SQL. */
-export async function countByBucketAndType(db: Db, fromMs: number, toMs: number, bucketMs: number): Promise<{ bucket: number; type: string; count: number }[]> {
+export async function countByBucketAndType(
+  db: Db,
+  fromMs: number,
+  toMs: number,
+  bucketMs: number,
+): Promise<{ bucket: number; type: string; count: number }[]> {
   const size = sql.raw(String(Math.trunc(bucketMs)));
   const bucket = sql<number>`(${authEvents.createdAt} / ${size}) * ${size}`;
   return db
@@ -108,13 +139,26 @@ export async function countByBucketAndType(db: Db, fromMs: number, toMs: number,
  * sends by channel (`metadata.channel`), for the sign-in health charts.
  * Grouped in SQL, so rows are bounded by buckets × methods, never by events.
  */
-export async function countSignInDetailByBucket(db: Db, fromMs: number, toMs: number, bucketMs: number): Promise<{ bucket: number; type: string; detail: string | null; count: number }[]> {
+export async function countSignInDetailByBucket(
+  db: Db,
+  fromMs: number,
+  toMs: number,
+  bucketMs: number,
+): Promise<{ bucket: number; type: string; detail: string | null; count: number }[]> {
   const size = sql.raw(String(Math.trunc(bucketMs)));
   const bucket = sql<number>`(${authEvents.createdAt} / ${size}) * ${size}`;
-  const detail = sql<string | null>`json_extract(${authEvents.metadata}, CASE WHEN ${authEvents.type} = 'session_issued' THEN '$.method' ELSE '$.channel' END)`;
+  const detail = sql<
+    string | null
+  >`json_extract(${authEvents.metadata}, CASE WHEN ${authEvents.type} = 'session_issued' THEN '$.method' ELSE '$.channel' END)`;
   return db
     .select({ bucket, type: authEvents.type, detail, count: count() })
     .from(authEvents)
-    .where(and(gte(authEvents.createdAt, new Date(fromMs)), lte(authEvents.createdAt, new Date(toMs)), inArray(authEvents.type, ['session_issued', 'otp_sent'])))
+    .where(
+      and(
+        gte(authEvents.createdAt, new Date(fromMs)),
+        lte(authEvents.createdAt, new Date(toMs)),
+        inArray(authEvents.type, ['session_issued', 'otp_sent']),
+      ),
+    )
     .groupBy(bucket, authEvents.type, detail);
 }

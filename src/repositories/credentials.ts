@@ -5,7 +5,14 @@ import { prepared } from '../db/driver/prepared.js';
 import { credentials, type CredentialRow } from '../db/schema.js';
 
 // `/users/me` and every passkey ceremony list them: prepared once (src/db/driver/prepared.ts).
-const ofUser = prepared((db) => db.select().from(credentials).where(eq(credentials.userId, sql.placeholder('userId'))).orderBy(asc(credentials.createdAt)).prepare());
+const ofUser = prepared((db) =>
+  db
+    .select()
+    .from(credentials)
+    .where(eq(credentials.userId, sql.placeholder('userId')))
+    .orderBy(asc(credentials.createdAt))
+    .prepare(),
+);
 
 export type NewCredential = typeof credentials.$inferInsert;
 
@@ -14,7 +21,10 @@ export function listCredentials(db: Db, userId: string): Promise<CredentialRow[]
 }
 
 export async function findUserCredential(db: Db, userId: string, id: string): Promise<CredentialRow | null> {
-  const [row] = await db.select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.id, id), eq(credentials.userId, userId)));
   return row ?? null;
 }
 

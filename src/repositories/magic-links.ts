@@ -9,7 +9,13 @@ const liveByHash = prepared((db) =>
   db
     .select()
     .from(magicLinkTokens)
-    .where(and(eq(magicLinkTokens.tokenHash, sql.placeholder('tokenHash')), isNull(magicLinkTokens.usedAt), gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs'))))
+    .where(
+      and(
+        eq(magicLinkTokens.tokenHash, sql.placeholder('tokenHash')),
+        isNull(magicLinkTokens.usedAt),
+        gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs')),
+      ),
+    )
     .prepare(),
 );
 // One judgement per link: `used_at IS NULL` lets exactly one verify (or one guess) through.
@@ -17,8 +23,18 @@ const settle = (refused: boolean) =>
   prepared((db) =>
     db
       .update(magicLinkTokens)
-      .set(refused ? { usedAt: sql`${sql.placeholder('nowMs')}`, refusedAt: sql`${sql.placeholder('nowMs')}` } : { usedAt: sql`${sql.placeholder('nowMs')}` })
-      .where(and(eq(magicLinkTokens.id, sql.placeholder('id')), isNull(magicLinkTokens.usedAt), gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs'))))
+      .set(
+        refused
+          ? { usedAt: sql`${sql.placeholder('nowMs')}`, refusedAt: sql`${sql.placeholder('nowMs')}` }
+          : { usedAt: sql`${sql.placeholder('nowMs')}` },
+      )
+      .where(
+        and(
+          eq(magicLinkTokens.id, sql.placeholder('id')),
+          isNull(magicLinkTokens.usedAt),
+          gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs')),
+        ),
+      )
       .prepare(),
   );
 const accept = settle(false);
@@ -27,7 +43,12 @@ const newestLive = prepared((db) =>
   db
     .select()
     .from(magicLinkTokens)
-    .where(and(eq(magicLinkTokens.userId, sql.placeholder('userId')), gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs'))))
+    .where(
+      and(
+        eq(magicLinkTokens.userId, sql.placeholder('userId')),
+        gt(magicLinkTokens.expiresAt, sql.placeholder('nowMs')),
+      ),
+    )
     .orderBy(desc(magicLinkTokens.createdAt))
     .limit(1)
     .prepare(),
@@ -47,14 +68,23 @@ const claimSession = prepared((db) =>
     )
     .prepare(),
 );
-const byHash = prepared((db) => db.select().from(magicLinkTokens).where(eq(magicLinkTokens.tokenHash, sql.placeholder('tokenHash'))).prepare());
+const byHash = prepared((db) =>
+  db
+    .select()
+    .from(magicLinkTokens)
+    .where(eq(magicLinkTokens.tokenHash, sql.placeholder('tokenHash')))
+    .prepare(),
+);
 
 export type MagicLinkRow = typeof magicLinkTokens.$inferSelect;
 
 /** Expires every live link of the user and stores the new one, in one batch. */
 export async function replaceMagicLink(db: Db, row: typeof magicLinkTokens.$inferInsert, now: Date): Promise<void> {
   await db.batch([
-    db.update(magicLinkTokens).set({ expiresAt: now }).where(and(eq(magicLinkTokens.userId, row.userId), gt(magicLinkTokens.expiresAt, now))),
+    db
+      .update(magicLinkTokens)
+      .set({ expiresAt: now })
+      .where(and(eq(magicLinkTokens.userId, row.userId), gt(magicLinkTokens.expiresAt, now))),
     db.insert(magicLinkTokens).values(row),
   ]);
 }

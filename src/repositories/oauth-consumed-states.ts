@@ -13,7 +13,12 @@ export async function consumeOAuthState(
 ): Promise<boolean> {
   const inserted = await db
     .insert(oauthConsumedStates)
-    .values({ stateId: row.stateId, providerId: row.providerId, consumedAt: new Date(row.consumedAtMs), expiresAt: new Date(row.expiresAtMs) })
+    .values({
+      stateId: row.stateId,
+      providerId: row.providerId,
+      consumedAt: new Date(row.consumedAtMs),
+      expiresAt: new Date(row.expiresAtMs),
+    })
     .onConflictDoNothing()
     .returning({ stateId: oauthConsumedStates.stateId });
   return inserted.length === 1;

@@ -5,7 +5,11 @@ import { oauthIdentities } from '../db/schema.js';
 
 export type OAuthIdentityRow = typeof oauthIdentities.$inferSelect;
 
-export async function findOAuthIdentity(db: Db, providerId: string, providerSubject: string): Promise<OAuthIdentityRow | null> {
+export async function findOAuthIdentity(
+  db: Db,
+  providerId: string,
+  providerSubject: string,
+): Promise<OAuthIdentityRow | null> {
   const [row] = await db
     .select()
     .from(oauthIdentities)
@@ -13,9 +17,14 @@ export async function findOAuthIdentity(db: Db, providerId: string, providerSubj
   return row ?? null;
 }
 
-export const insertOAuthIdentity = (db: Db, row: typeof oauthIdentities.$inferInsert) => db.insert(oauthIdentities).values(row);
+export const insertOAuthIdentity = (db: Db, row: typeof oauthIdentities.$inferInsert) =>
+  db.insert(oauthIdentities).values(row);
 
-export async function touchOAuthIdentity(db: Db, id: string, fields: { email: string; profile: { email: string; name?: string }; nowMs: number }) {
+export async function touchOAuthIdentity(
+  db: Db,
+  id: string,
+  fields: { email: string; profile: { email: string; name?: string }; nowMs: number },
+) {
   const now = new Date(fields.nowMs);
   await db
     .update(oauthIdentities)

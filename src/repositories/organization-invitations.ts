@@ -24,7 +24,10 @@ export function invitationStatus(row: InvitationRow, nowMs: number): InvitationS
  * Inserts the invitation, or refreshes the unresolved one for the same
  * (organization, email): new roles, scopes, inviter and expiry, same id.
  */
-export async function upsertInvitation(db: Db, row: Omit<InvitationRow, 'acceptedAt' | 'declinedAt' | 'revokedAt' | 'acceptedByUserId'>): Promise<InvitationRow> {
+export async function upsertInvitation(
+  db: Db,
+  row: Omit<InvitationRow, 'acceptedAt' | 'declinedAt' | 'revokedAt' | 'acceptedByUserId'>,
+): Promise<InvitationRow> {
   const [saved] = await db
     .insert(inv)
     .values(row)
@@ -38,11 +41,22 @@ export async function upsertInvitation(db: Db, row: Omit<InvitationRow, 'accepte
 }
 
 /** An organization's invitations: pending first, then newest first. */
-export async function listOrganizationInvitations(db: Db, organizationId: string, page: { limit: number; offset: number }, nowMs: number) {
+export async function listOrganizationInvitations(
+  db: Db,
+  organizationId: string,
+  page: { limit: number; offset: number },
+  nowMs: number,
+) {
   const where = eq(inv.organizationId, organizationId);
   const pendingFirst: SQL = sql`CASE WHEN ${pendingAt(nowMs)} THEN 0 ELSE 1 END`;
   const [rows, [total]] = await Promise.all([
-    db.select().from(inv).where(where).orderBy(asc(pendingFirst), desc(inv.createdAt), desc(inv.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(inv)
+      .where(where)
+      .orderBy(asc(pendingFirst), desc(inv.createdAt), desc(inv.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ n: count() }).from(inv).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
@@ -79,7 +93,10 @@ export async function findInvitation(db: Db, id: string): Promise<InvitationRow 
  * is marked accepted. Of two racing accepts the second sees a resolved
  * invitation, so it inserts nothing and updates nothing.
  */
-export async function acceptInvitationRow(db: Db, a: { id: string; email: string; userId: string; membershipId: string; nowMs: number }) {
+export async function acceptInvitationRow(
+  db: Db,
+  a: { id: string; email: string; userId: string; membershipId: string; nowMs: number },
+) {
   const pending = sql`i.id = ${a.id} AND i.email = ${a.email} AND i.accepted_at IS NULL AND i.declined_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > ${a.nowMs}`;
   const [inserted, updated] = await db.batch([
     db.run(sql`INSERT INTO organization_memberships (id, organization_id, user_id, roles, scopes, created_at, updated_at)
@@ -95,7 +112,12 @@ export async function acceptInvitationRow(db: Db, a: { id: string; email: string
 }
 
 /** Declines a pending invitation addressed to `email`; false when there is none. */
-export async function declineInvitationRow(db: Db, id: string, email: string, nowMs: number): Promise<InvitationRow | null> {
+export async function declineInvitationRow(
+  db: Db,
+  id: string,
+  email: string,
+  nowMs: number,
+): Promise<InvitationRow | null> {
   const [row] = await db
     .update(inv)
     .set({ declinedAt: new Date(nowMs) })
@@ -105,7 +127,12 @@ export async function declineInvitationRow(db: Db, id: string, email: string, no
 }
 
 /** Revokes an unresolved invitation of the organization (expired ones too); null when there is none. */
-export async function revokeInvitationRow(db: Db, organizationId: string, id: string, nowMs: number): Promise<InvitationRow | null> {
+export async function revokeInvitationRow(
+  db: Db,
+  organizationId: string,
+  id: string,
+  nowMs: number,
+): Promise<InvitationRow | null> {
   const [row] = await db
     .update(inv)
     .set({ revokedAt: new Date(nowMs) })

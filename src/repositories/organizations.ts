@@ -2,7 +2,14 @@
 import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { prepared } from '../db/driver/prepared.js';
-import { organizationMemberships, organizations, sessions, users, type MembershipRow, type OrganizationRow } from '../db/schema.js';
+import {
+  organizationMemberships,
+  organizations,
+  sessions,
+  users,
+  type MembershipRow,
+  type OrganizationRow,
+} from '../db/schema.js';
 
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | null> {
   const [row] = await db.select().from(organizations).where(eq(organizations.id, id));
@@ -29,10 +36,12 @@ const ofUser = prepared((db) =>
 );
 
 /** The user's memberships with their organizations, oldest first (§3.7 picks the oldest). */
-export async function listUserOrganizations(db: Db, userId: string): Promise<{ organization: OrganizationRow; membership: MembershipRow }[]> {
+export async function listUserOrganizations(
+  db: Db,
+  userId: string,
+): Promise<{ organization: OrganizationRow; membership: MembershipRow }[]> {
   return ofUser(db).all({ userId });
 }
-
 
 /** Slugs equal to `base` or of the form `base-<n>` (collision suffixes, §2.4). */
 export async function slugsLike(db: Db, base: string): Promise<string[]> {
@@ -45,7 +54,10 @@ export async function slugsLike(db: Db, base: string): Promise<string[]> {
 }
 
 export async function memberCount(db: Db, organizationId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(organizationMemberships).where(eq(organizationMemberships.organizationId, organizationId));
+  const [row] = await db
+    .select({ n: count() })
+    .from(organizationMemberships)
+    .where(eq(organizationMemberships.organizationId, organizationId));
   return row?.n ?? 0;
 }
 
@@ -68,7 +80,10 @@ export async function listMembers(db: Db, organizationId: string, page: { limit:
 /** Admin listing with member counts (one grouped subquery, no per-row queries). */
 export async function listOrganizations(db: Db, q: { limit: number; offset: number; search?: string }) {
   const where = q.search
-    ? or(sql`instr(lower(${organizations.name}), ${q.search.toLowerCase()}) > 0`, sql`instr(${organizations.slug}, ${q.search.toLowerCase()}) > 0`)
+    ? or(
+        sql`instr(lower(${organizations.name}), ${q.search.toLowerCase()}) > 0`,
+        sql`instr(${organizations.slug}, ${q.search.toLowerCase()}) > 0`,
+      )
     : undefined;
   const counts = db
     .select({ organizationId: organizationMemberships.organizationId, n: count().as('n') })
@@ -90,7 +105,8 @@ export async function listOrganizations(db: Db, q: { limit: number; offset: numb
 }
 
 /** SQL: does this membership row hold the `owner` role? */
-export const holdsOwner = (rolesColumn = organizationMemberships.roles) => sql`EXISTS (SELECT 1 FROM json_each(${rolesColumn}) AS r WHERE r.value = 'owner')`;
+export const holdsOwner = (rolesColumn = organizationMemberships.roles) =>
+  sql`EXISTS (SELECT 1 FROM json_each(${rolesColumn}) AS r WHERE r.value = 'owner')`;
 
 /** SQL: another membership of the same organization holds `owner`. */
 const otherOwnerExists = (organizationId: string, userId: string) =>
@@ -124,7 +140,12 @@ export async function updateMembershipGuarded(
 }
 
 /** Deletes a membership unless it is the last owner; clears that org as the user's active one. */
-export async function deleteMembershipGuarded(db: Db, organizationId: string, userId: string, nowMs: number): Promise<'deleted' | 'missing' | 'last_owner'> {
+export async function deleteMembershipGuarded(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  nowMs: number,
+): Promise<'deleted' | 'missing' | 'last_owner'> {
   const [res] = await db.batch([
     db
       .delete(organizationMemberships)
@@ -155,4 +176,3 @@ export async function deleteOrganizationRow(db: Db, id: string): Promise<boolean
   const res = await db.delete(organizations).where(eq(organizations.id, id));
   return res.rowsAffected > 0;
 }
-

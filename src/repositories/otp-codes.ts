@@ -6,12 +6,22 @@ import { otpCodes } from '../db/schema.js';
 
 // Every OTP verify reads and consumes the row: prepared once (src/db/driver/prepared.ts).
 const ofUser = prepared((db) =>
-  db.select().from(otpCodes).where(and(eq(otpCodes.userId, sql.placeholder('userId')), eq(otpCodes.channel, sql.placeholder('channel')))).prepare(),
+  db
+    .select()
+    .from(otpCodes)
+    .where(and(eq(otpCodes.userId, sql.placeholder('userId')), eq(otpCodes.channel, sql.placeholder('channel'))))
+    .prepare(),
 );
 const consume = prepared((db) =>
   db
     .delete(otpCodes)
-    .where(and(eq(otpCodes.userId, sql.placeholder('userId')), eq(otpCodes.channel, sql.placeholder('channel')), eq(otpCodes.codeHash, sql.placeholder('codeHash'))))
+    .where(
+      and(
+        eq(otpCodes.userId, sql.placeholder('userId')),
+        eq(otpCodes.channel, sql.placeholder('channel')),
+        eq(otpCodes.codeHash, sql.placeholder('codeHash')),
+      ),
+    )
     .prepare(),
 );
 
@@ -29,7 +39,12 @@ const upsert = prepared((db) =>
     })
     .onConflictDoUpdate({
       target: [otpCodes.userId, otpCodes.channel],
-      set: { codeHash: sql`excluded.code_hash`, expiresAt: sql`excluded.expires_at`, createdAt: sql`excluded.created_at`, attempts: 0 },
+      set: {
+        codeHash: sql`excluded.code_hash`,
+        expiresAt: sql`excluded.expires_at`,
+        createdAt: sql`excluded.created_at`,
+        attempts: 0,
+      },
     })
     .prepare(),
 );
@@ -37,8 +52,17 @@ const upsert = prepared((db) =>
 export type OtpChannel = 'email' | 'phone';
 
 /** Inserts the live code, replacing the previous one and resetting `attempts`. */
-export async function upsertOtpCode(db: Db, row: { userId: string; channel: OtpChannel; codeHash: string; expiresAt: Date; createdAt: Date }): Promise<void> {
-  await upsert(db).run({ userId: row.userId, channel: row.channel, codeHash: row.codeHash, expiresAt: row.expiresAt.getTime(), createdAt: row.createdAt.getTime() });
+export async function upsertOtpCode(
+  db: Db,
+  row: { userId: string; channel: OtpChannel; codeHash: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
+  await upsert(db).run({
+    userId: row.userId,
+    channel: row.channel,
+    codeHash: row.codeHash,
+    expiresAt: row.expiresAt.getTime(),
+    createdAt: row.createdAt.getTime(),
+  });
 }
 
 export async function findOtpCode(db: Db, userId: string, channel: OtpChannel) {
@@ -52,14 +76,25 @@ export async function consumeOtpCode(db: Db, userId: string, channel: OtpChannel
 }
 
 /** Counts a wrong submission and deletes the row once it reaches `maxAttempts`. */
-export async function countWrongAttempt(db: Db, userId: string, channel: OtpChannel, codeHash: string, maxAttempts: number): Promise<void> {
+export async function countWrongAttempt(
+  db: Db,
+  userId: string,
+  channel: OtpChannel,
+  codeHash: string,
+  maxAttempts: number,
+): Promise<void> {
   const match = and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel), eq(otpCodes.codeHash, codeHash));
   await db.batch([
-    db.update(otpCodes).set({ attempts: sql`${otpCodes.attempts} + 1` }).where(match),
+    db
+      .update(otpCodes)
+      .set({ attempts: sql`${otpCodes.attempts} + 1` })
+      .where(match),
     db.delete(otpCodes).where(and(match, gte(otpCodes.attempts, maxAttempts))),
   ]);
 }
 
 export async function deleteOtpCode(db: Db, userId: string, channel: OtpChannel, codeHash: string): Promise<void> {
-  await db.delete(otpCodes).where(and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel), eq(otpCodes.codeHash, codeHash)));
+  await db
+    .delete(otpCodes)
+    .where(and(eq(otpCodes.userId, userId), eq(otpCodes.channel, channel), eq(otpCodes.codeHash, codeHash)));
 }

@@ -51,7 +51,15 @@ const successorInsert = (from: 's' | 'n', source: SQL) => {
     RETURNING organization_id, step_up_verified_at, step_up_method, auth_time, auth_method`;
 };
 /** The successor, only if this batch's claim won. */
-const successor = prepared((db) => preparedStatement(db, successorInsert('s', sql`FROM sessions s WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}`)));
+const successor = prepared((db) =>
+  preparedStatement(
+    db,
+    successorInsert(
+      's',
+      sql`FROM sessions s WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}`,
+    ),
+  ),
+);
 /** Retry (1): the unused successor is retired, only if it is still unused and live. */
 const supersede = prepared((db) =>
   preparedStatement(
@@ -73,7 +81,10 @@ const repoint = prepared((db) =>
 const retrySuccessor = prepared((db) =>
   preparedStatement(
     db,
-    successorInsert('n', sql`FROM sessions s JOIN sessions n ON n.id = ${p('successorId')} WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}`),
+    successorInsert(
+      'n',
+      sql`FROM sessions s JOIN sessions n ON n.id = ${p('successorId')} WHERE s.id = ${p('presentedId')} AND s.replaced_by_session_id = ${p('newId')}`,
+    ),
   ),
 );
 
@@ -91,16 +102,26 @@ export type Rotation = {
 };
 
 /** `claimed` is false when a concurrent rotation won (nothing was written); else the inserted successor's row. */
-export async function rotateSession(db: Db, r: Rotation): Promise<{ claimed: boolean; successor: SuccessorRow | undefined }> {
+export async function rotateSession(
+  db: Db,
+  r: Rotation,
+): Promise<{ claimed: boolean; successor: SuccessorRow | undefined }> {
   const claimWrite = claim(db);
   const [claimed, inserted] = await batchWrites(claimWrite.client, [claimWrite.bind(r), successor(db).bind(r)]);
   return { claimed: claimed!.rowsAffected === 1, successor: inserted!.rows[0] as unknown as SuccessorRow | undefined };
 }
 
 /** Retry-safe rotation: resolves to `undefined` when the successor was already used (no write happened). */
-export async function rotateRetry(db: Db, r: Rotation & { successorId: string }): Promise<{ successor: SuccessorRow | undefined } | undefined> {
+export async function rotateRetry(
+  db: Db,
+  r: Rotation & { successorId: string },
+): Promise<{ successor: SuccessorRow | undefined } | undefined> {
   const first = supersede(db);
-  const [, repointed, inserted] = await batchWrites(first.client, [first.bind(r), repoint(db).bind(r), retrySuccessor(db).bind(r)]);
+  const [, repointed, inserted] = await batchWrites(first.client, [
+    first.bind(r),
+    repoint(db).bind(r),
+    retrySuccessor(db).bind(r),
+  ]);
   if (repointed!.rowsAffected !== 1) return undefined;
   return { successor: inserted!.rows[0] as unknown as SuccessorRow | undefined };
 }

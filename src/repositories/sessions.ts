@@ -7,15 +7,37 @@ import { prepared } from '../db/driver/prepared.js';
 import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js';
 
 // Per-request reads are prepared once per database (src/db/driver/prepared.ts); timestamps bind as epoch ms.
-const byId = prepared((db) => db.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare());
+const byId = prepared((db) =>
+  db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare(),
+);
 // `.limit(1)` on a unique key changes no answer; it tells the embedded client the statement
 // returns one row at most, which it then reads in one native call (src/db/driver/embedded-connection.ts).
 // The access check runs on every authenticated request: its row is mapped by fastGet (src/db/driver/fast-get.ts).
 const withUserById = prepared((db) =>
-  fastGet(db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare()),
+  fastGet(
+    db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare(),
+  ),
 );
 const withUserByLookup = prepared((db) =>
-  fastGet(db.select({ session: sessions, user: users }).from(sessions).leftJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup'))).limit(1).prepare()),
+  fastGet(
+    db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .leftJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.refreshTokenLookup, sql.placeholder('lookup')))
+      .limit(1)
+      .prepare(),
+  ),
 );
 /**
  * The new session row of an issuance, prepared once and bound per sign-in
@@ -69,18 +91,29 @@ export async function findSessionById(db: Db, id: string): Promise<SessionRow | 
 }
 
 /** Session and its owner in one indexed lookup (the access-credential check). */
-export async function findSessionWithUser(db: Db, sessionId: string): Promise<{ session: SessionRow; user: UserRow } | null> {
+export async function findSessionWithUser(
+  db: Db,
+  sessionId: string,
+): Promise<{ session: SessionRow; user: UserRow } | null> {
   return (await withUserById(db).get({ id: sessionId })) ?? null;
 }
 
 /** The refresh lookup: one unique-index probe, with the owner joined in. */
-export async function findSessionByLookup(db: Db, lookup: string): Promise<{ session: SessionRow; user: UserRow | null } | null> {
+export async function findSessionByLookup(
+  db: Db,
+  lookup: string,
+): Promise<{ session: SessionRow; user: UserRow | null } | null> {
   return (await withUserByLookup(db).get({ lookup })) ?? null;
 }
 
 /** Active = not revoked, not replaced, not expired (absolute or idle). */
 export const activeSessionWhere = (nowMs: number) =>
-  and(isNull(sessions.revokedAt), isNull(sessions.replacedBySessionId), gt(sessions.expiresAt, new Date(nowMs)), gt(sessions.idleExpiresAt, new Date(nowMs)));
+  and(
+    isNull(sessions.revokedAt),
+    isNull(sessions.replacedBySessionId),
+    gt(sessions.expiresAt, new Date(nowMs)),
+    gt(sessions.idleExpiresAt, new Date(nowMs)),
+  );
 
 /** Newest first; the id breaks same-millisecond ties so the order is stable between calls. */
 export async function listActiveSessions(db: Db, userId: string, nowMs: number): Promise<SessionRow[]> {
@@ -110,12 +143,24 @@ export async function revokeChain(db: Db, chainId: string, reason: string, nowMs
  * valid until expiry otherwise (contract §0.3). Returns how many *active*
  * sessions were ended.
  */
-export async function revokeUserSessions(db: Db, userId: string, reason: string, nowMs: number, keepChainId?: string): Promise<number> {
+export async function revokeUserSessions(
+  db: Db,
+  userId: string,
+  reason: string,
+  nowMs: number,
+  keepChainId?: string,
+): Promise<number> {
   const set = { revokedAt: new Date(nowMs), revokedReason: reason, updatedAt: new Date(nowMs) };
   const keep = keepChainId ? ne(sessions.chainId, keepChainId) : sql`1 = 1`;
   const [active] = await db.batch([
-    db.update(sessions).set(set).where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs), keep)),
-    db.update(sessions).set(set).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep)),
+    db
+      .update(sessions)
+      .set(set)
+      .where(and(eq(sessions.userId, userId), activeSessionWhere(nowMs), keep)),
+    db
+      .update(sessions)
+      .set(set)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep)),
   ]);
   return active.rowsAffected;
 }

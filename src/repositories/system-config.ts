@@ -16,6 +16,8 @@ export async function rolesHeldByUsers(db: Db, roles: string[]): Promise<string[
     roles.map((r) => sql`${r}`),
     sql`, `,
   );
-  const rows = await db.all<{ role: string }>(sql`SELECT DISTINCT j.value AS role FROM users, json_each(users.roles) AS j WHERE j.value IN (${list})`);
+  const rows = await db.all<{ role: string }>(
+    sql`SELECT DISTINCT j.value AS role FROM users, json_each(users.roles) AS j WHERE j.value IN (${list})`,
+  );
   return rows.map((r) => r.role);
 }

@@ -16,7 +16,11 @@ export async function findEnabledTotp(db: Db, userId: string): Promise<TotpCrede
 }
 
 /** The newest pending enrollment created after `notBefore`. */
-export async function findNewestPendingTotp(db: Db, userId: string, notBefore: Date): Promise<TotpCredentialRow | null> {
+export async function findNewestPendingTotp(
+  db: Db,
+  userId: string,
+  notBefore: Date,
+): Promise<TotpCredentialRow | null> {
   const [row] = await db
     .select()
     .from(totpCredentials)
@@ -27,7 +31,8 @@ export async function findNewestPendingTotp(db: Db, userId: string, notBefore: D
 }
 
 /** A counter strictly above the last used one (replay protection, contract §3.12). */
-const counterIsNew = (counter: number) => or(isNull(totpCredentials.lastUsedCounter), lt(totpCredentials.lastUsedCounter, counter));
+const counterIsNew = (counter: number) =>
+  or(isNull(totpCredentials.lastUsedCounter), lt(totpCredentials.lastUsedCounter, counter));
 
 /** Deletes the user's pending enrollments and stores a new one, in one batch. */
 export async function replacePendingTotp(db: Db, row: typeof totpCredentials.$inferInsert): Promise<void> {
@@ -54,7 +59,10 @@ export async function useTotpCounter(db: Db, id: string, counter: number, now: D
  * previously enabled row, atomically. The disable step only runs while the
  * pending row is still pending, so a lost race changes nothing.
  */
-export async function activatePendingTotp(db: Db, input: { userId: string; id: string; counter: number; now: Date }): Promise<boolean> {
+export async function activatePendingTotp(
+  db: Db,
+  input: { userId: string; id: string; counter: number; now: Date },
+): Promise<boolean> {
   const { userId, id, counter, now } = input;
   const [, enabled] = await db.batch([
     db
@@ -77,6 +85,8 @@ export async function activatePendingTotp(db: Db, input: { userId: string; id: s
 
 /** Deletes the enabled credential while spending `counter` (disable). False = replay or gone. */
 export async function deleteEnabledTotp(db: Db, id: string, counter: number): Promise<boolean> {
-  const res = await db.delete(totpCredentials).where(and(eq(totpCredentials.id, id), eq(totpCredentials.enabled, true), counterIsNew(counter)));
+  const res = await db
+    .delete(totpCredentials)
+    .where(and(eq(totpCredentials.id, id), eq(totpCredentials.enabled, true), counterIsNew(counter)));
   return res.rowsAffected === 1;
 }

@@ -14,7 +14,10 @@ import { queryEvents } from '../repositories/auth-event-queries.js';
 import { TYPE_SHORTHANDS } from '../services/events/categories.js';
 
 const typeName = z.string().check(z.regex(/^[A-Za-z_]{1,64}$/, 'Invalid event type'));
-const iso = z.pipe(z.iso.datetime({ offset: true }), z.transform((v) => Date.parse(v)));
+const iso = z.pipe(
+  z.iso.datetime({ offset: true }),
+  z.transform((v) => Date.parse(v)),
+);
 const id = z.string().check(z.minLength(1), z.maxLength(200));
 // IPv4 or IPv6 literal characters only: the value is compared exactly, never parsed further.
 const ipAddress = z.string().check(z.regex(/^[0-9A-Fa-f:.]{2,45}$/, 'Invalid IP address'));
@@ -30,7 +33,12 @@ export const eventsQuery = z
     from: z.optional(iso),
     to: z.optional(iso),
   })
-  .check(z.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] }));
+  .check(
+    z.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+      message: '`from` must not be after `to`',
+      path: ['from'],
+    }),
+  );
 
 /** Expands the category shorthands; a plain type name matches exactly. */
 function expandTypes(raw: string | string[] | undefined): { types?: string[]; suspicious?: boolean } {
@@ -52,7 +60,15 @@ export const adminEventRoutes = new Hono<AppEnv>()
     // Events store one spelling per address (RFC 5952), so the filter matches any spelling of it.
     const { rows, total } = await queryEvents(
       c.get('deps').db,
-      { userId: q.userId, actorUserId: q.actorUserId, sessionId: q.sessionId, ipAddress: q.ip && (normalizeIp(q.ip) ?? q.ip), ...expandTypes(q.type), fromMs: q.from, toMs: q.to },
+      {
+        userId: q.userId,
+        actorUserId: q.actorUserId,
+        sessionId: q.sessionId,
+        ipAddress: q.ip && (normalizeIp(q.ip) ?? q.ip),
+        ...expandTypes(q.type),
+        fromMs: q.from,
+        toMs: q.to,
+      },
       { limit: q.limit, offset: q.offset },
     );
     return c.json({ events: rows.map(authEventJson), total });

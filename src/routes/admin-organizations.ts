@@ -15,13 +15,19 @@ import { organizationHandlers } from './organization-handlers.js';
 const h = organizationHandlers(true);
 const read = [requireAccess, requireRole('admin:read')] as const;
 const write = [requireAccess, requireRole('admin:write')] as const;
-export const listQuery = z.object({ ...pageQuery(50), search: z.optional(z.string().check(z.maxLength(200), z.trim())) });
+export const listQuery = z.object({
+  ...pageQuery(50),
+  search: z.optional(z.string().check(z.maxLength(200), z.trim())),
+});
 
 export const adminOrganizationRoutes = new Hono<AppEnv>()
   .get('/admin/organizations', ...read, async (c) => {
     const q = parseQuery(c, listQuery);
     const { rows, total } = await listOrganizations(c.get('deps').db, { ...q, search: q.search || undefined });
-    return c.json({ organizations: rows.map((r) => organizationWith(r.organization, { memberCount: Number(r.memberCount) })), total });
+    return c.json({
+      organizations: rows.map((r) => organizationWith(r.organization, { memberCount: Number(r.memberCount) })),
+      total,
+    });
   })
   .post('/admin/organizations', ...write, h.create)
   .get('/admin/organizations/:organizationId', ...read, h.read)

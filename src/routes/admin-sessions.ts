@@ -22,7 +22,13 @@ export const adminSessionRoutes = new Hono<AppEnv>()
     const page = parseQuery(c, listQuery);
     const where = activeSessionWhere(clock.now());
     const [rows, [total]] = await Promise.all([
-      db.select().from(sessions).where(where).orderBy(desc(sessions.createdAt), desc(sessions.id)).limit(page.limit).offset(page.offset),
+      db
+        .select()
+        .from(sessions)
+        .where(where)
+        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .limit(page.limit)
+        .offset(page.offset),
       db.select({ n: count() }).from(sessions).where(where),
     ]);
     const current = c.get('access').session.id;
@@ -41,13 +47,23 @@ export const adminSessionRoutes = new Hono<AppEnv>()
     // The whole sign-in chain: a refresh racing the admin cannot keep a successor alive,
     // and rotated-away rows stop authenticating their access tokens too.
     const revoked = await revokeChain(db, target.chainId, 'admin_revoke', clock.now());
-    await events.record({ type: 'admin_session_revoked', userId: target.userId, ...actorFields(c), metadata: { scope: 'one', revokedSessionId: target.id, revokedRows: revoked } });
+    await events.record({
+      type: 'admin_session_revoked',
+      userId: target.userId,
+      ...actorFields(c),
+      metadata: { scope: 'one', revokedSessionId: target.id, revokedRows: revoked },
+    });
     return c.json({ message: 'Success' });
   })
   .delete('/admin/sessions/:userId/revoke-all', requireAccess, requireRole('admin:write'), async (c) => {
     const { db, clock, events } = c.get('deps');
     const userId = c.req.param('userId');
     const revokedSessions = await revokeAllUserSessions(db, userId, 'admin_revoke_all', clock.now());
-    await events.record({ type: 'admin_session_revoked', userId, ...actorFields(c), metadata: { scope: 'all', revokedSessions } });
+    await events.record({
+      type: 'admin_session_revoked',
+      userId,
+      ...actorFields(c),
+      metadata: { scope: 'all', revokedSessions },
+    });
     return c.json({ message: 'Success', revokedSessions });
   });

@@ -21,7 +21,10 @@ import { adminCreateUser, adminPatchUser, deleteUserAccount } from '../services/
 import { emailField, phoneField } from '../services/contact/normalize.js';
 import { roleListField } from '../services/config/role-lists.js';
 
-export const listQuery = z.object({ ...pageQuery(50), search: z.optional(z.string().check(z.maxLength(320), z.trim())) });
+export const listQuery = z.object({
+  ...pageQuery(50),
+  search: z.optional(z.string().check(z.maxLength(320), z.trim())),
+});
 
 export const createBody = z.strictObject({
   email: emailField,
@@ -60,7 +63,11 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const [sessions, creds, totp, orgs, events] = await Promise.all([
       listActiveSessions(db, user.id, clock.now()),
       db.select().from(credentials).where(eq(credentials.userId, user.id)).orderBy(asc(credentials.createdAt)),
-      db.select({ id: totpCredentials.id }).from(totpCredentials).where(and(eq(totpCredentials.userId, user.id), eq(totpCredentials.enabled, true))).limit(1),
+      db
+        .select({ id: totpCredentials.id })
+        .from(totpCredentials)
+        .where(and(eq(totpCredentials.userId, user.id), eq(totpCredentials.enabled, true)))
+        .limit(1),
       listUserOrganizations(db, user.id),
       recentUserEvents(db, user.id, RECENT_EVENTS),
     ]);
@@ -69,7 +76,10 @@ export const adminUserRoutes = new Hono<AppEnv>()
       sessions: sessions.map((s) => adminSessionJson(s)),
       credentials: creds.map(credentialJson),
       totp: { enabled: totp.length > 0 },
-      organizations: orgs.map((o) => ({ ...organizationWith(o.organization), membership: membershipJson(o.membership) })),
+      organizations: orgs.map((o) => ({
+        ...organizationWith(o.organization),
+        membership: membershipJson(o.membership),
+      })),
       events: events.map(authEventJson),
     });
   })
@@ -87,5 +97,9 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const user = await findUserById(db, c.req.param('userId'));
     if (!user) throw fail('not_found', 'User not found');
     const found = await userAnomalies(db, user.id);
-    return c.json({ suspiciousEvents: found.events.map(authEventJson), relatedIps: found.ips, relatedAgents: found.agents });
+    return c.json({
+      suspiciousEvents: found.events.map(authEventJson),
+      relatedIps: found.ips,
+      relatedAgents: found.agents,
+    });
   });

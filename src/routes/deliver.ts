@@ -10,11 +10,17 @@ import { dispatchMessage, type DispatchContext } from '../services/delivery/inde
 import type { DeliveryPayload } from '../services/delivery/types.js';
 import { runInBackground } from '../http/background.js';
 
-export function deliver(c: Context<AppEnv>, payload: DeliveryPayload | null, ctx: DispatchContext | null): { delivery?: DeliveryPayload | null } {
+export function deliver(
+  c: Context<AppEnv>,
+  payload: DeliveryPayload | null,
+  ctx: DispatchContext | null,
+): { delivery?: DeliveryPayload | null } {
   if (c.get('client').externalDelivery) return { delivery: payload };
   if (payload && ctx) {
     const deps = c.get('deps');
-    runInBackground(c, dispatchMessage(deps, payload, ctx), (err) => deps.log.log('error', 'delivery dispatch crashed', { error: (err as Error)?.name }));
+    runInBackground(c, dispatchMessage(deps, payload, ctx), (err) =>
+      deps.log.log('error', 'delivery dispatch crashed', { error: (err as Error)?.name }),
+    );
   }
   return {};
 }

@@ -29,7 +29,11 @@ export const body = z
   .check(
     z.superRefine((b, ctx) => {
       if (b.proofing.method === 'remote_exception' && !b.proofing.approver) {
-        ctx.addIssue({ code: 'custom', path: ['proofing', 'approver'], message: 'approver is required for remote_exception' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['proofing', 'approver'],
+          message: 'approver is required for remote_exception',
+        });
       }
     }),
   );

@@ -19,6 +19,10 @@ loginRoutes.post('/login', responseFloor, async (c) => {
   const body = parseBody(c, loginBody);
   const identifier = parseIdentifier(body.identifier);
   if (!identifier) throw fail('invalid_identifier');
-  const result = await startLogin(c.get('deps'), { identifier, passkeyAvailable: body.passkeyAvailable, client: c.get('client') });
+  const result = await startLogin(c.get('deps'), {
+    identifier,
+    passkeyAvailable: body.passkeyAvailable,
+    client: c.get('client'),
+  });
   return c.json(result, 200);
 });

@@ -8,7 +8,12 @@ import type { AppEnv } from '../deps.js';
 import { actorFields } from '../http/audit.js';
 import { requireAccess } from '../middleware/auth.js';
 import { requireRole } from '../middleware/require-role.js';
-import { createProvider, deleteProvider, listProvidersForAdmin, patchProvider } from '../services/oauth/provider-admin.js';
+import {
+  createProvider,
+  deleteProvider,
+  listProvidersForAdmin,
+  patchProvider,
+} from '../services/oauth/provider-admin.js';
 
 const BASE = '/system-config/oauth-providers';
 

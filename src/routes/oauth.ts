@@ -14,7 +14,10 @@ import { completeIdTokenLogin } from '../services/oauth/id-token-login.js';
 import { completeOAuthLogin, startOAuthLogin } from '../services/oauth/login.js';
 import { requireUsableProvider, usableProviders } from '../services/oauth/providers.js';
 
-const oauthLimit = flowLimit(FLOW_LIMITS.oauth, (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ipKey ?? 'unknown'}`);
+const oauthLimit = flowLimit(
+  FLOW_LIMITS.oauth,
+  (c) => `${c.req.param('providerId') ?? ''}:${c.get('client').ipKey ?? 'unknown'}`,
+);
 
 export const startBody = z.object({
   redirectUri: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
@@ -57,12 +60,20 @@ export const oauthRoutes = new Hono<AppEnv>()
     const body = parseBody(c, callbackBody);
     const provider = await requireUsableProvider(deps, c.req.param('providerId'));
     return c.json(
-      await completeOAuthLogin(deps, { provider, code: body.code, state: body.state, ...(body.binding !== undefined ? { binding: body.binding } : {}), client: c.get('client') }),
+      await completeOAuthLogin(deps, {
+        provider,
+        code: body.code,
+        state: body.state,
+        ...(body.binding !== undefined ? { binding: body.binding } : {}),
+        client: c.get('client'),
+      }),
     );
   })
   .post('/oauth/:providerId/id-token', oauthLimit, async (c) => {
     const deps = c.get('deps');
     const body = parseBody(c, idTokenBody);
     const provider = await requireUsableProvider(deps, c.req.param('providerId'));
-    return c.json(await completeIdTokenLogin(deps, { provider, idToken: body.idToken, nonce: body.nonce, client: c.get('client') }));
+    return c.json(
+      await completeIdTokenLogin(deps, { provider, idToken: body.idToken, nonce: body.nonce, client: c.get('client') }),
+    );
   });

@@ -26,7 +26,12 @@ const slug = z.string().check(z.minLength(1), z.maxLength(100));
 const metadata = z.nullable(z.record(z.string(), z.unknown()));
 
 const createShape = { name, slug: z.optional(slug), metadata: z.optional(metadata) };
-const addMemberShape = { userId: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), email: z.optional(emailField), roles: z.optional(roleListField), scopes: z.optional(roleListField) };
+const addMemberShape = {
+  userId: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  email: z.optional(emailField),
+  roles: z.optional(roleListField),
+  scopes: z.optional(roleListField),
+};
 const exactlyOne = (b: { userId?: string; email?: string }) => (b.userId === undefined) !== (b.email === undefined);
 const exactlyOneIssue = { message: 'Give exactly one of userId or email', path: ['userId'] };
 
@@ -57,7 +62,12 @@ export function organizationHandlers(strict: boolean) {
       const { db } = c.get('deps');
       const access = await loadAccess(db, c.get('access').user, orgId(c));
       requireAccessRight(access, 'canRead');
-      return c.json({ organization: organizationWith(access.organization, { membership: access.membership, memberCount: await memberCount(db, access.organization.id) }) });
+      return c.json({
+        organization: organizationWith(access.organization, {
+          membership: access.membership,
+          memberCount: await memberCount(db, access.organization.id),
+        }),
+      });
     },
     async update(c: C) {
       const body = parseBody(c, bodies.update);
@@ -80,7 +90,14 @@ export function organizationHandlers(strict: boolean) {
     },
     async updateMember(c: C) {
       const body = parseBody(c, bodies.updateMember);
-      const membership = await updateMember(c.get('deps'), c.get('access').user, orgId(c), c.req.param('userId')!, body, actorFields(c));
+      const membership = await updateMember(
+        c.get('deps'),
+        c.get('access').user,
+        orgId(c),
+        c.req.param('userId')!,
+        body,
+        actorFields(c),
+      );
       return c.json({ membership: membershipJson(membership) });
     },
     async removeMember(c: C) {
@@ -89,4 +106,3 @@ export function organizationHandlers(strict: boolean) {
     },
   };
 }
-

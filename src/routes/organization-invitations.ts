@@ -16,11 +16,22 @@ import { parseBody, parseQuery } from '../http/validate.js';
 import { requireAccess } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { emailField } from '../services/contact/normalize.js';
-import { acceptInvitation, createInvitation, declineInvitation, listInvitations, myInvitations, revokeInvitation } from '../services/organizations/invitations.js';
+import {
+  acceptInvitation,
+  createInvitation,
+  declineInvitation,
+  listInvitations,
+  myInvitations,
+  revokeInvitation,
+} from '../services/organizations/invitations.js';
 import { roleListField } from '../services/config/role-lists.js';
 
 /** Unknown fields are ignored, as on the other user POST bodies (§0.4). */
-export const inviteBody = z.object({ email: emailField, roles: z.optional(roleListField), scopes: z.optional(roleListField) });
+export const inviteBody = z.object({
+  email: emailField,
+  roles: z.optional(roleListField),
+  scopes: z.optional(roleListField),
+});
 export const invitationsQuery = z.object(pageQuery(50));
 
 // Each invitation sends an email to an address of the inviter's choosing: cap it per inviter.
@@ -32,7 +43,12 @@ export const organizationInvitationRoutes = new Hono<AppEnv>()
     return c.json({ invitations: rows.map(receivedInvitationJson) });
   })
   .post('/organizations/invitations/:invitationId/accept', requireAccess, async (c) => {
-    const membership = await acceptInvitation(c.get('deps'), c.get('access').user, c.req.param('invitationId'), actorFields(c));
+    const membership = await acceptInvitation(
+      c.get('deps'),
+      c.get('access').user,
+      c.req.param('invitationId'),
+      actorFields(c),
+    );
     return c.json({ membership: membershipJson(membership) });
   })
   .post('/organizations/invitations/:invitationId/decline', requireAccess, async (c) => {
@@ -43,15 +59,29 @@ export const organizationInvitationRoutes = new Hono<AppEnv>()
     const body = parseBody(c, inviteBody);
     const deps = c.get('deps');
     const out = await createInvitation(deps, c.get('access').user, c.req.param('organizationId'), body, actorFields(c));
-    return c.json({ invitation: invitationJson(out.invitation, deps.clock.now()), ...deliver(c, out.payload, out.dispatch) }, 201);
+    return c.json(
+      { invitation: invitationJson(out.invitation, deps.clock.now()), ...deliver(c, out.payload, out.dispatch) },
+      201,
+    );
   })
   .get('/organizations/:organizationId/invitations', requireAccess, async (c) => {
     const deps = c.get('deps');
-    const { rows, total } = await listInvitations(deps, c.get('access').user, c.req.param('organizationId'), parseQuery(c, invitationsQuery));
+    const { rows, total } = await listInvitations(
+      deps,
+      c.get('access').user,
+      c.req.param('organizationId'),
+      parseQuery(c, invitationsQuery),
+    );
     const nowMs = deps.clock.now();
     return c.json({ invitations: rows.map((r) => invitationJson(r, nowMs)), total });
   })
   .delete('/organizations/:organizationId/invitations/:invitationId', requireAccess, async (c) => {
-    await revokeInvitation(c.get('deps'), c.get('access').user, c.req.param('organizationId'), c.req.param('invitationId'), actorFields(c));
+    await revokeInvitation(
+      c.get('deps'),
+      c.get('access').user,
+      c.req.param('organizationId'),
+      c.req.param('invitationId'),
+      actorFields(c),
+    );
     return c.json({ message: 'Success' });
   });

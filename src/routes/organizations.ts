@@ -21,7 +21,10 @@ export const organizationRoutes = new Hono<AppEnv>()
     const rows = await listUserOrganizations(c.get('deps').db, user.id);
     const active = rows.some((r) => r.organization.id === session.organizationId) ? session.organizationId : null;
     return c.json({
-      organizations: rows.map((r) => ({ ...organizationWith(r.organization), membership: membershipJson(r.membership) })),
+      organizations: rows.map((r) => ({
+        ...organizationWith(r.organization),
+        membership: membershipJson(r.membership),
+      })),
       activeOrganizationId: active,
     });
   })

@@ -15,7 +15,14 @@ import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { ownerGrantRole } from '../services/config/owner-grant.js';
 import { clientFields } from '../services/events/auth-events.js';
 import type { OtpChannel } from '../services/otp/codes.js';
-import { completeRegistrationWrite, generateOtp, markEmailVerified, markPhoneVerified, verifyOtp, type OtpFlow } from '../services/otp/flow.js';
+import {
+  completeRegistrationWrite,
+  generateOtp,
+  markEmailVerified,
+  markPhoneVerified,
+  verifyOtp,
+  type OtpFlow,
+} from '../services/otp/flow.js';
 import { issueSession } from '../services/session/issuance.js';
 
 const otpLimit = flowLimit(FLOW_LIMITS.otp, (c) => `sub:${c.get('ephemeral').subject}`);
@@ -33,8 +40,12 @@ async function generate(c: Context<AppEnv>, channel: OtpChannel, flow: OtpFlow) 
 
 export const otpRoutes = new Hono<AppEnv>();
 
-otpRoutes.post('/otp/generate-email-otp', responseFloor, registration, otpLimit, (c) => generate(c, 'email', 'registration'));
-otpRoutes.post('/otp/generate-phone-otp', responseFloor, registration, otpLimit, (c) => generate(c, 'phone', 'registration'));
+otpRoutes.post('/otp/generate-email-otp', responseFloor, registration, otpLimit, (c) =>
+  generate(c, 'email', 'registration'),
+);
+otpRoutes.post('/otp/generate-phone-otp', responseFloor, registration, otpLimit, (c) =>
+  generate(c, 'phone', 'registration'),
+);
 otpRoutes.post('/otp/generate-login-email-otp', responseFloor, login, otpLimit, (c) => generate(c, 'email', 'login'));
 otpRoutes.post('/otp/generate-login-phone-otp', responseFloor, login, otpLimit, (c) => generate(c, 'phone', 'login'));
 
@@ -70,8 +81,19 @@ otpRoutes.post('/otp/verify-email-otp', registration, otpLimit, async (c) => {
   });
   if (completing) {
     const fields = clientFields(client);
-    await deps.events.record({ ...fields, type: 'registration_success', userId: user.id, metadata: { attemptId: auth.claims.jti } });
-    if (ownerRole) await deps.events.record({ ...fields, type: 'owner_role_granted', userId: user.id, metadata: { role: ownerRole } });
+    await deps.events.record({
+      ...fields,
+      type: 'registration_success',
+      userId: user.id,
+      metadata: { attemptId: auth.claims.jti },
+    });
+    if (ownerRole)
+      await deps.events.record({
+        ...fields,
+        type: 'owner_role_granted',
+        userId: user.id,
+        metadata: { role: ownerRole },
+      });
   }
   return c.json(result, 200);
 });
@@ -96,7 +118,12 @@ async function verifyLogin(c: Context<AppEnv>, channel: OtpChannel) {
     user = { ...user, emailVerified: true };
   }
   if (channel === 'phone' && !user.phoneVerified) throw fail('otp_verification_failed');
-  const result = await issueSession(deps, { user, method: channel === 'email' ? 'email_otp' : 'phone_otp', client, attemptId: auth.claims.jti });
+  const result = await issueSession(deps, {
+    user,
+    method: channel === 'email' ? 'email_otp' : 'phone_otp',
+    client,
+    attemptId: auth.claims.jti,
+  });
   return c.json(result, 200);
 }
 

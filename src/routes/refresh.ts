@@ -6,7 +6,11 @@ import { fail } from '../errors.js';
 import { revokeChain, revokeUserSessions } from '../repositories/sessions.js';
 import { rotateRefreshToken } from '../services/session/refresh-rotation.js';
 import { requestHeader } from '../../common/hono-request.js';
-import { IDEMPOTENCY_KEY_HEADER, INVALID_IDEMPOTENCY_KEY_MESSAGE, isIdempotencyKey } from '../../common/idempotency-key.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  INVALID_IDEMPOTENCY_KEY_MESSAGE,
+  isIdempotencyKey,
+} from '../../common/idempotency-key.js';
 
 export const refreshRoutes = new Hono<AppEnv>()
   .post('/refresh', async (c) => {
@@ -14,25 +18,44 @@ export const refreshRoutes = new Hono<AppEnv>()
     if (!token) throw fail('unauthorized', 'Missing bearer token');
     // Absent → no retry is possible; present but malformed → 400 before the token is even looked up.
     const idempotencyKey = requestHeader(c, IDEMPOTENCY_KEY_HEADER);
-    if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) throw fail('invalid_request', INVALID_IDEMPOTENCY_KEY_MESSAGE);
+    if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey))
+      throw fail('invalid_request', INVALID_IDEMPOTENCY_KEY_MESSAGE);
     return c.json(await rotateRefreshToken(c.get('deps'), token, c.get('client'), idempotencyKey ?? null));
   })
-  .delete('/logout', requireAccessForLogout((c) => c.json({ message: 'Success' })), async (c) => {
-    const { db, clock, events } = c.get('deps');
-    const { session, user } = c.get('access');
-    const client = c.get('client');
-    // The whole sign-in chain: an access token of a rotated-away row must end its successor too.
-    await revokeChain(db, session.chainId, 'user_logout', clock.now());
-    await events.record({ type: 'logout_success', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { scope: 'current_session' } });
-    return c.json({ message: 'Success' });
-  });
+  .delete(
+    '/logout',
+    requireAccessForLogout((c) => c.json({ message: 'Success' })),
+    async (c) => {
+      const { db, clock, events } = c.get('deps');
+      const { session, user } = c.get('access');
+      const client = c.get('client');
+      // The whole sign-in chain: an access token of a rotated-away row must end its successor too.
+      await revokeChain(db, session.chainId, 'user_logout', clock.now());
+      await events.record({
+        type: 'logout_success',
+        userId: user.id,
+        sessionId: session.id,
+        ipAddress: client.ip,
+        userAgent: client.userAgent,
+        metadata: { scope: 'current_session' },
+      });
+      return c.json({ message: 'Success' });
+    },
+  );
 
 async function logoutAll(c: Context<AppEnv>) {
   const { db, clock, events } = c.get('deps');
   const { session, user } = c.get('access');
   const client = c.get('client');
   const revokedSessions = await revokeUserSessions(db, user.id, 'user_logout_all', clock.now());
-  await events.record({ type: 'logout_success', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { scope: 'all_sessions', revokedSessions } });
+  await events.record({
+    type: 'logout_success',
+    userId: user.id,
+    sessionId: session.id,
+    ipAddress: client.ip,
+    userAgent: client.userAgent,
+    metadata: { scope: 'all_sessions', revokedSessions },
+  });
   return c.json({ message: 'Success', revokedSessions });
 }
 

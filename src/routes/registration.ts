@@ -10,8 +10,18 @@ import { normaliseEmail, normalisePhone } from '../services/contact/identifier.j
 import { register } from '../services/sign-in/registration.js';
 
 export const registerBody = z.object({
-  email: z.string().check(z.maxLength(320), z.refine((v) => normaliseEmail(v) !== null, 'Invalid email address')),
-  phone: z.optional(z.nullable(z.string().check(z.maxLength(64), z.refine((v) => normalisePhone(v) !== null, 'Invalid phone number')))),
+  email: z.string().check(
+    z.maxLength(320),
+    z.refine((v) => normaliseEmail(v) !== null, 'Invalid email address'),
+  ),
+  phone: z.optional(
+    z.nullable(
+      z.string().check(
+        z.maxLength(64),
+        z.refine((v) => normalisePhone(v) !== null, 'Invalid phone number'),
+      ),
+    ),
+  ),
 });
 
 /** The limiter runs before schema validation (contract §3.0), so it reads the raw body. */
@@ -29,10 +39,19 @@ registrationRoutes.post('/registration/register', responseFloor, registrationLim
   const client = c.get('client');
   let result;
   try {
-    result = await register(deps, { email: normaliseEmail(body.email)!, phone: body.phone ? normalisePhone(body.phone) : null, client });
+    result = await register(deps, {
+      email: normaliseEmail(body.email)!,
+      phone: body.phone ? normalisePhone(body.phone) : null,
+      client,
+    });
   } catch (err) {
     // Internal failure: audited without the submitted values, then the generic 500.
-    await deps.events.record({ type: 'registration_failed', ipAddress: client.ip, userAgent: client.userAgent, metadata: { reason: 'internal' } });
+    await deps.events.record({
+      type: 'registration_failed',
+      ipAddress: client.ip,
+      userAgent: client.userAgent,
+      metadata: { reason: 'internal' },
+    });
     throw err;
   }
   return c.json({ ...result.body, ...deliver(c, result.payload, result.dispatch) }, 200);

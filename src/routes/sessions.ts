@@ -23,7 +23,14 @@ export const sessionRoutes = new Hono<AppEnv>()
     // The target's whole chain, so a refresh racing this call cannot keep a successor alive.
     await revokeChain(db, target.chainId, 'user_revoked', clock.now());
     const client = c.get('client');
-    await events.record({ type: 'session_revoked', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { revokedSessionId: target.id } });
+    await events.record({
+      type: 'session_revoked',
+      userId: user.id,
+      sessionId: session.id,
+      ipAddress: client.ip,
+      userAgent: client.userAgent,
+      metadata: { revokedSessionId: target.id },
+    });
     return c.json({ message: 'Success' });
   })
   .delete('/sessions', async (c) => {
@@ -31,6 +38,13 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { user, session } = c.get('access');
     const revokedSessions = await revokeUserSessions(db, user.id, 'user_revoked', clock.now(), session.chainId);
     const client = c.get('client');
-    await events.record({ type: 'session_revoked', userId: user.id, sessionId: session.id, ipAddress: client.ip, userAgent: client.userAgent, metadata: { scope: 'others', revokedSessions } });
+    await events.record({
+      type: 'session_revoked',
+      userId: user.id,
+      sessionId: session.id,
+      ipAddress: client.ip,
+      userAgent: client.userAgent,
+      metadata: { scope: 'others', revokedSessions },
+    });
     return c.json({ message: 'Success', revokedSessions });
   });

@@ -18,5 +18,7 @@ export const stepUpRoutes = new Hono<AppEnv>()
   .post('/step-up/webauthn/finish', async (c) => {
     const body = parseBody(c, assertionFinishSchema);
     const response = body.assertionResponse as unknown as AuthenticationResponseJSON;
-    return c.json(await finishPasskeyStepUp(c.get('deps'), { auth: c.get('access'), client: c.get('client'), response }));
+    return c.json(
+      await finishPasskeyStepUp(c.get('deps'), { auth: c.get('access'), client: c.get('client'), response }),
+    );
   });

@@ -38,7 +38,12 @@ export const systemConfigRoutes = new Hono<AppEnv>()
       return c.json(cfg);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      await deps.events.record({ type: 'system_config_error', userId: actor.actorUserId, ...actor, metadata: { phase: 'read', key: err.key } });
+      await deps.events.record({
+        type: 'system_config_error',
+        userId: actor.actorUserId,
+        ...actor,
+        metadata: { phase: 'read', key: err.key },
+      });
       deps.log.log('error', 'stored system config is invalid', { key: err.key, error: err.message });
       throw fail('internal_error');
     }

@@ -10,7 +10,14 @@ import { parseBody } from '../http/validate.js';
 import { requireAccess, requireEphemeral } from '../middleware/auth.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
-import { disableTotp, startTotpEnrollment, totpStatus, verifyTotpEnrollment, verifyTotpLogin, verifyTotpStepUp } from '../services/totp/flows.js';
+import {
+  disableTotp,
+  startTotpEnrollment,
+  totpStatus,
+  verifyTotpEnrollment,
+  verifyTotpLogin,
+  verifyTotpStepUp,
+} from '../services/totp/flows.js';
 
 // The format check (^\d{6}$) is part of verification, so a malformed code is a counted failure, not a 400.
 /** A failed code on the pre-auth `verify-login` is 401, not the access-route 403 (contract §0.4 status rule). */
@@ -28,7 +35,9 @@ const accessActor = (c: Context<AppEnv>) => {
 
 export const totpRoutes = new Hono<AppEnv>()
   .get('/totp/status', requireAccess, async (c) => c.json(await totpStatus(c.get('deps').db, c.get('access').user.id)))
-  .post('/totp/enroll/start', requireAccess, requireStepUpIfCapable, async (c) => c.json(await startTotpEnrollment(c.get('deps'), accessActor(c))))
+  .post('/totp/enroll/start', requireAccess, requireStepUpIfCapable, async (c) =>
+    c.json(await startTotpEnrollment(c.get('deps'), accessActor(c))),
+  )
   .post('/totp/enroll/verify', requireAccess, requireStepUpIfCapable, accessLimit, async (c) => {
     const { code } = parseBody(c, codeBody);
     await verifyTotpEnrollment(c.get('deps'), accessActor(c), code);
@@ -48,7 +57,11 @@ export const totpRoutes = new Hono<AppEnv>()
     const { code } = parseBody(c, codeBody);
     const { user, claims } = c.get('ephemeral');
     // requireEphemeral('mfa') refuses a missing or revoked user, so `user` is set.
-    const actor = { user: user!, client: c.get('client'), attemptId: typeof claims.jti === 'string' ? claims.jti : undefined };
+    const actor = {
+      user: user!,
+      client: c.get('client'),
+      attemptId: typeof claims.jti === 'string' ? claims.jti : undefined,
+    };
     try {
       return c.json(await verifyTotpLogin(c.get('deps'), actor, code));
     } catch (err) {

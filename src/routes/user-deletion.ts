@@ -10,7 +10,12 @@ import { requireAccess } from '../middleware/auth.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
 import { deleteUserAccount } from '../services/admin/users.js';
 
-export const userDeletionRoutes = new Hono<AppEnv>().delete('/users/delete', requireAccess, requireStepUpIfCapable, async (c) => {
-  await deleteUserAccount(c.get('deps'), c.get('access').user.id, actorFields(c), true);
-  return c.json({ message: 'Success' });
-});
+export const userDeletionRoutes = new Hono<AppEnv>().delete(
+  '/users/delete',
+  requireAccess,
+  requireStepUpIfCapable,
+  async (c) => {
+    await deleteUserAccount(c.get('deps'), c.get('access').user.id, actorFields(c), true);
+    return c.json({ message: 'Success' });
+  },
+);

@@ -10,8 +10,12 @@ export const userRoutes = new Hono<AppEnv>().get('/users/me', requireAccess, asy
   const { db } = c.get('deps');
   const { user, session } = c.get('access');
   const [creds, memberships] = await Promise.all([listCredentials(db, user.id), listUserOrganizations(db, user.id)]);
-  const orgs = memberships.map((m) => ({ ...organizationJson(m.organization), membership: membershipJson(m.membership) }));
-  const activeId = session.organizationId && orgs.some((o) => o.id === session.organizationId) ? session.organizationId : null;
+  const orgs = memberships.map((m) => ({
+    ...organizationJson(m.organization),
+    membership: membershipJson(m.membership),
+  }));
+  const activeId =
+    session.organizationId && orgs.some((o) => o.id === session.organizationId) ? session.organizationId : null;
   return c.json({
     user: meJson(user, activeId),
     credentials: creds.map(credentialJson),

@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { fromBase64Url } from '../../common/encoding.js';
 
 /** base64url of at most `max` characters (an attestation object with a certificate chain runs to several KB). */
-const b64urlOf = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[A-Za-z0-9_-]+$/, 'must be base64url'));
+const b64urlOf = (max: number) =>
+  z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[A-Za-z0-9_-]+$/, 'must be base64url'));
 const b64url = b64urlOf(2048);
 
 const decodedLength = (s: string) => {

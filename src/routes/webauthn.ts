@@ -18,7 +18,8 @@ import {
 } from './webauthn-schemas.js';
 
 export const webauthnRoutes = new Hono<AppEnv>()
-  // Enrollment takes an access credential only (no pre-account takeover, contract §3.6); +SU? once the user has a factor.
+  // Enrollment takes an access credential only (no pre-account takeover,
+  // contract §3.6); +SU? once the user has a factor.
   .post('/webauthn/register/start', requireAccess, requireStepUpIfCapable, async (c) => {
     const query = parseQuery(c, registerStartQuerySchema);
     const body = parseBody(c, registerStartSchema);
@@ -47,7 +48,11 @@ export const webauthnRoutes = new Hono<AppEnv>()
   })
   .post('/webauthn/login/start', responseFloor, requireEphemeral('login'), async (c) => {
     const body = parseBody(c, assertionStartSchema);
-    const options = await startPasskeyLogin(c.get('deps'), { auth: c.get('ephemeral'), client: c.get('client'), ...body });
+    const options = await startPasskeyLogin(c.get('deps'), {
+      auth: c.get('ephemeral'),
+      client: c.get('client'),
+      ...body,
+    });
     return c.json(options);
   })
   .post('/webauthn/login/finish', requireEphemeral('login'), async (c) => {

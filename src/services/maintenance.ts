@@ -36,7 +36,10 @@ export interface MaintenanceOptions {
 function expiredRows(nowMs: number): [SQLiteTable, SQL][] {
   return [
     [sessions, sql`${sessions.expiresAt} < ${nowMs - 30 * DAY}`],
-    [totpCredentials, sql`${totpCredentials.enabled} = 0 AND ${totpCredentials.verifiedAt} IS NULL AND ${totpCredentials.createdAt} < ${nowMs - HOUR}`],
+    [
+      totpCredentials,
+      sql`${totpCredentials.enabled} = 0 AND ${totpCredentials.verifiedAt} IS NULL AND ${totpCredentials.createdAt} < ${nowMs - HOUR}`,
+    ],
     [webauthnChallenges, sql`${webauthnChallenges.expiresAt} < ${nowMs - HOUR}`],
     [magicLinkTokens, sql`${magicLinkTokens.expiresAt} < ${nowMs - DAY}`],
     [otpCodes, sql`${otpCodes.expiresAt} < ${nowMs}`],
@@ -60,7 +63,11 @@ export async function runMaintenance(db: Db, nowMs: number, opts: MaintenanceOpt
   let total = 0;
   for (const [table, where] of expiredRows(nowMs)) {
     for (let i = 0; i < maxBatches; i++) {
-      const n = changed(await db.run(sql`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ${batchRows})`));
+      const n = changed(
+        await db.run(
+          sql`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ${batchRows})`,
+        ),
+      );
       total += n;
       if (n < batchRows) break;
     }

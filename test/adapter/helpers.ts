@@ -11,7 +11,14 @@ import type { SvcAdapterOptions } from '../../adapter/core/options.js';
 import type { RequireAuthOptions } from '../../adapter/core/user.js';
 import type { AuthMessage } from '../../common/messaging.js';
 import type { MessageSender } from '../../src/services/delivery/index.js';
-import { getUser, requireAuth, requireRole, svcAdapter, svcTotpBridge, type SvcVariables } from '../../adapter/hono/index.js';
+import {
+  getUser,
+  requireAuth,
+  requireRole,
+  svcAdapter,
+  svcTotpBridge,
+  type SvcVariables,
+} from '../../adapter/hono/index.js';
 import { createUser, signIn } from '../helpers/factories.js';
 import { makeApi, TEST_ISSUER, TEST_SERVICE_TOKEN, type TestApi } from '../helpers/make-app.js';
 
@@ -31,7 +38,10 @@ export interface Driver {
   close(): Promise<void>;
 }
 
-/** Mounts the adapter at `/auth`, the TOTP bridge at `/auth/totp`, and the guarded app routes `/app`, `/admin`, `/profile`. */
+/**
+ * Mounts the adapter at `/auth`, the TOTP bridge at `/auth/totp`, and the
+ * guarded app routes `/app`, `/admin`, `/profile`.
+ */
 export type Mount = (opts: SvcAdapterOptions, guard: RequireAuthOptions) => Promise<Driver>;
 
 export const honoMount: Mount = async (opts, guard) => {
@@ -88,7 +98,12 @@ export async function makeHarness(
   const h = { intercept: null } as Harness;
   const fetchFn = async (input: string, init?: RequestInit) => {
     const url = new URL(input);
-    const call: UpstreamCall = { method: init?.method ?? 'GET', path: url.pathname + url.search, headers: new Headers(init?.headers), body: init?.body as string | undefined };
+    const call: UpstreamCall = {
+      method: init?.method ?? 'GET',
+      path: url.pathname + url.search,
+      headers: new Headers(init?.headers),
+      body: init?.body as string | undefined,
+    };
     upstream.push(call);
     const replaced = h.intercept ? await h.intercept(call) : undefined;
     return replaced ?? t.api.request(input, init);
@@ -105,7 +120,14 @@ export async function makeHarness(
     log: (level, line) => logs.push({ level, line }),
     ...over,
   };
-  const guard: RequireAuthOptions = { cookieSecret: COOKIE_SECRET, issuer: APP_ORIGIN, authServerUrl: TEST_ISSUER, audience: TEST_ISSUER, fetch: fetchFn, now: () => t.clock.now() };
+  const guard: RequireAuthOptions = {
+    cookieSecret: COOKIE_SECRET,
+    issuer: APP_ORIGIN,
+    authServerUrl: TEST_ISSUER,
+    audience: TEST_ISSUER,
+    fetch: fetchFn,
+    now: () => t.clock.now(),
+  };
   const driver = await mount(opts, guard);
   const codec = createCookieCodec(COOKIE_SECRET, APP_ORIGIN);
   Object.assign(h, {
@@ -116,7 +138,10 @@ export async function makeHarness(
     logs,
     async send(method: string, path: string, init: SendInit = {}) {
       const headers: Record<string, string> = { 'user-agent': 'adapter-test', ...init.headers };
-      if (init.cookies && Object.keys(init.cookies).length) headers['cookie'] = Object.entries(init.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+      if (init.cookies && Object.keys(init.cookies).length)
+        headers['cookie'] = Object.entries(init.cookies)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('; ');
       let body: string | undefined = init.rawBody;
       if (init.body !== undefined) {
         body = JSON.stringify(init.body);
@@ -151,7 +176,9 @@ export async function makeHarness(
 export async function refreshOnlyBrowser(h: Harness, fields: Parameters<typeof createUser>[1] = {}) {
   const user = await createUser(h.t, fields);
   const env = await signIn(h.t, user);
-  const cookies = { 'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl) };
+  const cookies = {
+    'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl),
+  };
   return { user, env, cookies };
 }
 
@@ -160,14 +187,27 @@ export async function signedInBrowser(h: Harness, fields: Parameters<typeof crea
   const user = await createUser(h.t, fields);
   const env = await signIn(h.t, user);
   const cookies = {
-    'svc-access': h.cookie({ kind: 'access', sub: user.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: env.phone, organizationId: env.organizationId }, env.ttl),
+    'svc-access': h.cookie(
+      {
+        kind: 'access',
+        sub: user.id,
+        sessionId: env.sessionId,
+        token: env.token,
+        roles: env.roles,
+        email: env.email,
+        phone: env.phone,
+        organizationId: env.organizationId,
+      },
+      env.ttl,
+    ),
     'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl),
   };
   return { user, env, cookies };
 }
 
 /** Upstream calls other than JWKS fetches. */
-export const upstreamPaths = (h: Harness) => h.upstream.filter((c) => !c.path.startsWith('/.well-known/')).map((c) => `${c.method} ${c.path}`);
+export const upstreamPaths = (h: Harness) =>
+  h.upstream.filter((c) => !c.path.startsWith('/.well-known/')).map((c) => `${c.method} ${c.path}`);
 
 /** Messaging options whose handlers record every message (the dev handler of a real app). */
 export function recordingMessaging(opts: { fail?: boolean } = {}) {
@@ -177,7 +217,12 @@ export function recordingMessaging(opts: { fail?: boolean } = {}) {
     if (opts.fail) throw new Error(`provider refused ${m.to}`);
     return { accepted: true, provider: 'test', channel: m.channel };
   };
-  return { messages, messaging: { handlers: { otpEmail: handler, otpSms: handler, magicLinkEmail: handler, organizationInvitationEmail: handler } } };
+  return {
+    messages,
+    messaging: {
+      handlers: { otpEmail: handler, otpSms: handler, magicLinkEmail: handler, organizationInvitationEmail: handler },
+    },
+  };
 }
 
 /** Lets deliveries (started after the response, not awaited) settle. */

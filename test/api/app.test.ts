@@ -26,7 +26,10 @@ function withProbeRoutes(t: TestApi) {
     throw new Error('boom: db password hunter2');
   });
   app.post('/test/schema', (c) => {
-    const body = parseBody(c, z.object({ email: z.string().email(), count: z.number().int(), nested: z.object({ flag: z.boolean() }) }));
+    const body = parseBody(
+      c,
+      z.object({ email: z.string().email(), count: z.number().int(), nested: z.object({ flag: z.boolean() }) }),
+    );
     return c.json({ ok: true, body });
   });
   return app;
@@ -69,7 +72,11 @@ describe('error envelope and status codes (contract §0.4, §3.0)', () => {
   it('answers 413 for a body over 100 KB with a Content-Length header', async () => {
     const t = await makeApi();
     const body = 'x'.repeat(100 * KB + 1);
-    const res = await t.api.request('/refresh', { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+    const res = await t.api.request('/refresh', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: 'payload_too_large', message: 'Payload too large' });
   });
@@ -120,7 +127,11 @@ describe('error envelope and status codes (contract §0.4, §3.0)', () => {
     const res = await withProbeRoutes(t).request('/test/schema', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'secret-value-not-an-email', count: 'seventeen-secret', nested: { flag: 'hunter2' } }),
+      body: JSON.stringify({
+        email: 'secret-value-not-an-email',
+        count: 'seventeen-secret',
+        nested: { flag: 'hunter2' },
+      }),
     });
     expect(res.status).toBe(400);
     const text = await res.text();
@@ -179,7 +190,10 @@ describe('error envelope and status codes (contract §0.4, §3.0)', () => {
       [(await t.call('POST', '/refresh', { token: 'x'.repeat(43) })).body, 'invalid_refresh_token'],
       [(await t.call('POST', '/refresh', { rawBody: '{' })).body, 'invalid_request'],
       [await (await probe.request('/test/throw', { method: 'POST' })).json(), 'internal_error'],
-      [(await t.call('GET', '/health/status', { headers: { origin: 'https://evil.test' } })).body, 'origin_not_allowed'],
+      [
+        (await t.call('GET', '/health/status', { headers: { origin: 'https://evil.test' } })).body,
+        'origin_not_allowed',
+      ],
     ];
     for (const [body, code] of bodies) expectEnvelope(body, code);
   });
@@ -189,7 +203,9 @@ describe('CORS (contract §3.0 step 1)', () => {
   it('refuses a disallowed Origin with 403 origin_not_allowed and writes request_suspicious', async () => {
     const t = await makeApi({ env: { APP_ORIGINS: 'https://app.test' } });
     for (const method of ['GET', 'OPTIONS']) {
-      const res = await t.call(method, '/health/status', { headers: { origin: 'https://evil.test', 'access-control-request-method': 'GET' } });
+      const res = await t.call(method, '/health/status', {
+        headers: { origin: 'https://evil.test', 'access-control-request-method': 'GET' },
+      });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'origin_not_allowed', message: 'Origin is not allowed' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
@@ -200,7 +216,9 @@ describe('CORS (contract §3.0 step 1)', () => {
 
   it('answers an allowed preflight with 204 and never allows credentials', async () => {
     const t = await makeApi({ env: { APP_ORIGINS: 'https://app.test, http://localhost:5173' } });
-    const res = await t.call('OPTIONS', '/refresh', { headers: { origin: 'https://app.test', 'access-control-request-method': 'POST' } });
+    const res = await t.call('OPTIONS', '/refresh', {
+      headers: { origin: 'https://app.test', 'access-control-request-method': 'POST' },
+    });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.test');

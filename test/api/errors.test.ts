@@ -102,7 +102,14 @@ describe('error code table (contract §0.4)', () => {
     const locked = await app.request('/test/locked', { method: 'POST' });
     expect(locked.status).toBe(423);
     expect(locked.headers.get('retry-after')).toBe('42');
-    expect(await locked.json()).toEqual({ error: 'account_locked', message: 'Too many failed authentication attempts. Try again later.', retryAfterSeconds: 42 });
-    expect(await (await app.request('/test/session', { method: 'POST' })).json()).toEqual({ error: 'not_found', message: 'Session not found' });
+    expect(await locked.json()).toEqual({
+      error: 'account_locked',
+      message: 'Too many failed authentication attempts. Try again later.',
+      retryAfterSeconds: 42,
+    });
+    expect(await (await app.request('/test/session', { method: 'POST' })).json()).toEqual({
+      error: 'not_found',
+      message: 'Session not found',
+    });
   });
 });

@@ -35,9 +35,23 @@ describe('import side effects', () => {
 
       // Control: the factory is what opens the default database file. It has no file-system
       // access of its own (Workers), so the directory must exist; the entry files create it.
-      const env = { ISSUER: 'http://127.0.0.1:8787', API_SERVICE_TOKEN: 'side-effects-test-service-token-0123456789', APP_NAME: 'x', DEFAULT_ROLES: 'user', AVAILABLE_ROLES: 'user', ACCESS_TOKEN_TTL: '15m', REFRESH_TOKEN_TTL: '1d', RATE_LIMIT: '100', DELAY_AFTER: '0', RPID: 'localhost', ORIGINS: 'http://localhost:3000' };
+      const env = {
+        ISSUER: 'http://127.0.0.1:8787',
+        API_SERVICE_TOKEN: 'side-effects-test-service-token-0123456789',
+        APP_NAME: 'x',
+        DEFAULT_ROLES: 'user',
+        AVAILABLE_ROLES: 'user',
+        ACCESS_TOKEN_TTL: '15m',
+        REFRESH_TOKEN_TTL: '1d',
+        RATE_LIMIT: '100',
+        DELAY_AFTER: '0',
+        RPID: 'localhost',
+        ORIGINS: 'http://localhost:3000',
+      };
       const quiet = { log() {} };
-      await expect(api.createAuthApi({ env, logger: quiet })).rejects.toThrow(/^DATABASE_URL: cannot open the database .*; its directory must exist$/);
+      await expect(api.createAuthApi({ env, logger: quiet })).rejects.toThrow(
+        /^DATABASE_URL: cannot open the database .*; its directory must exist$/,
+      );
       mkdirSync(join(dir, '.data'));
       const app = await api.createAuthApi({ env, logger: quiet });
       expect(readdirSync(join(dir, '.data'))).toContain('svc.db');

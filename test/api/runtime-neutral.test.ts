@@ -15,7 +15,27 @@ const NEUTRAL_DIRS = ['src', 'common', 'adapter/core', 'adapter/hono', 'adapter/
 // common/node/: the Node-only helpers the Node and Bun entries share with svc-auth/node.
 const NODE_ONLY_DIRS = ['common/node/'];
 const ENTRY_FILES = new Set(['src/node.ts', 'src/bun.ts']);
-const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'timers', 'url', 'util', 'worker_threads', 'zlib'];
+const NODE_BUILTINS = [
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'path',
+  'process',
+  'stream',
+  'timers',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
@@ -29,7 +49,9 @@ const code = (file: string) =>
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
-const builtin = new RegExp(`(?:from\\s+|import\\s*\\(\\s*|require\\s*\\(\\s*)['"](?:node:[^'"]+|${NODE_BUILTINS.join('|')})['"]`);
+const builtin = new RegExp(
+  `(?:from\\s+|import\\s*\\(\\s*|require\\s*\\(\\s*)['"](?:node:[^'"]+|${NODE_BUILTINS.join('|')})['"]`,
+);
 
 function offenders(files: string[], test: (text: string) => boolean) {
   return files.filter((f) => test(code(f)));

@@ -18,10 +18,19 @@ describe('safeParse', () => {
     z.config({ localeError: undefined });
     expect(z.safeParse(codeBody, {}).error?.issues[0]?.message).toBe('Invalid input');
     expect(safeParse(codeBody, {}).error?.issues).toEqual([
-      { expected: 'string', code: 'invalid_type', path: ['verificationToken'], message: 'Invalid input: expected string, received undefined' },
+      {
+        expected: 'string',
+        code: 'invalid_type',
+        path: ['verificationToken'],
+        message: 'Invalid input: expected string, received undefined',
+      },
     ]);
-    expect(safeParse(configSchemas.rate_limit, 1.5).error?.issues[0]?.message).toBe('Invalid input: expected int, received number');
-    expect(safeParse(configSchemas.app_name, '   ').error?.issues[0]?.message).toBe('Too small: expected string to have >=1 characters');
+    expect(safeParse(configSchemas.rate_limit, 1.5).error?.issues[0]?.message).toBe(
+      'Invalid input: expected int, received number',
+    );
+    expect(safeParse(configSchemas.app_name, '   ').error?.issues[0]?.message).toBe(
+      'Too small: expected string to have >=1 characters',
+    );
   });
 
   it('keeps the messages of the schemas themselves and a locale the host configured', () => {

@@ -25,13 +25,20 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/
 /** Every relative import of a file, as a repo-relative path. */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(SPECIFIER)].map((m) => m[1]!).filter((s) => s.startsWith('.')).map((s) => normalize(relative(ROOT, join(ROOT, dirname(file), s))));
+  return [...text.matchAll(SPECIFIER)]
+    .map((m) => m[1]!)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => normalize(relative(ROOT, join(ROOT, dirname(file), s))));
 }
 
 /** `file → import` pairs where a file under one of `from` imports something under one of `to`. */
 function crossings(from: string[], to: string[]): string[] {
   const inside = (path: string, dirs: string[]) => dirs.some((d) => path === d || path.startsWith(`${d}/`));
-  return from.flatMap(sourceFiles).flatMap((f) => importsOf(f).filter((i) => inside(i, to)).map((i) => `${f} → ${i}`));
+  return from.flatMap(sourceFiles).flatMap((f) =>
+    importsOf(f)
+      .filter((i) => inside(i, to))
+      .map((i) => `${f} → ${i}`),
+  );
 }
 
 describe('import boundaries', () => {
@@ -55,7 +62,12 @@ describe('import boundaries', () => {
   });
 
   it('services and repositories never import the HTTP layer (routes, middleware, http/)', () => {
-    expect(crossings(['src/services', 'src/repositories'], ['src/routes', 'src/middleware', 'src/http', 'src/app.ts', 'src/app.js'])).toEqual([]);
+    expect(
+      crossings(
+        ['src/services', 'src/repositories'],
+        ['src/routes', 'src/middleware', 'src/http', 'src/app.ts', 'src/app.js'],
+      ),
+    ).toEqual([]);
     expect(crossings(['src/repositories'], ['src/services'])).toEqual([]);
   });
 });
@@ -66,7 +78,9 @@ describe('one definition of what is shared', () => {
 
   it('the session envelope and the MFA body (common/session.ts)', () => {
     expect(defining(/(?:interface|const|type)\s+SessionEnvelope\s*(?:=\s*z\.|\{)/)).toEqual(['common/session.ts']);
-    expect(defining(/(?:interface|const)\s+(?:MfaRequiredBody|MfaRequiredResponse)\s*(?:=\s*z\.|\{)/)).toEqual(['common/session.ts']);
+    expect(defining(/(?:interface|const)\s+(?:MfaRequiredBody|MfaRequiredResponse)\s*(?:=\s*z\.|\{)/)).toEqual([
+      'common/session.ts',
+    ]);
   });
 
   it('base64url (common/encoding.ts)', () => {

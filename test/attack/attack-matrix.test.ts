@@ -18,7 +18,9 @@ afterAll(() => {
 
 describe('JWT/cookie attack matrix', () => {
   it('covers the three credential checks', () => {
-    expect(new Set(rows.map((r) => r.target))).toEqual(new Set(['api bearer', 'adapter bearer (JWKS)', 'adapter cookie']));
+    expect(new Set(rows.map((r) => r.target))).toEqual(
+      new Set(['api bearer', 'adapter bearer (JWKS)', 'adapter cookie']),
+    );
   });
 
   for (const { run, ...row } of rows) {
@@ -26,7 +28,11 @@ describe('JWT/cookie attack matrix', () => {
     const test = row.knownDefect ? it.skip : it;
     test(`${row.target}: ${row.attack} → ${row.expected.status}${row.expected.error ? ` ${row.expected.error}` : ''}${row.knownDefect ? ` (${row.knownDefect})` : ''}`, async () => {
       const observed = await run();
-      printed.push({ ...row, observed, pass: observed.status === row.expected.status && observed.error === row.expected.error });
+      printed.push({
+        ...row,
+        observed,
+        pass: observed.status === row.expected.status && observed.error === row.expected.error,
+      });
       expect(observed).toEqual(row.expected);
     });
   }

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SHIPPED = /^(src|adapter|client|cli|demo|examples|scripts|bin)\/.*\.(ts|tsx|mts|mjs|js|html)$|^[^/]*\.toml$|^examples\/.*\.toml$|^\.env\.example$/;
+const SHIPPED =
+  /^(src|adapter|client|cli|demo|examples|scripts|bin)\/.*\.(ts|tsx|mts|mjs|js|html)$|^[^/]*\.toml$|^examples\/.*\.toml$|^\.env\.example$/;
 const PLACEHOLDER = /not[-_ ]for[-_ ]production|change[-_ ]?me\b|do[-_ ]not[-_ ]use|insecure[-_ ]secret/i;
 const SECRET_NAME = /(secret|token|passw(or)?d|api_?key|private_?key|signing_?key)$/i;
 /** `name = 'literal'`, `name: 'literal'`, `NAME = "literal"` (TOML). */
@@ -43,20 +44,34 @@ export function findConstantSecrets(path: string, text: string): string[] {
   text.split('\n').forEach((line, i) => {
     const where = `${path}:${i + 1}`;
     const code = line.replace(/^\s*(\/\/|\*|#).*$/, '');
-    for (const m of code.matchAll(/(['"`])([^'"`\n]*)\1/g)) if (PLACEHOLDER.test(m[2]!)) found.push(`${where} placeholder secret "${m[2]}"`);
+    for (const m of code.matchAll(/(['"`])([^'"`\n]*)\1/g))
+      if (PLACEHOLDER.test(m[2]!)) found.push(`${where} placeholder secret "${m[2]}"`);
     for (const m of code.matchAll(ASSIGNED)) {
       if (SECRET_NAME.test(m[1]!) && !harmless(m[3]!)) found.push(`${where} ${m[1]} is a literal "${m[3]}"`);
     }
-    if (path === '.env.example' && /^[A-Z0-9_]*(SECRET|PASSWORD|PRIVATE|_TOKEN|_KEY)=\S/.test(line)) found.push(`${where} has a value`);
+    if (path === '.env.example' && /^[A-Z0-9_]*(SECRET|PASSWORD|PRIVATE|_TOKEN|_KEY)=\S/.test(line))
+      found.push(`${where} has a value`);
   });
   return found;
 }
 
 describe('no constant secret in shipped files', () => {
   it('finds the kinds of constant this rule is about (the scanner can fail)', () => {
-    expect(findConstantSecrets('demo/app.ts', "export const DEMO_COOKIE_SECRET = 'svc-demo-cookie-secret-not-for-production-use';")).toHaveLength(2);
-    expect(findConstantSecrets('src/config/env.ts', "export const DEV_SERVICE_TOKEN = 'svc-dev-service-token-not-for-production';")).toHaveLength(2);
-    expect(findConstantSecrets('x.toml', 'API_SERVICE_TOKEN = "example-service-token-change-me-0123456789"')).toHaveLength(2);
+    expect(
+      findConstantSecrets(
+        'demo/app.ts',
+        "export const DEMO_COOKIE_SECRET = 'svc-demo-cookie-secret-not-for-production-use';",
+      ),
+    ).toHaveLength(2);
+    expect(
+      findConstantSecrets(
+        'src/config/env.ts',
+        "export const DEV_SERVICE_TOKEN = 'svc-dev-service-token-not-for-production';",
+      ),
+    ).toHaveLength(2);
+    expect(
+      findConstantSecrets('x.toml', 'API_SERVICE_TOKEN = "example-service-token-change-me-0123456789"'),
+    ).toHaveLength(2);
     expect(findConstantSecrets('x.ts', "const opts = { cookieSecret: 'a8Fq02mZpL9xV3kT7wYc' };")).toHaveLength(1);
     expect(findConstantSecrets('.env.example', 'API_SERVICE_TOKEN=abc')).toHaveLength(1);
     expect(findConstantSecrets('.env.example', 'API_SERVICE_TOKEN=')).toEqual([]);

@@ -7,7 +7,8 @@ import { testSigningKey } from '../helpers/keys.js';
 const b64url = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
 
 /** A JWT with any header and payload and a raw signature part (unsigned forgeries). */
-export const rawJwt = (header: object, payload: object, signature = '') => `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}.${signature}`;
+export const rawJwt = (header: object, payload: object, signature = '') =>
+  `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}.${signature}`;
 
 export interface Forge {
   /** RS256 with the API's real key (valid unless the claims or header say otherwise). */
@@ -27,8 +28,11 @@ export async function forge(kid: string): Promise<Forge> {
   const key = await importPKCS8(privatePem, 'RS256');
   const attackerPair = await generateKeyPair('RS256', { extractable: true });
   const attackerJwk = { ...(await exportJWK(attackerPair.publicKey)), kid, alg: 'RS256', use: 'sig' };
-  const sign = (k: CryptoKey | Parameters<SignJWT['sign']>[0], payload: JWTPayload, header: Record<string, unknown> = {}) =>
-    new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid, ...header } as never).sign(k);
+  const sign = (
+    k: CryptoKey | Parameters<SignJWT['sign']>[0],
+    payload: JWTPayload,
+    header: Record<string, unknown> = {},
+  ) => new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid, ...header } as never).sign(k);
   return {
     rs256: (p, h) => sign(key, p, h),
     rs256Raw: (header, payload) => {
@@ -37,7 +41,13 @@ export async function forge(kid: string): Promise<Forge> {
     },
     attacker: (p, h) => sign(attackerPair.privateKey, p, h),
     attackerJwk,
-    hsWithPublicKey: (p, h) => signHs256(new TextEncoder().encode(publicPem), p as Record<string, unknown>, { alg: 'HS256', typ: 'JWT', kid, ...h }),
+    hsWithPublicKey: (p, h) =>
+      signHs256(new TextEncoder().encode(publicPem), p as Record<string, unknown>, {
+        alg: 'HS256',
+        typ: 'JWT',
+        kid,
+        ...h,
+      }),
     publicPem,
   };
 }

@@ -7,7 +7,12 @@
  */
 import express, { type Router } from 'express';
 import { Hono } from 'hono';
-import { svcExpressAdapter, svcExpressAdminConsole, svcExpressTotpBridge, svcExpressWellKnown } from '../../adapter/express/index.js';
+import {
+  svcExpressAdapter,
+  svcExpressAdminConsole,
+  svcExpressTotpBridge,
+  svcExpressWellKnown,
+} from '../../adapter/express/index.js';
 import { svcAdapter, svcAdminConsole, svcTotpBridge, svcWellKnown } from '../../adapter/hono/index.js';
 import type { SvcAdapterOptions } from '../../adapter/core/options.js';
 import { closeServers, listen } from '../adapter/express/harness.js';
@@ -48,7 +53,8 @@ const unique = (routes: ServedRoute[]) => [...new Map(routes.map((r) => [`${r.me
  * Hono lists middleware (`use`), catch-alls (`/api/*`) and the adapters' 405 method fallbacks (`all` on a
  * table path, answering a wrong method) as `ALL`: none of them is a route. Every route has its method.
  */
-export const honoRoutes = (app: Hono<any>): ServedRoute[] => unique(app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, path: r.path })));
+export const honoRoutes = (app: Hono<any>): ServedRoute[] =>
+  unique(app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, path: r.path })));
 
 interface ExpressLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -56,13 +62,17 @@ interface ExpressLayer {
   rawPath?: unknown;
 }
 
-/** Walks an Express router's stack: route layers are routes; a mounted router is walked with its path; other layers are middleware. */
+/**
+ * Walks an Express router's stack: route layers are routes; a mounted router is
+ * walked with its path; other layers are middleware.
+ */
 export function expressRoutes(router: Router, prefix = ''): ServedRoute[] {
   const out: ServedRoute[] = [];
   for (const layer of (router as unknown as { stack: ExpressLayer[] }).stack) {
     if (layer.route) {
       // `_all` is a 405 method fallback (`router.all`), not a route.
-      for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push({ method: method.toUpperCase(), path: prefix + layer.route.path });
+      for (const [method, on] of Object.entries(layer.route.methods))
+        if (on && method !== '_all') out.push({ method: method.toUpperCase(), path: prefix + layer.route.path });
     } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {
       out.push(...expressRoutes(layer.handle as unknown as Router, prefix + layer.rawPath.replace(/\/$/, '')));
     }
@@ -99,18 +109,36 @@ export async function buildApps(): Promise<Apps> {
       for (const [part, mount, make] of HONO_MOUNTS) {
         const app = make(opts);
         root.route(mount || '/', app);
-        parts.push({ framework: 'hono', part, mount, routes: honoRoutes(app), request: (path, init) => Promise.resolve(root.request(`http://localhost:3000${path}`, init)) });
+        parts.push({
+          framework: 'hono',
+          part,
+          mount,
+          routes: honoRoutes(app),
+          request: (path, init) => Promise.resolve(root.request(`http://localhost:3000${path}`, init)),
+        });
       }
       root.notFound((c) => c.json({ error: 'not_found' }, 404));
       return { request: async (path, init) => root.request(path, init), close: async () => {} };
     },
   });
-  parts.unshift({ framework: 'api', part: 'api', mount: '', routes: honoRoutes(h.t.api), request: async (path, init) => h.t.api.request(path, init) });
+  parts.unshift({
+    framework: 'api',
+    part: 'api',
+    mount: '',
+    routes: honoRoutes(h.t.api),
+    request: async (path, init) => h.t.api.request(path, init),
+  });
   const app = express();
   for (const [part, mount, make] of EXPRESS_MOUNTS) {
     const router = make(h.opts);
     app.use(mount || '/', router);
-    parts.push({ framework: 'express', part, mount, routes: expressRoutes(router), request: (path, init) => fetch(base + path, init) });
+    parts.push({
+      framework: 'express',
+      part,
+      mount,
+      routes: expressRoutes(router),
+      request: (path, init) => fetch(base + path, init),
+    });
   }
   app.use((_req, res) => void res.status(404).json({ error: 'not_found' }));
   const { base } = await listen(app);

@@ -47,17 +47,37 @@ const m = await buildMatrix();
 const known: CellResult[] = [];
 
 afterAll(async () => {
-  if (known.length) console.warn(`authorization matrix: ${known.length} known open defects\n${known.map(formatCell).join('\n')}`);
+  if (known.length)
+    console.warn(`authorization matrix: ${known.length} known open defects\n${known.map(formatCell).join('\n')}`);
   await m.apps.close();
 });
 
 describe('authorization matrix: coverage', () => {
   it('reads the routes from every app (API, and per framework the adapter, TOTP bridge, admin console and well-known files)', () => {
     const parts = m.apps.parts.map((p) => `${p.framework} ${p.part}`);
-    expect(parts).toEqual(expect.arrayContaining(['api api', 'hono adapter', 'hono totp bridge', 'hono admin console', 'hono well-known', 'express adapter', 'express totp bridge', 'express admin console', 'express well-known']));
-    for (const p of m.apps.parts) expect(p.routes.length, `${p.framework} ${p.part}`).toBeGreaterThan(p.part === 'api' || p.part === 'adapter' ? 80 : 2);
+    expect(parts).toEqual(
+      expect.arrayContaining([
+        'api api',
+        'hono adapter',
+        'hono totp bridge',
+        'hono admin console',
+        'hono well-known',
+        'express adapter',
+        'express totp bridge',
+        'express admin console',
+        'express well-known',
+      ]),
+    );
+    for (const p of m.apps.parts)
+      expect(p.routes.length, `${p.framework} ${p.part}`).toBeGreaterThan(
+        p.part === 'api' || p.part === 'adapter' ? 80 : 2,
+      );
     // Both frameworks serve the same routes.
-    const of = (f: string) => m.apps.parts.filter((p) => p.framework === f).flatMap((p) => p.routes.map((r) => `${p.part} ${r.method} ${r.path}`)).sort();
+    const of = (f: string) =>
+      m.apps.parts
+        .filter((p) => p.framework === f)
+        .flatMap((p) => p.routes.map((r) => `${p.part} ${r.method} ${r.path}`))
+        .sort();
     expect(of('express')).toEqual(of('hono'));
   });
 
@@ -68,7 +88,10 @@ describe('authorization matrix: coverage', () => {
 
   it('notices a new route without a row, and a row whose route was removed', () => {
     const api = m.apps.parts.find((p) => p.part === 'api')!;
-    const withNew = { ...api, routes: [...api.routes, { method: 'POST', path: '/organizations/:organizationId/brand-new' }] };
+    const withNew = {
+      ...api,
+      routes: [...api.routes, { method: 'POST', path: '/organizations/:organizationId/brand-new' }],
+    };
     expect(coverage([withNew]).missing).toContain('api api: POST /organizations/:organizationId/brand-new');
     const without = { ...api, routes: api.routes.filter((r) => !(r.method === 'GET' && r.path === '/users/me')) };
     expect(coverage([without]).stale).toContain('API_ROWS GET /users/me');
@@ -90,14 +113,18 @@ for (const [surface, routes] of groups) {
         // A cell that passes shows the request reaches past the gate at all (else a refusal could be an accident of setup);
         // the console in bearer transport is the exception: it acts on no bearer, so nobody passes there.
         const bearerOnConsole = cells[0]!.row.cookieOnly && cells[0]!.transport === 'bearer';
-        expect(cells.some((c) => 'pass' in c.expected), 'some principal must pass the gate').toBe(!bearerOnConsole || cells[0]!.row.gate === 'none');
+        expect(
+          cells.some((c) => 'pass' in c.expected),
+          'some principal must pass the gate',
+        ).toBe(!bearerOnConsole || cells[0]!.row.gate === 'none');
         const results = await Promise.all(cells.map(async (c) => ({ cell: c, result: await evaluate(c) })));
         const wrong: string[] = [];
         for (const { cell, result } of results) {
           if (cell.knownDefect) {
             known.push(result);
             // Still open: the observed answer is the defect's. Fixed: remove `knownDefect` from the row.
-            if (!matches(cell.row, { refuse: cell.knownDefect.observed }, result.observed)) wrong.push(`${formatCell(result)}  <- knownDefect no longer observed: remove the marker`);
+            if (!matches(cell.row, { refuse: cell.knownDefect.observed }, result.observed))
+              wrong.push(`${formatCell(result)}  <- knownDefect no longer observed: remove the marker`);
           } else if (!result.pass) wrong.push(formatCell(result));
         }
         expect(wrong).toEqual([]);

@@ -29,14 +29,17 @@ export interface Coverage {
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 const ADMIN_LEVELS: Gate[] = ['admin:read', 'admin:write', 'admin:write+step-up'];
 
-/** The console checks `admin:read` (reads, step-up) or `admin:write` (writes) itself, then the API checks its own gate. */
+/**
+ * The console checks `admin:read` (reads, step-up) or `admin:write` (writes) itself, then the API checks its own gate.
+ */
 function consoleRow(api: Row, kind: 'admin' | 'step-up', method: string): Row {
   const own: Gate = kind === 'step-up' || method === 'GET' ? 'admin:read' : 'admin:write';
   const gate = ADMIN_LEVELS.indexOf(api.gate) > ADMIN_LEVELS.indexOf(own) ? api.gate : own;
   return { ...api, gate, cookieOnly: true, consoleGate: own, apiGate: api.gate };
 }
 
-const viaAdapter = (found: { rowKey: string; row: Row } | undefined) => found && { rowKey: found.rowKey, row: { ...found.row, ...found.row.adapter } };
+const viaAdapter = (found: { rowKey: string; row: Row } | undefined) =>
+  found && { rowKey: found.rowKey, row: { ...found.row, ...found.row.adapter } };
 
 function rowFor(part: MountedPart, route: ServedRoute): { rowKey: string; row: Row } | undefined {
   const k = key(route);
@@ -53,8 +56,11 @@ function rowFor(part: MountedPart, route: ServedRoute): { rowKey: string; row: R
       return viaAdapter(entry && api(`${entry.method} ${entry.raw}`));
     }
     case 'admin console': {
-      if (!route.path.startsWith('/api/')) return CONSOLE_PAGE_ROWS[k] ? { rowKey: k, row: { ...CONSOLE_PAGE_ROWS[k]!, cookieOnly: true } } : undefined;
-      const entry = CONSOLE_API_ROUTES.find((e) => e.route.method === route.method && `/api${e.route.path}` === route.path);
+      if (!route.path.startsWith('/api/'))
+        return CONSOLE_PAGE_ROWS[k] ? { rowKey: k, row: { ...CONSOLE_PAGE_ROWS[k]!, cookieOnly: true } } : undefined;
+      const entry = CONSOLE_API_ROUTES.find(
+        (e) => e.route.method === route.method && `/api${e.route.path}` === route.path,
+      );
       const found = entry && api(`${entry.route.method} ${entry.route.raw}`);
       return found && { rowKey: found.rowKey, row: consoleRow(found.row, entry.kind, route.method) };
     }
@@ -74,14 +80,22 @@ export function coverage(parts: MountedPart[]): Coverage {
         missing.push(`${part.framework} ${part.part}: ${route.method} ${part.mount}${route.path}`);
         continue;
       }
-      used.add(`${part.part === 'admin console' && !route.path.startsWith('/api/') ? 'console' : part.part === 'well-known' ? 'well-known' : 'api'} ${found.rowKey}`);
+      used.add(
+        `${part.part === 'admin console' && !route.path.startsWith('/api/') ? 'console' : part.part === 'well-known' ? 'well-known' : 'api'} ${found.rowKey}`,
+      );
       resolved.push({ part, route, ...found });
     }
   }
   const stale = [
-    ...Object.keys(API_ROWS).filter((k) => !used.has(`api ${k}`)).map((k) => `API_ROWS ${k}`),
-    ...Object.keys(CONSOLE_PAGE_ROWS).filter((k) => !used.has(`console ${k}`)).map((k) => `CONSOLE_PAGE_ROWS ${k}`),
-    ...Object.keys(WELL_KNOWN_ROWS).filter((k) => !used.has(`well-known ${k}`)).map((k) => `WELL_KNOWN_ROWS ${k}`),
+    ...Object.keys(API_ROWS)
+      .filter((k) => !used.has(`api ${k}`))
+      .map((k) => `API_ROWS ${k}`),
+    ...Object.keys(CONSOLE_PAGE_ROWS)
+      .filter((k) => !used.has(`console ${k}`))
+      .map((k) => `CONSOLE_PAGE_ROWS ${k}`),
+    ...Object.keys(WELL_KNOWN_ROWS)
+      .filter((k) => !used.has(`well-known ${k}`))
+      .map((k) => `WELL_KNOWN_ROWS ${k}`),
   ];
   return { resolved, missing, stale };
 }

@@ -23,12 +23,18 @@ export type Gate =
   | 'admin:read'
   | 'admin:write'
   | 'admin:write+step-up'
-  /** §3.14: read (`organization:read`, manager, `admin:read`), list members (`members:read`, …), manager (owner/admin, `admin:write`), member (switch). */
+  /**
+   * §3.14: read (`organization:read`, manager, `admin:read`), list members (`members:read`, …), manager (owner/admin,
+   * `admin:write`), member (switch).
+   */
   | 'org:read'
   | 'org:members'
   | 'org:manager'
   | 'org:member'
-  /** §3.8 logout: an access token; logout is idempotent, so a token whose session or account is already dead gets 200 too. */
+  /**
+   * §3.8 logout: an access token; logout is idempotent, so a token whose
+   * session or account is already dead gets 200 too.
+   */
   | 'logout'
   /**
    * §5.3 adapter logout: it clears the cookies and answers 204 whatever the API said (an upstream 401 is
@@ -36,7 +42,10 @@ export type Gate =
    */
   | 'adapter-logout';
 
-/** Ids of the shared fixtures (principals.ts `World`): the target organization, a user no principal is, its session and passkey, and an id of nothing. */
+/**
+ * Ids of the shared fixtures (principals.ts `World`): the target organization, a user no principal is, its session and
+ * passkey, and an id of nothing.
+ */
 export interface Ids {
   org: string;
   victim: string;
@@ -65,18 +74,26 @@ export interface SurfaceKind {
 
 export interface Row {
   gate: Gate;
-  /** Path parameter values: a key of `Ids` (`org`, `victim`, `victimSession`, `victimCredential`, `victimInvitation`, `missing`) or a literal. */
+  /**
+   * Path parameter values: a key of `Ids` (`org`, `victim`, `victimSession`,
+   * `victimCredential`, `victimInvitation`, `missing`) or a literal.
+   */
   params?: Record<string, string>;
   /** Query string (without `?`). */
   query?: string;
-  /** Request body for non-GET requests (`{}` when absent); a function for ids and values that must be unique per call. */
+  /**
+   * Request body for non-GET requests (`{}` when absent); a function for ids and values that must be unique per call.
+   */
   body?: unknown | ((ids: Ids) => unknown);
   /**
    * The exact answer for every principal that passes the gate, where the target belongs to someone else:
    * another user's session or passkey must stay "not found" (no IDOR), not merely "past the gate".
    */
   passAs?: Outcome;
-  /** Error codes the route answers *after* the gate (a failed code, no passkey…): 401/403 with these still count as "passed the gate". */
+  /**
+   * Error codes the route answers *after* the gate (a failed code, no
+   * passkey…): 401/403 with these still count as "passed the gate".
+   */
   after?: string[];
   /** The route spends its caller (logout, refresh rotation, account deletion): every cell mints its own principal. */
   fresh?: boolean;
@@ -86,7 +103,12 @@ export interface Row {
    * An open authorization defect: the listed principals get `observed` instead of the contract's answer.
    * Reported by the test and by `npm run authz-matrix`, and the test fails once the defect is fixed.
    */
-  knownDefect?: { principals: PrincipalId[]; transports?: ('api' | 'cookie' | 'bearer')[]; observed: Outcome; note: string };
+  knownDefect?: {
+    principals: PrincipalId[];
+    transports?: ('api' | 'cookie' | 'bearer')[];
+    observed: Outcome;
+    note: string;
+  };
   /** HTML answers (console pages): refusals are compared by status only, and a pass must be below 400. */
   html?: boolean;
   /** Cookie transport only (the admin console): a bearer-transport call is refused 401 whoever sends it. */
@@ -121,12 +143,23 @@ export function expectedFor(row: Row, id: PrincipalId, spec: PrincipalSpec, surf
   // A principal with cookies and someone else's bearer is its cookies in cookie transport, the bearer elsewhere.
   const p = spec.bearerOf && !surface.cookie && !row.cookieOnly ? spec.bearerOf : spec;
   if (row.consoleGate && p.tokenRoles) {
-    const own = expectedFor({ gate: row.consoleGate }, id, { ...p, roles: p.tokenRoles, tokenRoles: undefined }, surface);
+    const own = expectedFor(
+      { gate: row.consoleGate },
+      id,
+      { ...p, roles: p.tokenRoles, tokenRoles: undefined },
+      surface,
+    );
     if ('refuse' in own) return own;
-    return expectedFor({ ...row, gate: row.apiGate ?? row.gate, consoleGate: undefined }, id, { ...p, tokenRoles: undefined }, surface);
+    return expectedFor(
+      { ...row, gate: row.apiGate ?? row.gate, consoleGate: undefined },
+      id,
+      { ...p, tokenRoles: undefined },
+      surface,
+    );
   }
   if (gate === 'logout') return p.kind === 'access' ? PASS : refuse(UNAUTHORIZED);
-  if (gate === 'adapter-logout') return surface.cookie || p.kind !== 'none' || p.serviceAsBearer ? PASS : refuse(UNAUTHORIZED);
+  if (gate === 'adapter-logout')
+    return surface.cookie || p.kind !== 'none' || p.serviceAsBearer ? PASS : refuse(UNAUTHORIZED);
   if (gate === 'ephemeral:login' || gate === 'ephemeral:registration' || gate === 'ephemeral:mfa') {
     // §0.3: login and registration tokens of a missing or revoked subject continue as the decoy; mfa needs a live user.
     const live = !p.dead || gate !== 'ephemeral:mfa';
@@ -136,7 +169,8 @@ export function expectedFor(row: Row, id: PrincipalId, spec: PrincipalSpec, surf
     // A dead session's refresh token is refused by the API, whichever transport carried it.
     if (p.dead && p.kind === 'access') return refuse({ status: 401, error: 'invalid_refresh_token' });
     if (p.kind === 'access') return PASS;
-    // A bearer that is not a refresh token is an unknown refresh token; no bearer (or no refresh cookie) is unauthorized.
+    // A bearer that is not a refresh token is an unknown refresh token; no
+    // bearer (or no refresh cookie) is unauthorized.
     const presentsBearer = p.kind === 'ephemeral' || p.serviceAsBearer;
     return refuse(presentsBearer && !surface.cookie ? { status: 401, error: 'invalid_refresh_token' } : UNAUTHORIZED);
   }
@@ -163,7 +197,13 @@ export function expectedFor(row: Row, id: PrincipalId, spec: PrincipalSpec, surf
   throw new Error(`unknown gate ${gate satisfies never}`);
 }
 
-const REFUSALS = new Set(['unauthorized', 'forbidden', 'step_up_required', 'cross_site_request_blocked', 'invalid_refresh_token']);
+const REFUSALS = new Set([
+  'unauthorized',
+  'forbidden',
+  'step_up_required',
+  'cross_site_request_blocked',
+  'invalid_refresh_token',
+]);
 
 /** True when `o` is what the contract expects; for a pass, the answer must not be a refusal of this gate. */
 export function matches(row: Row, expected: Expected, o: Outcome): boolean {
@@ -177,13 +217,20 @@ export function matches(row: Row, expected: Expected, o: Outcome): boolean {
   if (row.passAs) return matches({ ...row, passAs: undefined }, { refuse: row.passAs }, o);
   if (o.status >= 500 || (row.html && o.status >= 400)) return false;
   // A 404 without a resource message is the app's "no such route": the request never reached the gate.
-  if (o.status === 404 && o.error === 'not_found' && (o.message === undefined || o.message === 'Not found')) return false;
-  if (o.status === 401 || o.status === 403) return !!o.error && !REFUSALS.has(o.error) && (row.after ?? []).includes(o.error);
+  if (o.status === 404 && o.error === 'not_found' && (o.message === undefined || o.message === 'Not found'))
+    return false;
+  if (o.status === 401 || o.status === 403)
+    return !!o.error && !REFUSALS.has(o.error) && (row.after ?? []).includes(o.error);
   if (o.status === 404 && row.gate.startsWith('org:') && o.message === 'Organization not found') return false;
   return true;
 }
 
 export const describeExpected = (e: Expected, row?: Row): string =>
-  'pass' in e ? (row?.passAs ? `passes the gate: ${describeExpected({ refuse: row.passAs })}` : 'passes the gate') : `${e.refuse.status}${e.refuse.error ? ` ${e.refuse.error}` : ''}${e.refuse.required ? ` ${JSON.stringify(e.refuse.required)}` : ''}${e.refuse.message ? ` "${e.refuse.message}"` : ''}`;
+  'pass' in e
+    ? row?.passAs
+      ? `passes the gate: ${describeExpected({ refuse: row.passAs })}`
+      : 'passes the gate'
+    : `${e.refuse.status}${e.refuse.error ? ` ${e.refuse.error}` : ''}${e.refuse.required ? ` ${JSON.stringify(e.refuse.required)}` : ''}${e.refuse.message ? ` "${e.refuse.message}"` : ''}`;
 
-export const describeOutcome = (o: Outcome) => `${o.status}${o.error ? ` ${o.error}` : ''}${o.required ? ` ${JSON.stringify(o.required)}` : ''}${o.message && o.status === 404 ? ` "${o.message}"` : ''}`;
+export const describeOutcome = (o: Outcome) =>
+  `${o.status}${o.error ? ` ${o.error}` : ''}${o.required ? ` ${JSON.stringify(o.required)}` : ''}${o.message && o.status === 404 ? ` "${o.message}"` : ''}`;

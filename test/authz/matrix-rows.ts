@@ -61,11 +61,19 @@ export const API_ROWS: Record<string, Row> = {
   // §3.9 sessions, §3.10 users
   'GET /sessions': { gate: 'access' },
   // Another user's session or passkey is "not found" for everyone who passes the gate (no IDOR).
-  'DELETE /sessions/:id': { gate: 'access', params: { id: 'victimSession' }, passAs: { status: 404, error: 'not_found', message: 'Session not found' } },
+  'DELETE /sessions/:id': {
+    gate: 'access',
+    params: { id: 'victimSession' },
+    passAs: { status: 404, error: 'not_found', message: 'Session not found' },
+  },
   'DELETE /sessions': { gate: 'access', fresh: true },
   'GET /users/me': { gate: 'access' },
   'POST /users/credentials': { gate: 'access', body: VICTIM_CREDENTIAL, passAs: CREDENTIAL_NOT_FOUND },
-  'DELETE /users/credentials': { gate: 'access+step-up-if-capable', body: VICTIM_CREDENTIAL, passAs: CREDENTIAL_NOT_FOUND },
+  'DELETE /users/credentials': {
+    gate: 'access+step-up-if-capable',
+    body: VICTIM_CREDENTIAL,
+    passAs: CREDENTIAL_NOT_FOUND,
+  },
   'DELETE /users/delete': { gate: 'access+step-up-if-capable', fresh: true },
   // §3.11 step-up
   'GET /step-up/status': { gate: 'access' },
@@ -93,10 +101,21 @@ export const API_ROWS: Record<string, Row> = {
   // Invitations: only a manager invites, lists or revokes; only the invitee accepts or declines.
   'POST /organizations/:organizationId/invitations': { gate: 'org:manager', body: uniqueEmail },
   'GET /organizations/:organizationId/invitations': { gate: 'org:manager' },
-  'DELETE /organizations/:organizationId/invitations/:invitationId': { gate: 'org:manager', params: { invitationId: 'missing' } },
+  'DELETE /organizations/:organizationId/invitations/:invitationId': {
+    gate: 'org:manager',
+    params: { invitationId: 'missing' },
+  },
   'GET /organizations/invitations': { gate: 'access' },
-  'POST /organizations/invitations/:invitationId/accept': { gate: 'access', params: { invitationId: 'victimInvitation' }, passAs: INVITATION_NOT_FOUND },
-  'POST /organizations/invitations/:invitationId/decline': { gate: 'access', params: { invitationId: 'victimInvitation' }, passAs: INVITATION_NOT_FOUND },
+  'POST /organizations/invitations/:invitationId/accept': {
+    gate: 'access',
+    params: { invitationId: 'victimInvitation' },
+    passAs: INVITATION_NOT_FOUND,
+  },
+  'POST /organizations/invitations/:invitationId/decline': {
+    gate: 'access',
+    params: { invitationId: 'victimInvitation' },
+    passAs: INVITATION_NOT_FOUND,
+  },
   'PATCH /organizations/:organizationId/members/:userId': { gate: 'org:manager', ...MISSING_MEMBER },
   'DELETE /organizations/:organizationId/members/:userId': { gate: 'org:manager', ...MISSING_MEMBER },
   // §3.15 admin

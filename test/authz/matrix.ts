@@ -6,7 +6,16 @@
 import { APP_ORIGIN } from '../adapter/helpers.js';
 import { buildApps, type Apps } from './apps.js';
 import { coverage, type Coverage, type Resolved } from './coverage.js';
-import { describeExpected, describeOutcome, expectedFor, matches, type Expected, type Ids, type Outcome, type Row } from './gates.js';
+import {
+  describeExpected,
+  describeOutcome,
+  expectedFor,
+  matches,
+  type Expected,
+  type Ids,
+  type Outcome,
+  type Row,
+} from './gates.js';
 import { makeWorld, mint, PRINCIPALS, SPECS, type Creds, type PrincipalId, type World } from './principals.js';
 
 export type Transport = 'bearer' | 'cookie';
@@ -30,7 +39,13 @@ export interface CellResult extends Omit<Cell, 'run'> {
   pass: boolean;
 }
 
-const DEFAULT_PARAMS: Record<string, string> = { organizationId: 'org', userId: 'victim', id: 'missing', token: 'missing', providerId: 'missing' };
+const DEFAULT_PARAMS: Record<string, string> = {
+  organizationId: 'org',
+  userId: 'victim',
+  id: 'missing',
+  token: 'missing',
+  providerId: 'missing',
+};
 
 function concretePath(w: World, path: string, row: Row): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
@@ -46,14 +61,17 @@ function requestInit(w: World, r: Resolved, transport: Transport | 'api', c: Cre
   if ((transport !== 'cookie' || c.mixed) && bearer) headers['authorization'] = `Bearer ${bearer}`;
   if (transport === 'bearer') headers['x-svc-auth-transport'] = 'bearer';
   const jar = Object.entries(c.cookies);
-  if ((transport === 'cookie' || (transport === 'bearer' && c.mixed)) && jar.length) headers['cookie'] = jar.map(([k, v]) => `${k}=${v}`).join('; ');
+  if ((transport === 'cookie' || (transport === 'bearer' && c.mixed)) && jar.length)
+    headers['cookie'] = jar.map(([k, v]) => `${k}=${v}`).join('; ');
   if (transport === 'cookie') {
     // A same-origin browser: the console's writes and the adapter's guarded GET forms check it.
     if (method !== 'GET') headers['origin'] = APP_ORIGIN;
   }
   let body: string | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
-    body = JSON.stringify(typeof r.row.body === 'function' ? (r.row.body as (ids: Ids) => unknown)(w.ids) : (r.row.body ?? {}));
+    body = JSON.stringify(
+      typeof r.row.body === 'function' ? (r.row.body as (ids: Ids) => unknown)(w.ids) : (r.row.body ?? {}),
+    );
     headers['content-type'] = 'application/json';
   }
   return { method, headers, body };
@@ -100,8 +118,12 @@ function expressBearerSample(r: Resolved, seen: Set<string>): boolean {
   return false;
 }
 
-/** Transports per part: the API is bearer-only; the well-known files take no credential. The console is cookie-only: its bearer cells check it acts on no bearer. */
-const transportsOf = (r: Resolved): (Transport | 'api')[] => (r.part.part === 'api' ? ['api'] : r.part.part === 'well-known' ? ['cookie'] : ['cookie', 'bearer']);
+/**
+ * Transports per part: the API is bearer-only; the well-known files take no credential. The console is cookie-only: its
+ * bearer cells check it acts on no bearer.
+ */
+const transportsOf = (r: Resolved): (Transport | 'api')[] =>
+  r.part.part === 'api' ? ['api'] : r.part.part === 'well-known' ? ['cookie'] : ['cookie', 'bearer'];
 
 export async function buildMatrix(): Promise<Matrix> {
   const apps = await buildApps();
@@ -122,7 +144,8 @@ export async function buildMatrix(): Promise<Matrix> {
       for (const principal of PRINCIPALS) {
         const expected = expectedFor(r.row, principal, SPECS[principal], { cookie: transport === 'cookie' });
         const d = r.row.knownDefect;
-        const defect = d && d.principals.includes(principal) && (!d.transports || d.transports.includes(transport)) ? d : undefined;
+        const defect =
+          d && d.principals.includes(principal) && (!d.transports || d.transports.includes(transport)) ? d : undefined;
         cells.push({
           surface,
           transport,
@@ -153,9 +176,11 @@ export async function evaluate({ run, ...cell }: Cell): Promise<CellResult> {
 /** Runs cells `width` at a time (one shared harness; the apps are in-process or on loopback). */
 export async function runCells<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await run(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await run(items[next++]!);
+    }),
+  );
 }
 
 export function formatCell(r: CellResult): string {

@@ -9,7 +9,15 @@ import { eq } from 'drizzle-orm';
 import { satisfiesAny } from '../../common/roles.js';
 import { signEphemeralToken, type EphemeralContext } from '../../src/crypto/jwt.js';
 import { randomId } from '../../src/crypto/random.js';
-import { credentials, organizationInvitations, organizationMemberships, organizations, sessions, users, type UserRow } from '../../src/db/schema.js';
+import {
+  credentials,
+  organizationInvitations,
+  organizationMemberships,
+  organizations,
+  sessions,
+  users,
+  type UserRow,
+} from '../../src/db/schema.js';
 import type { Harness } from '../adapter/helpers.js';
 import { createUser, signIn } from '../helpers/factories.js';
 import type { Ids } from './gates.js';
@@ -59,7 +67,10 @@ export interface PrincipalSpec {
   steppedUp?: boolean;
   /** Roles in its tokens and cookies when they differ from `roles` (the user row's, which decide). */
   tokenRoles?: string[];
-  /** Holds well-signed tokens of a session that was revoked, or of an account that was revoked (§0.3: 401; ephemeral login/registration: the decoy). */
+  /**
+   * Holds well-signed tokens of a session that was revoked, or of an account that was revoked (§0.3: 401; ephemeral
+   * login/registration: the decoy).
+   */
   dead?: 'signed-out' | 'revoked-user';
   /** Sends a valid service token: never a route credential (contract §0.3), so it changes nothing. */
   service?: 'proxy' | 'delivery';
@@ -78,7 +89,8 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   'ephemeral:login': { kind: 'ephemeral', ctx: 'login' },
   'ephemeral:registration': { kind: 'ephemeral', ctx: 'registration' },
   'ephemeral:mfa': { kind: 'ephemeral', ctx: 'mfa' },
-  // §0.3: a revoked subject continues as the decoy on login/registration routes (the same answers as anyone), but not on mfa.
+  // §0.3: a revoked subject continues as the decoy on login/registration routes
+  // (the same answers as anyone), but not on mfa.
   'ephemeral:login, account revoked': { kind: 'ephemeral', ctx: 'login', dead: 'revoked-user' },
   'ephemeral:mfa, account revoked': { kind: 'ephemeral', ctx: 'mfa', dead: 'revoked-user' },
   user: { kind: 'access', roles: ['user'] },
@@ -90,7 +102,8 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   'admin:read': { kind: 'access', roles: ['user', 'admin:read'] },
   'admin:write': { kind: 'access', roles: ['user', 'admin:write'] },
   'admin:write + step-up': { kind: 'access', roles: ['user', 'admin:write'], steppedUp: true },
-  // Signed in as admin:write, then demoted: the token still says admin:write, the user row says user (§0.3: roles come from the row).
+  // Signed in as admin:write, then demoted: the token still says admin:write,
+  // the user row says user (§0.3: roles come from the row).
   'admin:write, demoted to user': { kind: 'access', roles: ['user'], tokenRoles: ['user', 'admin:write'] },
   'admin:write, signed out': { kind: 'access', roles: ['user', 'admin:write'], dead: 'signed-out' },
   'admin:write, account revoked': { kind: 'access', roles: ['user', 'admin:write'], dead: 'revoked-user' },
@@ -98,7 +111,11 @@ export const SPECS: Record<PrincipalId, PrincipalSpec> = {
   'delivery token': { kind: 'none', service: 'delivery' },
   'service token as the bearer': { kind: 'none', service: 'proxy', serviceAsBearer: true },
   'user + service token': { kind: 'access', roles: ['user'], service: 'proxy' },
-  "user's cookies + an admin's bearer": { kind: 'access', roles: ['user'], bearerOf: { kind: 'access', roles: ['user', 'admin:write'] } },
+  "user's cookies + an admin's bearer": {
+    kind: 'access',
+    roles: ['user'],
+    bearerOf: { kind: 'access', roles: ['user', 'admin:write'] },
+  },
 };
 
 export const grants = (spec: PrincipalSpec, role: string) => satisfiesAny(spec.roles ?? [], [role]);
@@ -132,14 +149,29 @@ export interface World {
 async function insertOrganization(h: Harness, owner: UserRow): Promise<string> {
   const id = randomId();
   const now = new Date(h.t.clock.now());
-  await h.t.api.deps.db.insert(organizations).values({ id, name: `org ${id.slice(0, 8)}`, slug: `org-${id}`, createdByUserId: owner.id, createdAt: now, updatedAt: now });
-  await addMembership(h, id, owner.id, ['owner', 'admin'], ['organization:read', 'organization:write', 'members:read', 'members:write']);
+  await h.t.api.deps.db.insert(organizations).values({
+    id,
+    name: `org ${id.slice(0, 8)}`,
+    slug: `org-${id}`,
+    createdByUserId: owner.id,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await addMembership(
+    h,
+    id,
+    owner.id,
+    ['owner', 'admin'],
+    ['organization:read', 'organization:write', 'members:read', 'members:write'],
+  );
   return id;
 }
 
 async function addMembership(h: Harness, organizationId: string, userId: string, roles: string[], scopes: string[]) {
   const now = new Date(h.t.clock.now());
-  await h.t.api.deps.db.insert(organizationMemberships).values({ id: randomId(), organizationId, userId, roles, scopes, createdAt: now, updatedAt: now });
+  await h.t.api.deps.db
+    .insert(organizationMemberships)
+    .values({ id: randomId(), organizationId, userId, roles, scopes, createdAt: now, updatedAt: now });
 }
 
 export async function makeWorld(h: Harness): Promise<World> {
@@ -149,11 +181,32 @@ export async function makeWorld(h: Harness): Promise<World> {
   const victimSession = (await signIn(h.t, victim)).sessionId;
   const victimCredential = `authz-victim-${randomId()}`;
   const now = new Date(h.t.clock.now());
-  await h.t.api.deps.db.insert(credentials).values({ id: victimCredential, userId: victim.id, publicKey: 'AA', deviceType: 'singleDevice', createdAt: now, updatedAt: now });
+  await h.t.api.deps.db.insert(credentials).values({
+    id: victimCredential,
+    userId: victim.id,
+    publicKey: 'AA',
+    deviceType: 'singleDevice',
+    createdAt: now,
+    updatedAt: now,
+  });
   // Addressed to the victim, who is no principal: accepting or declining it must be refused to everyone.
   const victimInvitation = randomId();
-  await h.t.api.deps.db.insert(organizationInvitations).values({ id: victimInvitation, organizationId: orgId, email: victim.email!, invitedByUserId: founder.id, createdAt: now, expiresAt: new Date(h.t.clock.now() + 86_400_000) });
-  const ids: Ids = { org: orgId, victim: victim.id, victimSession, victimCredential, victimInvitation, missing: '00000000-0000-4000-8000-000000000000' };
+  await h.t.api.deps.db.insert(organizationInvitations).values({
+    id: victimInvitation,
+    organizationId: orgId,
+    email: victim.email!,
+    invitedByUserId: founder.id,
+    createdAt: now,
+    expiresAt: new Date(h.t.clock.now() + 86_400_000),
+  });
+  const ids: Ids = {
+    org: orgId,
+    victim: victim.id,
+    victimSession,
+    victimCredential,
+    victimInvitation,
+    missing: '00000000-0000-4000-8000-000000000000',
+  };
   return { h, org: { id: orgId }, victim, founder, ids };
 }
 
@@ -172,30 +225,82 @@ export async function mint(w: World, spec: PrincipalSpec): Promise<Creds> {
   }
   const { h } = w;
   const headers = await serviceHeaders(w, spec.service);
-  if (spec.kind === 'none') return { cookies: {}, headers, ...(spec.serviceAsBearer ? { bearer: headers['x-svc-service-token']!.replace(/^Bearer /, '') } : {}) };
+  if (spec.kind === 'none')
+    return {
+      cookies: {},
+      headers,
+      ...(spec.serviceAsBearer ? { bearer: headers['x-svc-service-token']!.replace(/^Bearer /, '') } : {}),
+    };
   const user = await createUser(h.t, { roles: spec.tokenRoles ?? spec.roles ?? ['user'] });
   if (spec.kind === 'ephemeral') {
     const deps = h.t.api.deps;
     if (spec.dead === 'revoked-user') await deps.db.update(users).set({ revoked: true }).where(eq(users.id, user.id));
-    const token = await signEphemeralToken(deps.keys, { sub: user.id, ctx: spec.ctx!, idt: 'email', jti: randomId() }, { issuer: deps.env.issuer, nowMs: h.t.clock.now() });
-    return { bearer: token, cookies: { 'svc-ephemeral': h.cookie({ kind: 'ephemeral', sub: user.id, token }, 300) }, headers };
+    const token = await signEphemeralToken(
+      deps.keys,
+      { sub: user.id, ctx: spec.ctx!, idt: 'email', jti: randomId() },
+      { issuer: deps.env.issuer, nowMs: h.t.clock.now() },
+    );
+    return {
+      bearer: token,
+      cookies: { 'svc-ephemeral': h.cookie({ kind: 'ephemeral', sub: user.id, token }, 300) },
+      headers,
+    };
   }
   const db = h.t.api.deps.db;
   const now = new Date(h.t.clock.now());
-  if (spec.org === 'member') await addMembership(h, w.org.id, user.id, ['member'], ['organization:read', 'members:read']);
+  if (spec.org === 'member')
+    await addMembership(h, w.org.id, user.id, ['member'], ['organization:read', 'members:read']);
   if (spec.org === 'bare-member') await addMembership(h, w.org.id, user.id, ['member'], []);
-  if (spec.org === 'owner') await addMembership(h, w.org.id, user.id, ['owner', 'admin'], ['organization:read', 'organization:write', 'members:read', 'members:write']);
+  if (spec.org === 'owner')
+    await addMembership(
+      h,
+      w.org.id,
+      user.id,
+      ['owner', 'admin'],
+      ['organization:read', 'organization:write', 'members:read', 'members:write'],
+    );
   if (spec.org === 'other-manager') await insertOrganization(h, user);
   if (spec.passkey) {
-    await db.insert(credentials).values({ id: `authz-${randomId()}`, userId: user.id, publicKey: 'AA', deviceType: 'singleDevice', createdAt: now, updatedAt: now });
+    await db.insert(credentials).values({
+      id: `authz-${randomId()}`,
+      userId: user.id,
+      publicKey: 'AA',
+      deviceType: 'singleDevice',
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   const env = await signIn(h.t, user);
-  if (spec.tokenRoles) await db.update(users).set({ roles: spec.roles ?? ['user'] }).where(eq(users.id, user.id));
-  if (spec.steppedUp) await db.update(sessions).set({ stepUpVerifiedAt: now, stepUpMethod: 'webauthn' }).where(eq(sessions.id, env.sessionId));
-  if (spec.dead === 'signed-out') await db.update(sessions).set({ revokedAt: now, revokedReason: 'user_logout' }).where(eq(sessions.id, env.sessionId));
+  if (spec.tokenRoles)
+    await db
+      .update(users)
+      .set({ roles: spec.roles ?? ['user'] })
+      .where(eq(users.id, user.id));
+  if (spec.steppedUp)
+    await db
+      .update(sessions)
+      .set({ stepUpVerifiedAt: now, stepUpMethod: 'webauthn' })
+      .where(eq(sessions.id, env.sessionId));
+  if (spec.dead === 'signed-out')
+    await db
+      .update(sessions)
+      .set({ revokedAt: now, revokedReason: 'user_logout' })
+      .where(eq(sessions.id, env.sessionId));
   if (spec.dead === 'revoked-user') await db.update(users).set({ revoked: true }).where(eq(users.id, user.id));
   const cookies = {
-    'svc-access': h.cookie({ kind: 'access', sub: user.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: env.phone, organizationId: env.organizationId }, env.ttl),
+    'svc-access': h.cookie(
+      {
+        kind: 'access',
+        sub: user.id,
+        sessionId: env.sessionId,
+        token: env.token,
+        roles: env.roles,
+        email: env.email,
+        phone: env.phone,
+        organizationId: env.organizationId,
+      },
+      env.ttl,
+    ),
     'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl),
   };
   return { bearer: env.token, refresh: env.refreshToken, cookies, headers };

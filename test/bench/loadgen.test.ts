@@ -1,9 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseParser, createLoadGenerator, runLoad, serializeRequest, type ParsedHead } from '../../bench/lib/loadgen.js';
+import {
+  ResponseParser,
+  createLoadGenerator,
+  runLoad,
+  serializeRequest,
+  type ParsedHead,
+} from '../../bench/lib/loadgen.js';
 
-const cl = (status: number, body: string, extra = '') => `HTTP/1.1 ${status} X\r\nContent-Type: text/plain\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const cl = (status: number, body: string, extra = '') =>
+  `HTTP/1.1 ${status} X\r\nContent-Type: text/plain\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 const chunked = (status: number, chunks: string[], trailer = '') =>
   `HTTP/1.1 ${status} OK\r\nTransfer-Encoding: chunked\r\n\r\n${chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('')}0\r\n${trailer}\r\n`;
 
@@ -56,7 +63,7 @@ describe('ResponseParser', () => {
 
   it('parses random splits into many pieces', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 200; round++) {
       const pieces: Buffer[] = [];
       for (let i = 0; i < all.length; ) {
@@ -95,13 +102,23 @@ describe('ResponseParser', () => {
   it('throws on bytes that are not an HTTP response', () => {
     expect(() => new ResponseParser(() => {}).feed(Buffer.from('SSH-2.0-OpenSSH\r\n\r\n'))).toThrow(/not an HTTP/);
     expect(() => new ResponseParser(() => {}).feed(Buffer.from('HTTP/1.1 2xx OK\r\n\r\n'))).toThrow(/bad status/);
-    expect(() => new ResponseParser(() => {}).feed(Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n'))).toThrow(/chunk size/);
-    expect(() => new ResponseParser(() => {}).feed(Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1\r\nab\r\n'))).toThrow(/CRLF/);
+    expect(() =>
+      new ResponseParser(() => {}).feed(Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n')),
+    ).toThrow(/chunk size/);
+    expect(() =>
+      new ResponseParser(() => {}).feed(
+        Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1\r\nab\r\n'),
+      ),
+    ).toThrow(/CRLF/);
   });
 
   it('serializes a request with host, headers and content-length', () => {
-    expect(serializeRequest('127.0.0.1:80', { path: '/a?b=1', headers: { cookie: 'x=1' } })).toBe('GET /a?b=1 HTTP/1.1\r\nhost: 127.0.0.1:80\r\ncookie: x=1\r\n\r\n');
-    expect(serializeRequest('h', { method: 'POST', path: '/', body: 'é' })).toBe('POST / HTTP/1.1\r\nhost: h\r\ncontent-length: 2\r\n\r\né');
+    expect(serializeRequest('127.0.0.1:80', { path: '/a?b=1', headers: { cookie: 'x=1' } })).toBe(
+      'GET /a?b=1 HTTP/1.1\r\nhost: 127.0.0.1:80\r\ncookie: x=1\r\n\r\n',
+    );
+    expect(serializeRequest('h', { method: 'POST', path: '/', body: 'é' })).toBe(
+      'POST / HTTP/1.1\r\nhost: h\r\ncontent-length: 2\r\n\r\né',
+    );
   });
 });
 
@@ -111,8 +128,10 @@ describe('runLoad against a node:http server', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       const cookie = req.headers.cookie ?? '';
-      if (cookie === 'who=bad') return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-      if (cookie === 'who=close') return void res.writeHead(200, { connection: 'close', 'content-length': '2' }).end('ok');
+      if (cookie === 'who=bad')
+        return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      if (cookie === 'who=close')
+        return void res.writeHead(200, { connection: 'close', 'content-length': '2' }).end('ok');
       if (cookie === 'who=chunked') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.write('part one ');
@@ -130,7 +149,12 @@ describe('runLoad against a node:http server', () => {
       url,
       connections: 4,
       durationMs: 1000, // long enough for every connection to get answers on a loaded machine
-      requests: [{ path: '/', headers: { cookie: 'who=good' } }, { path: '/', headers: { cookie: 'who=bad' } }, { path: '/', headers: { cookie: 'who=chunked' } }, { path: '/', headers: { cookie: 'who=close' } }],
+      requests: [
+        { path: '/', headers: { cookie: 'who=good' } },
+        { path: '/', headers: { cookie: 'who=bad' } },
+        { path: '/', headers: { cookie: 'who=chunked' } },
+        { path: '/', headers: { cookie: 'who=close' } },
+      ],
     });
     expect(r.errors, String(r.errorSample)).toBe(0);
     expect(r.ok).toBeGreaterThan(2);
@@ -149,7 +173,12 @@ describe('runLoad against a node:http server', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as AddressInfo).port;
     await new Promise<void>((r) => dead.close(() => r()));
-    const r = await runLoad({ url: `http://127.0.0.1:${port}`, connections: 2, durationMs: 100, requests: [{ path: '/' }] });
+    const r = await runLoad({
+      url: `http://127.0.0.1:${port}`,
+      connections: 2,
+      durationMs: 100,
+      requests: [{ path: '/' }],
+    });
     expect(r.ok).toBe(0);
     expect(r.errors).toBeGreaterThan(0);
     expect(r.errorSample).toMatch(/ECONNREFUSED/);
@@ -158,7 +187,15 @@ describe('runLoad against a node:http server', () => {
   it('runs the same loop in a worker thread', async () => {
     const gen = createLoadGenerator();
     try {
-      const [a, b] = [await gen.run({ url, connections: 2, durationMs: 500, requests: [{ path: '/' }] }), await gen.run({ url, connections: 2, durationMs: 500, requests: [{ path: '/', headers: { cookie: 'who=bad' } }] })];
+      const [a, b] = [
+        await gen.run({ url, connections: 2, durationMs: 500, requests: [{ path: '/' }] }),
+        await gen.run({
+          url,
+          connections: 2,
+          durationMs: 500,
+          requests: [{ path: '/', headers: { cookie: 'who=bad' } }],
+        }),
+      ];
       expect(a.ok).toBeGreaterThan(0);
       expect(a.non2xx).toBe(0);
       expect(b.ok).toBe(0);

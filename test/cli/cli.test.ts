@@ -16,7 +16,11 @@ const COMMANDS = ['keys generate', 'keys rotate', 'migrate', 'admin create', 'co
 // Every case is its own process and touches no shared state: run them side by side.
 describe.concurrent('svc command line', () => {
   it('runs through `npx svc` in a checkout and lists every command', async () => {
-    const { stdout } = await promisify(execFile)('npx', ['svc', '--help'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout } = await promisify(execFile)('npx', ['svc', '--help'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     for (const c of COMMANDS) expect(stdout).toContain(`  ${c}  `.replace(/ {2}$/, ''));
     expect(stdout).toMatch(/Exit codes: 0 ok · 1 .* 2 usage error · 3 environment/);
   }, 60_000);
@@ -43,7 +47,10 @@ describe.concurrent('svc command line', () => {
     [['bogus'], /^svc: error: unknown command "bogus": run svc --help for the list\n$/],
     [['keys'], /^svc: error: svc keys needs one of: generate, rotate/],
     [['migrate', '--frob'], /^svc: error: Unknown option '--frob' \(usage: svc migrate \[--dry-run\]\)\n$/],
-    [['config', 'set', 'app_name'], /^svc: error: wrong number of arguments \(usage: svc config set <key> <value>\)\n$/],
+    [
+      ['config', 'set', 'app_name'],
+      /^svc: error: wrong number of arguments \(usage: svc config set <key> <value>\)\n$/,
+    ],
     [['admin', 'create'], /^svc: error: --email <email> is required\n$/],
     [['admin', 'create', '--email'], /^svc: error: Option '--email <value>' argument missing/],
     [['keys', 'generate', '--kid', 'no-dashes'], /^svc: error: --kid must match/],
@@ -59,7 +66,11 @@ describe.concurrent('svc command line', () => {
   it('reports a usage error as one JSON document on stdout with --json', async () => {
     const run = await svc(['bogus', '--json']);
     expect(run.code).toBe(2);
-    expect(run.json).toEqual({ ok: false, error: 'usage_error', message: 'unknown command "bogus": run svc --help for the list' });
+    expect(run.json).toEqual({
+      ok: false,
+      error: 'usage_error',
+      message: 'unknown command "bogus": run svc --help for the list',
+    });
     expect(run.stderr).toBe('');
   });
 
@@ -71,10 +82,14 @@ describe.concurrent('svc command line', () => {
     // util-linux `script` gives the child a real pseudo-terminal.
     it.skipIf(!existsSync('/usr/bin/script'))('is on for a terminal, and off there with NO_COLOR', async () => {
       const inTerminal = (env: Record<string, string>) =>
-        promisify(execFile)('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(SVC_BIN)} bogus`, '/dev/null'], {
-          encoding: 'utf8',
-          env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TERM: 'xterm', ...env },
-        }).then(
+        promisify(execFile)(
+          '/usr/bin/script',
+          ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(SVC_BIN)} bogus`, '/dev/null'],
+          {
+            encoding: 'utf8',
+            env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TERM: 'xterm', ...env },
+          },
+        ).then(
           (r) => r.stdout,
           (e: { stdout: string }) => e.stdout,
         );

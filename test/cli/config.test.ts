@@ -11,7 +11,8 @@ import { signIn } from '../helpers/factories.js';
 import { makeApi, prepareClient, type TestApi } from '../helpers/make-app.js';
 import { BACKENDS, bootstrap, fileDb, query, svc, type TestDb } from './helpers.js';
 
-const stored = async (db: TestDb, key: string) => JSON.parse((await query<{ value: string }>(db, 'SELECT value FROM system_config WHERE key = ?', [key]))[0]!.value);
+const stored = async (db: TestDb, key: string) =>
+  JSON.parse((await query<{ value: string }>(db, 'SELECT value FROM system_config WHERE key = ?', [key]))[0]!.value);
 
 describe.each(BACKENDS)('svc config on a %s', (_name, make) => {
   let db: TestDb;
@@ -35,7 +36,11 @@ describe.each(BACKENDS)('svc config on a %s', (_name, make) => {
     await bootstrap(db);
     const all = await svc(['config', 'get', '--json'], env);
     expect(all.code).toBe(0);
-    expect(all.json.values).toMatchObject({ app_name: 'svc', rpid: 'example.com', origins: ['https://app.example.com'] });
+    expect(all.json.values).toMatchObject({
+      app_name: 'svc',
+      rpid: 'example.com',
+      origins: ['https://app.example.com'],
+    });
     expect(all.json.missing).toEqual([]);
     const one = await svc(['config', 'get', 'origins'], env);
     expect(one).toMatchObject({ code: 0, stdout: '["https://app.example.com"]\n' });
@@ -50,22 +55,35 @@ describe.each(BACKENDS)('svc config on a %s', (_name, make) => {
   it('sets a plain-string value and a JSON value, states the cache delay, and records the event without an actor', async () => {
     const name = await svc(['config', 'set', 'app_name', 'Acme Sign-in'], env);
     expect(name.code).toBe(0);
-    expect(name.stdout).toBe('updated app_name\nRunning API instances cache the config for 60 s: each one serves the new value within 60 s, without a restart.\n');
+    expect(name.stdout).toBe(
+      'updated app_name\nRunning API instances cache the config for 60 s: each one serves the new value within 60 s, without a restart.\n',
+    );
     const policy = { enabled: true, maxFailures: 5, windowSeconds: 600, lockoutSeconds: 600 };
     const json = await svc(['config', 'set', 'lockout_policy', JSON.stringify(policy), '--json'], env);
     expect(json.json).toEqual({ ok: true, updatedKeys: ['lockout_policy'], cacheTtlSeconds: 60 });
     expect(await stored(db, 'app_name')).toBe('Acme Sign-in');
     expect(await stored(db, 'lockout_policy')).toEqual(policy);
-    expect(await query(db, "SELECT updated_by FROM system_config WHERE key = 'app_name'")).toEqual([expect.objectContaining({ updated_by: null })]);
-    const events = await query<{ metadata: string; user_agent: string }>(db, "SELECT metadata, user_agent FROM auth_events WHERE type = 'system_config_updated' ORDER BY created_at");
-    expect(JSON.parse(events[0]!.metadata)).toMatchObject({ updatedKeys: ['app_name'], before: { app_name: 'svc' }, after: { app_name: 'Acme Sign-in' } });
+    expect(await query(db, "SELECT updated_by FROM system_config WHERE key = 'app_name'")).toEqual([
+      expect.objectContaining({ updated_by: null }),
+    ]);
+    const events = await query<{ metadata: string; user_agent: string }>(
+      db,
+      "SELECT metadata, user_agent FROM auth_events WHERE type = 'system_config_updated' ORDER BY created_at",
+    );
+    expect(JSON.parse(events[0]!.metadata)).toMatchObject({
+      updatedKeys: ['app_name'],
+      before: { app_name: 'svc' },
+      after: { app_name: 'Acme Sign-in' },
+    });
     expect(events[0]!.user_agent).toMatch(/^svc-cli\//);
   });
 
   it('refuses an invalid value in one line, exit 1, and leaves the row as it was', async () => {
     const run = await svc(['config', 'set', 'rate_limit', '0'], env);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('svc: error: invalid_request: Request failed schema validation. (rate_limit: Too small: expected number to be >=1)\n');
+    expect(run.stderr).toBe(
+      'svc: error: invalid_request: Request failed schema validation. (rate_limit: Too small: expected number to be >=1)\n',
+    );
     expect(await stored(db, 'rate_limit')).toBe(100);
   });
 });
@@ -78,7 +96,10 @@ describe('svc config set follows the admin PATCH route exactly', () => {
     db = await fileDb();
     await svc(['migrate'], { DATABASE_URL: db.url });
     // A running API on the same database file, with a clock the test moves.
-    t = await makeApi({ client: await prepareClient(db.url), env: { AVAILABLE_ROLES: 'user,admin,admin:read,admin:write,editor' } });
+    t = await makeApi({
+      client: await prepareClient(db.url),
+      env: { AVAILABLE_ROLES: 'user,admin,admin:read,admin:write,editor' },
+    });
     adminToken = (await signedIn(t, ['user', 'admin'])).token;
     await signedIn(t, ['user', 'editor']);
   }, 30_000);
@@ -96,8 +117,22 @@ describe('svc config set follows the admin PATCH route exactly', () => {
     ['a duration out of range', 'access_token_ttl', '2d'],
     ['origins[0] that is not http(s)', 'origins', '["android:apk-key-hash:abc"]'],
     // A provider may not name a variable the service reads for itself
-    ['a provider whose clientSecretEnv is API_SERVICE_TOKEN', 'oauth_providers', JSON.stringify([{ id: 'evil', name: 'Evil', clientId: 'c', clientSecretEnv: 'API_SERVICE_TOKEN', authorizationUrl: 'https://evil.example/a', tokenUrl: 'https://evil.example/t', userInfoUrl: 'https://evil.example/u' }])],
-  ])('refuses %s with the route\'s code and issue paths', async (_case, key, text) => {
+    [
+      'a provider whose clientSecretEnv is API_SERVICE_TOKEN',
+      'oauth_providers',
+      JSON.stringify([
+        {
+          id: 'evil',
+          name: 'Evil',
+          clientId: 'c',
+          clientSecretEnv: 'API_SERVICE_TOKEN',
+          authorizationUrl: 'https://evil.example/a',
+          tokenUrl: 'https://evil.example/t',
+          userInfoUrl: 'https://evil.example/u',
+        },
+      ]),
+    ],
+  ])("refuses %s with the route's code and issue paths", async (_case, key, text) => {
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -40,7 +40,14 @@ function cliBundle(): string {
       rmSync(join(parent, pid), { recursive: true, force: true });
     }
   }
-  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' } as const;
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  } as const;
   buildSync({
     ...common,
     stdin: {
@@ -51,7 +58,11 @@ function cliBundle(): string {
     },
     outfile: join(dir, 'svc.mjs'),
   });
-  buildSync({ ...common, entryPoints: [join(ROOT, 'src/db/driver/embedded-client.ts')], outfile: join(dir, 'driver', 'embedded-client.js') });
+  buildSync({
+    ...common,
+    entryPoints: [join(ROOT, 'src/db/driver/embedded-client.ts')],
+    outfile: join(dir, 'driver', 'embedded-client.js'),
+  });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   bundled = join(dir, 'svc.mjs');
   return bundled;
@@ -69,7 +80,11 @@ export interface SvcRun {
  * One invocation. The child gets only PATH/HOME plus `env`, so the caller's
  * DATABASE_URL, NO_COLOR or FORCE_COLOR never leak into an assertion.
  */
-export function svc(args: string[], env: Record<string, string | undefined> = {}, opts: { cwd?: string; bin?: string } = {}): Promise<SvcRun> {
+export function svc(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  opts: { cwd?: string; bin?: string } = {},
+): Promise<SvcRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [opts.bin ?? cliBundle(), ...args], {
       cwd: opts.cwd ?? ROOT,
@@ -112,7 +127,11 @@ export async function fileDb(): Promise<TestDb> {
 export async function sqldDb(): Promise<TestDb> {
   const dir = tempDir('cli-sqld');
   const port = await freePort();
-  const proc: Spawned = start(BIN.sqld, ['--http-listen-addr', `127.0.0.1:${port}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'], { cwd: dir });
+  const proc: Spawned = start(
+    BIN.sqld,
+    ['--http-listen-addr', `127.0.0.1:${port}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'],
+    { cwd: dir },
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, proc, 20_000);
   return {
@@ -152,7 +171,11 @@ export async function bootstrap(db: TestDb, seeds: Record<string, string> = SEED
 }
 
 /** Reads rows through a fresh client (the CLI ran in another process). */
-export async function query<T = Record<string, unknown>>(db: TestDb, sql: string, args: (string | number | null)[] = []): Promise<T[]> {
+export async function query<T = Record<string, unknown>>(
+  db: TestDb,
+  sql: string,
+  args: (string | number | null)[] = [],
+): Promise<T[]> {
   const database = await db.open();
   try {
     return (await database.client.execute({ sql, args })).rows as unknown as T[];

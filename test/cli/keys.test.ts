@@ -32,13 +32,19 @@ describe.concurrent('svc keys generate', () => {
     const run = await svc(['keys', 'generate', '--kid', 'cli_test_1']);
     expect(run.code).toBe(0);
     const vars = parseDotenv(run.stdout);
-    expect(Object.keys(vars).sort()).toEqual(['SVC_JWKS_ACTIVE_KID', 'SVC_JWKS_KEY_cli_test_1_PRIVATE', 'SVC_JWKS_PUBLIC_KEYS']);
+    expect(Object.keys(vars).sort()).toEqual([
+      'SVC_JWKS_ACTIVE_KID',
+      'SVC_JWKS_KEY_cli_test_1_PRIVATE',
+      'SVC_JWKS_PUBLIC_KEYS',
+    ]);
     expect(vars['SVC_JWKS_ACTIVE_KID']).toBe('cli_test_1');
     expect(run.stderr).toMatch(/private key is on stdout/);
 
     const app = await createAuthApi({ env: productionEnv(vars), logger: { log() {} } });
     try {
-      const jwks = (await (await app.request('/.well-known/jwks.json')).json()) as { keys: { kid: string; alg: string }[] };
+      const jwks = (await (await app.request('/.well-known/jwks.json')).json()) as {
+        keys: { kid: string; alg: string }[];
+      };
       expect(jwks.keys).toEqual([expect.objectContaining({ kid: 'cli_test_1', alg: 'RS256' })]);
     } finally {
       await app.close();
@@ -59,7 +65,10 @@ describe.concurrent('svc keys generate', () => {
     expect(run.stdout).toBe(`wrote signing key filed to ${file} (mode 0600)\n`);
     expect(run.stdout + run.stderr).not.toContain('PRIVATE KEY');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const app = await createAuthApi({ env: productionEnv(parseDotenv(readFileSync(file, 'utf8'))), logger: { log() {} } });
+    const app = await createAuthApi({
+      env: productionEnv(parseDotenv(readFileSync(file, 'utf8'))),
+      logger: { log() {} },
+    });
     await app.close();
   }, 30_000);
 
@@ -95,11 +104,16 @@ describe.concurrent('svc keys generate', () => {
 
 describe('svc keys rotate', () => {
   it('gives publish-then-switch steps with the adapter JWKS cache and names the current kids', async () => {
-    const run = await svc(['keys', 'rotate', '--json'], { SVC_JWKS_ACTIVE_KID: 'old_1', SVC_JWKS_PUBLIC_KEYS: '{"keys":[{"kid":"old_1","pem":"x"}]}' });
+    const run = await svc(['keys', 'rotate', '--json'], {
+      SVC_JWKS_ACTIVE_KID: 'old_1',
+      SVC_JWKS_PUBLIC_KEYS: '{"keys":[{"kid":"old_1","pem":"x"}]}',
+    });
     expect(run.code).toBe(0);
     expect(run.json).toMatchObject({ ok: true, activeKid: 'old_1', publishedKids: ['old_1'], jwksCacheSeconds: 300 });
     const steps: string[] = run.json.steps;
-    expect(steps.findIndex((s) => s.startsWith('Publish'))).toBeLessThan(steps.findIndex((s) => s.startsWith('Switch')));
+    expect(steps.findIndex((s) => s.startsWith('Publish'))).toBeLessThan(
+      steps.findIndex((s) => s.startsWith('Switch')),
+    );
     expect(steps.join('\n')).toContain('keep SVC_JWKS_ACTIVE_KID=old_1');
   });
 });

@@ -33,7 +33,10 @@ describe.each(BACKENDS)('svc migrate on a %s', (_name, make) => {
     expect(run.code).toBe(0);
     for (const tag of TAGS) expect(run.stdout).toContain(`applied ${tag}\n`);
     expect(run.stdout).toContain(`${TAGS.length} migration(s) applied`);
-    const recorded = await query<{ created_at: number }>(db, 'SELECT created_at FROM __drizzle_migrations ORDER BY created_at');
+    const recorded = await query<{ created_at: number }>(
+      db,
+      'SELECT created_at FROM __drizzle_migrations ORDER BY created_at',
+    );
     expect(recorded.map((r) => Number(r.created_at))).toEqual(MIGRATIONS.map((m) => m.folderMillis));
     expect(await query(db, "SELECT name FROM sqlite_master WHERE name = 'users'")).toHaveLength(1);
   });
@@ -43,7 +46,9 @@ describe.each(BACKENDS)('svc migrate on a %s', (_name, make) => {
     expect(again.json).toMatchObject({ ok: true, applied: [], pending: [], alreadyApplied: TAGS });
     const dry = await svc(['migrate', '--dry-run'], env);
     expect(dry.stdout).toContain('up to date');
-    expect(await query(db, 'SELECT count(*) AS n FROM __drizzle_migrations')).toEqual([expect.objectContaining({ n: TAGS.length })]);
+    expect(await query(db, 'SELECT count(*) AS n FROM __drizzle_migrations')).toEqual([
+      expect.objectContaining({ n: TAGS.length }),
+    ]);
   });
 });
 
@@ -76,12 +81,16 @@ describe('svc migrate with an unusable DATABASE_URL', () => {
     const port = await freePort();
     const run = await svc(['migrate'], { DATABASE_URL: `http://127.0.0.1:${port}` });
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(new RegExp(`^svc: error: cannot reach the database at http://127\\.0\\.0\\.1:${port} \\(.+\\)\\n$`));
+    expect(run.stderr).toMatch(
+      new RegExp(`^svc: error: cannot reach the database at http://127\\.0\\.0\\.1:${port} \\(.+\\)\\n$`),
+    );
   });
 
   it('never prints a Turso token from the URL', async () => {
     const port = await freePort();
-    const run = await svc(['migrate', '--dry-run'], { DATABASE_URL: `http://127.0.0.1:${port}?authToken=secret-token-value` });
+    const run = await svc(['migrate', '--dry-run'], {
+      DATABASE_URL: `http://127.0.0.1:${port}?authToken=secret-token-value`,
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).not.toContain('secret-token-value');
   });

@@ -11,7 +11,11 @@ import { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
 import { nativeApp, signUp } from './helpers.js';
 
 const buf = (b64url: string) => new Uint8Array(fromBase64Url(b64url)).buffer;
-const saved = { navigator: Object.getOwnPropertyDescriptor(globalThis, 'navigator'), pkc: (globalThis as any).PublicKeyCredential, document: (globalThis as any).document };
+const saved = {
+  navigator: Object.getOwnPropertyDescriptor(globalThis, 'navigator'),
+  pkc: (globalThis as any).PublicKeyCredential,
+  document: (globalThis as any).document,
+};
 
 afterEach(() => {
   if (saved.navigator) Object.defineProperty(globalThis, 'navigator', saved.navigator);
@@ -31,12 +35,19 @@ function fakeBrowser(authenticator: SoftwareAuthenticator, prfOutput: ArrayBuffe
     async create(options: any) {
       seen.create.push(options);
       const pk = options.publicKey;
-      const json = authenticator.register({ challenge: toBase64Url(new Uint8Array(pk.challenge)), rp: pk.rp }, { clientExtensionResults: { prf: { enabled: true } } });
+      const json = authenticator.register(
+        { challenge: toBase64Url(new Uint8Array(pk.challenge)), rp: pk.rp },
+        { clientExtensionResults: { prf: { enabled: true } } },
+      );
       return {
         id: json.id,
         rawId: buf(json.rawId),
         type: 'public-key',
-        response: { clientDataJSON: buf(json.response.clientDataJSON), attestationObject: buf(json.response.attestationObject), getTransports: () => ['internal'] },
+        response: {
+          clientDataJSON: buf(json.response.clientDataJSON),
+          attestationObject: buf(json.response.attestationObject),
+          getTransports: () => ['internal'],
+        },
         authenticatorAttachment: 'platform',
         getClientExtensionResults: () => ({ prf: { enabled: true } }),
       };
@@ -49,13 +60,21 @@ function fakeBrowser(authenticator: SoftwareAuthenticator, prfOutput: ArrayBuffe
         id: json.id,
         rawId: buf(json.rawId),
         type: 'public-key',
-        response: { clientDataJSON: buf(json.response.clientDataJSON), authenticatorData: buf(json.response.authenticatorData), signature: buf(json.response.signature) },
+        response: {
+          clientDataJSON: buf(json.response.clientDataJSON),
+          authenticatorData: buf(json.response.authenticatorData),
+          signature: buf(json.response.signature),
+        },
         authenticatorAttachment: 'platform',
         getClientExtensionResults: () => (prfOutput ? { prf: { results: { first: prfOutput } } } : {}),
       };
     },
   };
-  Object.defineProperty(globalThis, 'navigator', { value: { credentials, userAgent: 'fake' }, configurable: true, writable: true });
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { credentials, userAgent: 'fake' },
+    configurable: true,
+    writable: true,
+  });
   return seen;
 }
 
@@ -74,7 +93,11 @@ describe('client/browser: passkeys', () => {
 
     const salt = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
     const fresh = app.client();
-    const { session, prf } = await createPasskeys(fresh).signIn({ identifier: 'hedy@example.com', conditional: true, prf: { salt } });
+    const { session, prf } = await createPasskeys(fresh).signIn({
+      identifier: 'hedy@example.com',
+      conditional: true,
+      prf: { salt },
+    });
     expect(session).toMatchObject({ email: 'hedy@example.com' });
     expect(prf?.first).toBe(prfOutput);
     const get = seen.get.at(-1);
@@ -92,7 +115,10 @@ describe('client/browser: passkeys', () => {
     const before = app.calls.length;
     const passkeys = createPasskeys(client);
     expect(passkeys.supported()).toBe(false);
-    await expect(passkeys.signIn({ identifier: 'x@example.com' })).rejects.toMatchObject({ code: 'webauthn_unavailable', message: expect.stringMatching(/WebAuthn/) });
+    await expect(passkeys.signIn({ identifier: 'x@example.com' })).rejects.toMatchObject({
+      code: 'webauthn_unavailable',
+      message: expect.stringMatching(/WebAuthn/),
+    });
     await expect(passkeys.register()).rejects.toMatchObject({ code: 'webauthn_unavailable' });
     expect(app.calls.length).toBe(before);
     expect(calls).toHaveLength(0);

@@ -22,7 +22,10 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 describe('client: route coverage', () => {
   it('has exactly one method per adapter route and TOTP bridge route', () => {
     // The compatibility GET forms are for the reference client; this client uses the documented POST.
-    const mounted = [...ROUTES.filter((r) => !r.compat).map((r) => `${r.method} ${r.path}`), ...TOTP_BRIDGE_ROUTES.map((r) => `${r.method} /totp${r.path}`)].sort();
+    const mounted = [
+      ...ROUTES.filter((r) => !r.compat).map((r) => `${r.method} ${r.path}`),
+      ...TOTP_BRIDGE_ROUTES.map((r) => `${r.method} /totp${r.path}`),
+    ].sort();
     const keys = Object.values(ROUTE_KEYS).sort();
     expect(keys).toEqual(mounted);
     expect(new Set(keys).size).toBe(keys.length);
@@ -40,7 +43,10 @@ describe('client: arguments are checked before any network call', () => {
     ['passkeyAvailable not a boolean', () => client.login({ identifier: 'a@b.co', passkeyAvailable: 'yes' } as never)],
     ['revokeSession with a dot segment', () => client.revokeSession({ id: '..' })],
     ['getOrganization without id', () => client.getOrganization({} as never)],
-    ['inviteMember roles not strings', () => client.inviteMember({ organizationId: 'o', email: 'a@b.co', roles: [1] } as never)],
+    [
+      'inviteMember roles not strings',
+      () => client.inviteMember({ organizationId: 'o', email: 'a@b.co', roles: [1] } as never),
+    ],
     ['inviteMember without email', () => client.inviteMember({ organizationId: 'o' } as never)],
   ];
   for (const [name, run] of bad) {
@@ -62,13 +68,33 @@ describe('client: arguments are checked before any network call', () => {
 
 describe('client: answers', () => {
   const cases: [string, () => Response, Partial<SvcError>][] = [
-    ['an HTML 200', () => new Response('<html>proxy</html>', { status: 200, headers: { 'content-type': 'text/html' } }), { code: 'invalid_response', status: 200 }],
-    ['an HTML 502', () => new Response('<html>bad gateway</html>', { status: 502 }), { code: 'invalid_response', status: 502 }],
+    [
+      'an HTML 200',
+      () => new Response('<html>proxy</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+      { code: 'invalid_response', status: 200 },
+    ],
+    [
+      'an HTML 502',
+      () => new Response('<html>bad gateway</html>', { status: 502 }),
+      { code: 'invalid_response', status: 502 },
+    ],
     ['a JSON array', () => json(200, [1, 2]), { code: 'invalid_response' }],
     ['an error without envelope', () => json(500, { oops: true }), { code: 'invalid_response', status: 500 }],
-    ['a 429 with Retry-After', () => json(429, { error: 'rate_limited', message: 'Too many' }, { 'retry-after': '17' }), { code: 'rate_limited', status: 429, retryAfterSeconds: 17 }],
-    ['a 423 with retryAfterSeconds', () => json(423, { error: 'account_locked', retryAfterSeconds: 60 }), { code: 'account_locked', status: 423, retryAfterSeconds: 60 }],
-    ['a 403 with extras', () => json(403, { error: 'forbidden', message: 'Insufficient role', required: ['admin'] }), { code: 'forbidden', message: 'Insufficient role' }],
+    [
+      'a 429 with Retry-After',
+      () => json(429, { error: 'rate_limited', message: 'Too many' }, { 'retry-after': '17' }),
+      { code: 'rate_limited', status: 429, retryAfterSeconds: 17 },
+    ],
+    [
+      'a 423 with retryAfterSeconds',
+      () => json(423, { error: 'account_locked', retryAfterSeconds: 60 }),
+      { code: 'account_locked', status: 423, retryAfterSeconds: 60 },
+    ],
+    [
+      'a 403 with extras',
+      () => json(403, { error: 'forbidden', message: 'Insufficient role', required: ['admin'] }),
+      { code: 'forbidden', message: 'Insufficient role' },
+    ],
   ];
   for (const [name, make, expected] of cases) {
     it(`${name} → SvcError ${expected.code}`, async () => {
@@ -79,13 +105,25 @@ describe('client: answers', () => {
     });
   }
   it('a rejected fetch → network_error', async () => {
-    const client = createSvcClient({ baseUrl: 'http://app.test/auth', fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+    const client = createSvcClient({
+      baseUrl: 'http://app.test/auth',
+      fetch: async () => Promise.reject(new TypeError('fetch failed')),
+    });
     await expect(client.oauthProviders()).rejects.toMatchObject({ code: 'network_error', status: 0 });
   });
   it('a session answer without sub, or a bearer login without token → invalid_response', async () => {
-    const cookie = createSvcClient({ baseUrl: 'http://app.test/auth', fetch: fetchAnswering(() => json(200, { message: 'Success' })).fetch });
-    await expect(cookie.verifyLoginEmailOtp({ verificationToken: '123456' })).rejects.toMatchObject({ code: 'invalid_response' });
-    const bearer = createSvcClient({ baseUrl: 'http://app.test/auth', transport: 'bearer', fetch: fetchAnswering(() => json(200, { message: 'Success' })).fetch });
+    const cookie = createSvcClient({
+      baseUrl: 'http://app.test/auth',
+      fetch: fetchAnswering(() => json(200, { message: 'Success' })).fetch,
+    });
+    await expect(cookie.verifyLoginEmailOtp({ verificationToken: '123456' })).rejects.toMatchObject({
+      code: 'invalid_response',
+    });
+    const bearer = createSvcClient({
+      baseUrl: 'http://app.test/auth',
+      transport: 'bearer',
+      fetch: fetchAnswering(() => json(200, { message: 'Success' })).fetch,
+    });
     await expect(bearer.login({ identifier: 'a@b.co' })).rejects.toMatchObject({ code: 'invalid_response' });
   });
   it('builds paths with encoded parameters and GET queries; cookie transport sends credentials', async () => {
@@ -124,18 +162,43 @@ describe('client: organization invitations', () => {
 describe('client: session state', () => {
   it('subscribe sees sign-in and sign-out; unsubscribe stops notifications', async () => {
     let answer: () => Response = () =>
-      json(200, { message: 'Success', sub: 'u1', sessionId: 's1', organizationId: 'o1', roles: ['user'], email: 'a@b.co', phone: null, ttl: 900, refreshTtl: 86400 });
+      json(200, {
+        message: 'Success',
+        sub: 'u1',
+        sessionId: 's1',
+        organizationId: 'o1',
+        roles: ['user'],
+        email: 'a@b.co',
+        phone: null,
+        ttl: 900,
+        refreshTtl: 86400,
+      });
     const client = createSvcClient({ baseUrl: 'http://app.test/auth', fetch: async () => answer() });
     const seen: SessionState[] = [];
     const off = client.session.subscribe((s) => seen.push(s));
     expect(client.session.get().status).toBe('unknown');
     await client.verifyLoginEmailOtp({ verificationToken: '123456' });
-    expect(seen.at(-1)).toEqual({ status: 'signed-in', user: { id: 'u1', email: 'a@b.co', phone: null, roles: ['user'] }, activeOrganizationId: 'o1' });
+    expect(seen.at(-1)).toEqual({
+      status: 'signed-in',
+      user: { id: 'u1', email: 'a@b.co', phone: null, roles: ['user'] },
+      activeOrganizationId: 'o1',
+    });
     answer = () => new Response(null, { status: 204 });
     await client.logout();
     expect(seen.at(-1)).toMatchObject({ status: 'signed-out', reason: 'logout' });
     off();
-    answer = () => json(200, { message: 'Success', sub: 'u2', sessionId: 's2', organizationId: null, roles: [], email: 'c@d.co', phone: null, ttl: 900, refreshTtl: 86400 });
+    answer = () =>
+      json(200, {
+        message: 'Success',
+        sub: 'u2',
+        sessionId: 's2',
+        organizationId: null,
+        roles: [],
+        email: 'c@d.co',
+        phone: null,
+        ttl: 900,
+        refreshTtl: 86400,
+      });
     await client.verifyLoginEmailOtp({ verificationToken: '123456' });
     expect(seen).toHaveLength(2);
     expect(client.session.get().status).toBe('signed-in');

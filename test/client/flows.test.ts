@@ -9,7 +9,8 @@ import type { SessionState } from '../../client/index.js';
 import { codeAt } from '../helpers/totp.js';
 import { nativeApp, signUp } from './helpers.js';
 
-const lastCode = (app: Awaited<ReturnType<typeof nativeApp>>, to: string) => app.sender.sent.filter((m) => m.to === to && m.code).at(-1)!.code!;
+const lastCode = (app: Awaited<ReturnType<typeof nativeApp>>, to: string) =>
+  app.sender.sent.filter((m) => m.to === to && m.code).at(-1)!.code!;
 
 describe('client: bearer flows on the bridge and organizations', () => {
   it('enrols TOTP, then an email-code sign-in asks for it and the bridge completes the session', async () => {

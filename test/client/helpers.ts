@@ -39,11 +39,13 @@ export async function nativeApp(apiEnv: Record<string, string> = {}): Promise<Na
     sender,
     calls,
     fetch: fetchFn,
-    client: (storage = memoryStorage(), now = () => h.t.clock.now()) => createSvcClient({ baseUrl: BASE_URL, transport: 'bearer', storage, fetch: fetchFn, now }),
+    client: (storage = memoryStorage(), now = () => h.t.clock.now()) =>
+      createSvcClient({ baseUrl: BASE_URL, transport: 'bearer', storage, fetch: fetchFn, now }),
   };
 }
 
-export const refreshCalls = (app: NativeApp) => app.calls.filter((c) => c.method === 'POST' && c.path === '/auth/refresh').length;
+export const refreshCalls = (app: NativeApp) =>
+  app.calls.filter((c) => c.method === 'POST' && c.path === '/auth/refresh').length;
 
 /** Signs up with an email code the way an app does; returns the code used. */
 export async function signUp(app: NativeApp, client: SvcClient, email: string) {

@@ -38,9 +38,14 @@ describe('client.signInWithIdToken (native app, bearer transport)', () => {
     expect(session).not.toHaveProperty('refreshToken');
     expect(client.session.get()).toMatchObject({ status: 'signed-in', user: { email: 'client.native@example.com' } });
     expect((await client.me()).user.email).toBe('client.native@example.com');
-    expect(app.calls.find((c) => c.path === '/auth/oauth/testop/id-token')!.headers.get('x-svc-auth-transport')).toBe('bearer');
+    expect(app.calls.find((c) => c.path === '/auth/oauth/testop/id-token')!.headers.get('x-svc-auth-transport')).toBe(
+      'bearer',
+    );
 
-    const replay = await app.client().signInWithIdToken({ providerId: 'testop', idToken, nonce }).catch((e: unknown) => e);
+    const replay = await app
+      .client()
+      .signInWithIdToken({ providerId: 'testop', idToken, nonce })
+      .catch((e: unknown) => e);
     expect(replay).toBeInstanceOf(SvcError);
     expect(replay).toMatchObject({ status: 401, code: 'id_token_replayed' });
   });
@@ -48,7 +53,9 @@ describe('client.signInWithIdToken (native app, bearer transport)', () => {
   it('checks its arguments before any network call', async () => {
     const app = await nativeApp();
     const client = app.client();
-    await expect(client.signInWithIdToken({ providerId: 'testop', idToken: 42 } as never)).rejects.toBeInstanceOf(TypeError);
+    await expect(client.signInWithIdToken({ providerId: 'testop', idToken: 42 } as never)).rejects.toBeInstanceOf(
+      TypeError,
+    );
     expect(app.calls).toHaveLength(0);
   });
 });

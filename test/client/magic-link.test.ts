@@ -25,7 +25,9 @@ const uaClient = (app: NativeApp) =>
   });
 
 const linkToken = (app: Awaited<ReturnType<typeof nativeApp>>, to: string) =>
-  new URL(app.sender.sent.filter((m) => m.to === to && m.magicLinkUrl).at(-1)!.magicLinkUrl!).searchParams.get('token')!;
+  new URL(app.sender.sent.filter((m) => m.to === to && m.magicLinkUrl).at(-1)!.magicLinkUrl!).searchParams.get(
+    'token',
+  )!;
 
 describe('client: magic-link confirmation', () => {
   it('number_match: the number to show, the challenge, confirmMagicLink, then the poll signs in', async () => {
@@ -71,7 +73,9 @@ describe('client: magic-link confirmation', () => {
     expect(req.confirmation).toBe('same_device');
     await settle();
     const token = linkToken(app, 'ada@example.com');
-    await expect(uaClient(app).verifyMagicLink({ token })).rejects.toMatchObject({ code: 'invalid_verification_token' });
+    await expect(uaClient(app).verifyMagicLink({ token })).rejects.toMatchObject({
+      code: 'invalid_verification_token',
+    });
     expect(await asking.verifyMagicLink({ token })).toMatchObject({ message: 'Success' });
     expect(await asking.checkMagicLink()).toMatchObject({ email: 'ada@example.com' });
   });

@@ -96,7 +96,6 @@ describe('client: native app (bearer transport, real adapter + API)', () => {
   });
 });
 
-
 describe('client: sign-out paths (bearer transport)', () => {
   it('logout of a session revoked elsewhere resolves and signs out; a restart on expired tokens is signed out', async () => {
     const app = await nativeApp();
@@ -128,7 +127,13 @@ describe('client: sign-out paths (bearer transport)', () => {
 describe('client: refresh timing (bearer transport)', () => {
   it('a token shorter-lived than twice the leeway is refreshed at half its life, not on every call', async () => {
     const app = await nativeApp({ ACCESS_TOKEN_TTL: '1m' });
-    const client = createSvcClient({ baseUrl: BASE_URL, transport: 'bearer', fetch: app.fetch, now: () => app.h.t.clock.now(), refreshLeewaySeconds: 120 });
+    const client = createSvcClient({
+      baseUrl: BASE_URL,
+      transport: 'bearer',
+      fetch: app.fetch,
+      now: () => app.h.t.clock.now(),
+      refreshLeewaySeconds: 120,
+    });
     await signUp(app, client, 'frances@example.com');
     await client.me();
     await client.me();

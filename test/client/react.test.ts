@@ -8,12 +8,26 @@ import { SvcProvider, useSession, useSvcClient } from '../../client/react.js';
 function Status() {
   const session = useSession();
   const client = useSvcClient();
-  return createElement('p', null, `${client.transport}:${session.status}:${session.status === 'signed-in' ? `${session.user.email}@${session.activeOrganizationId}` : '-'}`);
+  return createElement(
+    'p',
+    null,
+    `${client.transport}:${session.status}:${session.status === 'signed-in' ? `${session.user.email}@${session.activeOrganizationId}` : '-'}`,
+  );
 }
 
 const render = (client: SvcClient) => renderToString(createElement(SvcProvider, { client }, createElement(Status)));
 
-const envelope = { message: 'Success', sub: 'u1', sessionId: 's1', organizationId: 'org-1', roles: ['user'], email: 'ada@example.com', phone: null, ttl: 900, refreshTtl: 86400 };
+const envelope = {
+  message: 'Success',
+  sub: 'u1',
+  sessionId: 's1',
+  organizationId: 'org-1',
+  roles: ['user'],
+  email: 'ada@example.com',
+  phone: null,
+  ttl: 900,
+  refreshTtl: 86400,
+};
 
 describe('svc-auth/react', () => {
   it('renders the session of the provided client and follows its changes', async () => {

@@ -11,7 +11,10 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../../common/idempotency-key.js';
 import { createSvcClient, memoryStorage } from '../../client/index.js';
 import { BASE_URL, nativeApp, signUp, type NativeApp } from './helpers.js';
 
-const refreshKeys = (app: NativeApp) => app.calls.filter((c) => c.method === 'POST' && c.path === '/auth/refresh').map((c) => c.headers.get('idempotency-key'));
+const refreshKeys = (app: NativeApp) =>
+  app.calls
+    .filter((c) => c.method === 'POST' && c.path === '/auth/refresh')
+    .map((c) => c.headers.get('idempotency-key'));
 
 /** A fetch in front of the app's that lets the adapter answer `/auth/refresh`, then loses that answer. */
 function losing(app: NativeApp, how: 'network' | 502 | 503, times = 1) {
@@ -22,7 +25,10 @@ function losing(app: NativeApp, how: 'network' | 502 | 503, times = 1) {
     left--;
     await res.text(); // the API committed the rotation; the app never sees it
     if (how === 'network') throw new TypeError('Network request failed');
-    return new Response(how === 502 ? '<html>Bad gateway</html>' : JSON.stringify({ error: 'service_unavailable', retryAfterSeconds: 1 }), { status: how });
+    return new Response(
+      how === 502 ? '<html>Bad gateway</html>' : JSON.stringify({ error: 'service_unavailable', retryAfterSeconds: 1 }),
+      { status: how },
+    );
   };
 }
 
@@ -31,7 +37,13 @@ async function signedIn(fetchFor: (app: NativeApp) => (input: string, init?: Req
   const storage = memoryStorage();
   const setup = app.client(storage);
   await signUp(app, setup, `ada-${Math.random().toString(36).slice(2)}@example.com`);
-  const client = createSvcClient({ baseUrl: BASE_URL, transport: 'bearer', storage, fetch: fetchFor(app), now: () => app.h.t.clock.now() });
+  const client = createSvcClient({
+    baseUrl: BASE_URL,
+    transport: 'bearer',
+    storage,
+    fetch: fetchFor(app),
+    now: () => app.h.t.clock.now(),
+  });
   await client.restore();
   return { app, client, storage };
 }
@@ -48,22 +60,25 @@ describe('client: Idempotency-Key on refresh (bearer transport)', () => {
     expect(keys[0]).not.toBe(keys[1]);
   });
 
-  it.each(['network', 502, 503] as const)('retries a lost answer (%s) once with the same key and stays signed in', async (how) => {
-    const { app, client, storage } = await signedIn((a) => losing(a, how));
-    const before = await storage.get('svc-auth.tokens');
-    const session = await client.refresh();
-    expect(session).toMatchObject({ sub: expect.any(String) });
-    const keys = refreshKeys(app);
-    expect(keys).toHaveLength(2);
-    expect(keys[1]).toBe(keys[0]);
-    expect(await storage.get('svc-auth.tokens')).not.toBe(before);
-    expect(client.session.get().status).toBe('signed-in');
-    // The retried pair is the live one: signed-in calls and the next rotation work.
-    expect(await client.me()).toMatchObject({ user: expect.any(Object) });
-    app.h.t.clock.advance(6_000);
-    await client.refresh();
-    expect(refreshKeys(app)[2]).not.toBe(keys[0]);
-  });
+  it.each(['network', 502, 503] as const)(
+    'retries a lost answer (%s) once with the same key and stays signed in',
+    async (how) => {
+      const { app, client, storage } = await signedIn((a) => losing(a, how));
+      const before = await storage.get('svc-auth.tokens');
+      const session = await client.refresh();
+      expect(session).toMatchObject({ sub: expect.any(String) });
+      const keys = refreshKeys(app);
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+      expect(await storage.get('svc-auth.tokens')).not.toBe(before);
+      expect(client.session.get().status).toBe('signed-in');
+      // The retried pair is the live one: signed-in calls and the next rotation work.
+      expect(await client.me()).toMatchObject({ user: expect.any(Object) });
+      app.h.t.clock.advance(6_000);
+      await client.refresh();
+      expect(refreshKeys(app)[2]).not.toBe(keys[0]);
+    },
+  );
 
   it('after two lost answers, the next refresh of the same token is still the same attempt (same key); an answered one ends it', async () => {
     const { app, client } = await signedIn((a) => losing(a, 'network', 2));
@@ -82,7 +97,10 @@ describe('client: Idempotency-Key on refresh (bearer transport)', () => {
   it('never retries a 401: the attempt is answered, the client signs out', async () => {
     const refused = (a: NativeApp) => async (input: string, init?: RequestInit) =>
       input.endsWith('/auth/refresh')
-        ? (await a.fetch(input, init), new Response(JSON.stringify({ error: 'refresh_token_reused', message: 'Refresh token reuse detected' }), { status: 401 }))
+        ? (await a.fetch(input, init),
+          new Response(JSON.stringify({ error: 'refresh_token_reused', message: 'Refresh token reuse detected' }), {
+            status: 401,
+          }))
         : a.fetch(input, init);
     const { app, client } = await signedIn(refused);
     await expect(client.refresh()).rejects.toMatchObject({ code: 'refresh_token_reused', status: 401 });
@@ -98,7 +116,20 @@ describe('client: Idempotency-Key on refresh (cookie transport)', () => {
     const fetchFn = async (_input: string, init?: RequestInit) => {
       keys.push(new Headers(init?.headers).get('idempotency-key'));
       if (++calls === 1) throw new TypeError('Failed to fetch');
-      return new Response(JSON.stringify({ message: 'Success', sub: 'u1', sessionId: 's2', organizationId: null, roles: ['user'], email: 'u1@example.com', phone: null, ttl: 900, refreshTtl: 86400 }), { status: 200 });
+      return new Response(
+        JSON.stringify({
+          message: 'Success',
+          sub: 'u1',
+          sessionId: 's2',
+          organizationId: null,
+          roles: ['user'],
+          email: 'u1@example.com',
+          phone: null,
+          ttl: 900,
+          refreshTtl: 86400,
+        }),
+        { status: 200 },
+      );
     };
     const client = createSvcClient({ baseUrl: BASE_URL, fetch: fetchFn });
     await client.refresh();
@@ -114,7 +145,9 @@ describe('client: Idempotency-Key on refresh (cookie transport)', () => {
     const seen: { url: string; key: string | null }[] = [];
     const fetchFn = async (input: string, init?: RequestInit) => {
       seen.push({ url: input, key: new Headers(init?.headers).get('idempotency-key') });
-      return new Response(JSON.stringify({ error: 'refresh_token_reused', message: 'Refresh token reuse detected' }), { status: 401 });
+      return new Response(JSON.stringify({ error: 'refresh_token_reused', message: 'Refresh token reuse detected' }), {
+        status: 401,
+      });
     };
     const client = createSvcClient({ baseUrl: BASE_URL, fetch: fetchFn });
     await expect(client.refresh()).rejects.toMatchObject({ code: 'refresh_token_reused' });

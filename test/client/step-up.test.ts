@@ -23,7 +23,11 @@ describe('client: step-up challenge (bearer transport, real adapter + API)', () 
     const err = refused as SvcError;
     expect(err.code).toBe('step_up_required');
     expect(err.status).toBe(403);
-    expect(err.stepUp).toEqual({ maxAgeSeconds: 300, acrValues: ['urn:svc:acr:step-up'], description: 'A recent step-up authentication is required' });
+    expect(err.stepUp).toEqual({
+      maxAgeSeconds: 300,
+      acrValues: ['urn:svc:acr:step-up'],
+      description: 'A recent step-up authentication is required',
+    });
 
     const options = await client.stepUpPasskeyStart({});
     await client.stepUpPasskeyFinish({ assertionResponse: await authenticator.assert(options as never) });
@@ -44,11 +48,27 @@ describe('client: step-up challenge (bearer transport, real adapter + API)', () 
 
 describe('parseStepUpChallenge', () => {
   it.each([
-    ['Bearer error="insufficient_user_authentication", max_age=5', { maxAgeSeconds: 5, acrValues: [], description: null }],
+    [
+      'Bearer error="insufficient_user_authentication", max_age=5',
+      { maxAgeSeconds: 5, acrValues: [], description: null },
+    ],
     // RFC 9470 §3's own examples quote the values.
-    ['Bearer error="insufficient_user_authentication", error_description="More recent authentication is required", max_age="5"', { maxAgeSeconds: 5, acrValues: [], description: 'More recent authentication is required' }],
-    ['Bearer error="insufficient_user_authentication", error_description="A different authentication level is required", acr_values="myACR other"', { maxAgeSeconds: null, acrValues: ['myACR', 'other'], description: 'A different authentication level is required' }],
-    ['DPoP algs="ES256", Bearer error="insufficient_user_authentication", max_age=60', { maxAgeSeconds: 60, acrValues: [], description: null }],
+    [
+      'Bearer error="insufficient_user_authentication", error_description="More recent authentication is required", max_age="5"',
+      { maxAgeSeconds: 5, acrValues: [], description: 'More recent authentication is required' },
+    ],
+    [
+      'Bearer error="insufficient_user_authentication", error_description="A different authentication level is required", acr_values="myACR other"',
+      {
+        maxAgeSeconds: null,
+        acrValues: ['myACR', 'other'],
+        description: 'A different authentication level is required',
+      },
+    ],
+    [
+      'DPoP algs="ES256", Bearer error="insufficient_user_authentication", max_age=60',
+      { maxAgeSeconds: 60, acrValues: [], description: null },
+    ],
   ])('reads %s', (header, expected) => {
     expect(parseStepUpChallenge(header)).toEqual(expected);
   });

@@ -66,7 +66,12 @@ export async function call(method: string, path: string, o: CallOptions = {}, at
     ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
     ...o.headers,
   };
-  const send = () => fetch(`${at}${path}`, { method, headers, body: o.rawBody ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined) });
+  const send = () =>
+    fetch(`${at}${path}`, {
+      method,
+      headers,
+      body: o.rawBody ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined),
+    });
   let res = await send();
   let text = await res.text();
   // `wrangler dev`'s ProxyWorker answers this plain-text 503 when its connection to the worker drops
@@ -99,10 +104,12 @@ export function expectOk(r: Reply, status = 200): void {
 }
 
 let emailCount = 0;
-export const uniqueEmail = (tag: string) => `${tag}.${Date.now().toString(36)}${++emailCount}${Math.random().toString(36).slice(2, 6)}@conformance.test`;
+export const uniqueEmail = (tag: string) =>
+  `${tag}.${Date.now().toString(36)}${++emailCount}${Math.random().toString(36).slice(2, 6)}@conformance.test`;
 let phoneCount = 0;
 /** A valid E.164 number (San Francisco area code), random over 8 million so runs do not collide. */
-export const uniquePhone = () => `+1415${200 + ((++phoneCount * 7919 + Math.floor(Math.random() * 800)) % 800)}${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+export const uniquePhone = () =>
+  `+1415${200 + ((++phoneCount * 7919 + Math.floor(Math.random() * 800)) % 800)}${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
 
 export interface Session {
   token: string;
@@ -115,19 +122,34 @@ export interface Session {
 }
 
 /** Registers `email` with an emailed code and returns its first session. */
-export async function signUp(email = uniqueEmail('user'), d = device(), extra: Record<string, unknown> = {}): Promise<Session> {
+export async function signUp(
+  email = uniqueEmail('user'),
+  d = device(),
+  extra: Record<string, unknown> = {},
+): Promise<Session> {
   const reg = await call('POST', '/registration/register', { device: d, external: true, body: { email, ...extra } });
   expectOk(reg);
-  const verify = await call('POST', '/otp/verify-email-otp', { device: d, token: reg.body.token, body: { verificationToken: reg.body.delivery.code } });
+  const verify = await call('POST', '/otp/verify-email-otp', {
+    device: d,
+    token: reg.body.token,
+    body: { verificationToken: reg.body.delivery.code },
+  });
   expectOk(verify);
   return { ...verify.body, email, device: d };
 }
 
 /** /login then generate-login-email-otp: the ephemeral token and the emailed code. */
-export async function emailCodeFor(email: string, d = device()): Promise<{ token: string; code: string; device: Device }> {
+export async function emailCodeFor(
+  email: string,
+  d = device(),
+): Promise<{ token: string; code: string; device: Device }> {
   const login = await call('POST', '/login', { device: d, body: { identifier: email } });
   expectOk(login);
-  const gen = await call('POST', '/otp/generate-login-email-otp', { device: d, external: true, token: login.body.token });
+  const gen = await call('POST', '/otp/generate-login-email-otp', {
+    device: d,
+    external: true,
+    token: login.body.token,
+  });
   expectOk(gen);
   return { token: gen.body.token, code: gen.body.delivery.code, device: d };
 }
@@ -135,7 +157,11 @@ export async function emailCodeFor(email: string, d = device()): Promise<{ token
 /** Signs `email` in with an emailed code. */
 export async function signInWithEmailCode(email: string, d = device()): Promise<Session> {
   const { token, code } = await emailCodeFor(email, d);
-  const verify = await call('POST', '/otp/verify-login-email-otp', { device: d, token, body: { verificationToken: code } });
+  const verify = await call('POST', '/otp/verify-login-email-otp', {
+    device: d,
+    token,
+    body: { verificationToken: code },
+  });
   expectOk(verify);
   return { ...verify.body, email, device: d };
 }
@@ -143,13 +169,19 @@ export async function signInWithEmailCode(email: string, d = device()): Promise<
 /** A wrong email code for `code` (codes are 6 letters). */
 export const wrongCode = (code: string) => (code === 'ZZZZZZ' ? 'YYYYYY' : 'ZZZZZZ');
 
-/** An admin: one of the OWNER_EMAIL addresses, granted `admin` on first verification. Each case file takes its own index. */
+/**
+ * An admin: one of the OWNER_EMAIL addresses, granted `admin` on first
+ * verification. Each case file takes its own index.
+ */
 export async function signUpOwner(index: number): Promise<Session> {
   return signUp(`owner${index}@conformance.test`);
 }
 
 /** Creates (or, given its id, replaces) an account at the OpenID provider. */
-export async function providerAccount(claims: { email?: string; email_verified?: boolean; name?: string }, existingId?: string): Promise<string> {
+export async function providerAccount(
+  claims: { email?: string; email_verified?: boolean; name?: string },
+  existingId?: string,
+): Promise<string> {
   const id = existingId ?? `acct-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const res = await fetch(`${ctx.oidcControl}/accounts/${id}`, { method: 'POST', body: JSON.stringify(claims) });
   expect(res.status).toBe(204);
@@ -157,8 +189,14 @@ export async function providerAccount(claims: { email?: string; email_verified?:
 }
 
 /** Logs in at the provider and consents; the code and state its redirect carries. */
-export async function providerAuthorize(authorizationUrl: string, accountId: string): Promise<{ code: string; state: string }> {
-  const res = await fetch(`${ctx.oidcControl}/authorize`, { method: 'POST', body: JSON.stringify({ authorizationUrl, accountId }) });
+export async function providerAuthorize(
+  authorizationUrl: string,
+  accountId: string,
+): Promise<{ code: string; state: string }> {
+  const res = await fetch(`${ctx.oidcControl}/authorize`, {
+    method: 'POST',
+    body: JSON.stringify({ authorizationUrl, accountId }),
+  });
   const body = (await res.json()) as { code: string; state: string; error?: string };
   expect(res.status, body.error).toBe(200);
   return body;

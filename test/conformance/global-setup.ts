@@ -30,7 +30,10 @@ declare module 'vitest' {
 function reasonLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   // The first line names the failure; the runtime's own output follows it.
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const cause = lines.slice(1).find((l) => /error|cannot|not found|failed|denied/i.test(l));
   return [lines[0], cause].filter(Boolean).join(' — ').slice(0, 300);
 }

@@ -11,7 +11,11 @@ import { startOidcProvider } from '../helpers/oidc-provider.js';
 import { APP_CALLBACK, OAUTH_CLIENT_SECRET } from './env.js';
 
 export async function startOidcWithControl() {
-  const op = await startOidcProvider({ redirectUris: [APP_CALLBACK], clientId: 'svc-conformance-client', clientSecret: OAUTH_CLIENT_SECRET });
+  const op = await startOidcProvider({
+    redirectUris: [APP_CALLBACK],
+    clientId: 'svc-conformance-client',
+    clientSecret: OAUTH_CLIENT_SECRET,
+  });
   const control = createServer((req, res) => {
     const m = /^\/accounts\/([A-Za-z0-9._-]+)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || (!m && req.url !== '/authorize')) {

@@ -6,10 +6,19 @@ export { SoftwareAuthenticator };
 
 export async function registerPasskey(
   token: string,
-  o: { authenticator?: SoftwareAuthenticator; over?: CeremonyOverrides; device?: Device; metadata?: Record<string, unknown> } = {},
+  o: {
+    authenticator?: SoftwareAuthenticator;
+    over?: CeremonyOverrides;
+    device?: Device;
+    metadata?: Record<string, unknown>;
+  } = {},
 ): Promise<{ authenticator: SoftwareAuthenticator; start: Reply; finish: Reply }> {
   const authenticator = o.authenticator ?? (await SoftwareAuthenticator.create());
-  const start = await call('POST', '/webauthn/register/start', { token, body: {}, ...(o.device ? { device: o.device } : {}) });
+  const start = await call('POST', '/webauthn/register/start', {
+    token,
+    body: {},
+    ...(o.device ? { device: o.device } : {}),
+  });
   if (start.status !== 200) return { authenticator, start, finish: start };
   const attestationResponse = authenticator.register(start.body, o.over);
   const finish = await call('POST', '/webauthn/register/finish', {
@@ -37,7 +46,15 @@ export async function assertWith(
 }
 
 /** /login for `email`, then a passkey assertion: the login answer. */
-export async function passkeyLogin(email: string, authenticator: SoftwareAuthenticator, over: CeremonyOverrides = {}, d?: Device) {
-  const login = await call('POST', '/login', { body: { identifier: email, passkeyAvailable: true }, ...(d ? { device: d } : {}) });
+export async function passkeyLogin(
+  email: string,
+  authenticator: SoftwareAuthenticator,
+  over: CeremonyOverrides = {},
+  d?: Device,
+) {
+  const login = await call('POST', '/login', {
+    body: { identifier: email, passkeyAvailable: true },
+    ...(d ? { device: d } : {}),
+  });
   return assertWith('/webauthn/login', login.body.token, authenticator, over, d);
 }

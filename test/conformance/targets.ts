@@ -6,7 +6,16 @@
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { BIN, ROOT, freePort, removeDir, start as startProcess, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
+import {
+  BIN,
+  ROOT,
+  freePort,
+  removeDir,
+  start as startProcess,
+  tempDir,
+  waitForHttp,
+  type Spawned,
+} from '../runtime/processes.js';
 
 /**
  * Starts a server in its own process group and records the group in
@@ -16,7 +25,8 @@ import { BIN, ROOT, freePort, removeDir, start as startProcess, tempDir, waitFor
 function start(...args: Parameters<typeof startProcess>): Spawned {
   const [cmd] = args;
   // A missing binary would surface as an unhandled spawn error that kills vitest without a reason.
-  if (cmd.startsWith('/') && !existsSync(cmd)) throw new Error(`${basename(cmd)} is not installed at ${cmd} (npm ci installs it)`);
+  if (cmd.startsWith('/') && !existsSync(cmd))
+    throw new Error(`${basename(cmd)} is not installed at ${cmd} (npm ci installs it)`);
   const spawned = startProcess(...args);
   spawned.child.on('error', () => {
     /* reported by waitForHttp with the process output */
@@ -50,12 +60,33 @@ const BOOT_TIMEOUT_MS = 90_000;
  * DATABASE_URL, `wrangler.sqld.example.toml` (the libSQL entry on sqld);
  * without, `wrangler.toml` (the D1 entry on its local D1 binding).
  */
-export async function startWorkerd(dir: string, env: Record<string, string>, port: number, persistDir = join(dir, 'wrangler-state')): Promise<Spawned> {
+export async function startWorkerd(
+  dir: string,
+  env: Record<string, string>,
+  port: number,
+  persistDir = join(dir, 'wrangler-state'),
+): Promise<Spawned> {
   const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
   const config = env['DATABASE_URL'] ? 'wrangler.sqld.example.toml' : 'wrangler.toml';
   const worker = start(
     process.execPath,
-    [BIN.wrangler, 'dev', '--config', join(ROOT, config), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', persistDir, '--log-level', 'warn', ...vars],
+    [
+      BIN.wrangler,
+      'dev',
+      '--config',
+      join(ROOT, config),
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(await freePort()),
+      '--persist-to',
+      persistDir,
+      '--log-level',
+      'warn',
+      ...vars,
+    ],
     { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: wranglerLogDir(dir, port) } },
   );
   await waitForHttp(`http://127.0.0.1:${port}/health/status`, worker, BOOT_TIMEOUT_MS);
@@ -66,14 +97,20 @@ export const wranglerLogDir = (dir: string, port: number) => join(dir, `wrangler
 
 /** Starts `src/node.ts` as its own process (the tsx loader, one process). */
 export async function startNode(env: Record<string, string>, port: number): Promise<Spawned> {
-  const node = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' } });
+  const node = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
   await waitForHttp(`http://127.0.0.1:${port}/health/status`, node, BOOT_TIMEOUT_MS);
   return node;
 }
 
 export async function startSqld(dir: string): Promise<{ sqld: Spawned; url: string }> {
   const port = await freePort();
-  const sqld = start(BIN.sqld, ['--http-listen-addr', `127.0.0.1:${port}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'], { cwd: dir });
+  const sqld = start(
+    BIN.sqld,
+    ['--http-listen-addr', `127.0.0.1:${port}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'],
+    { cwd: dir },
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, sqld, 30_000);
   return { sqld, url };
@@ -83,7 +120,10 @@ export async function startSqld(dir: string): Promise<{ sqld: Spawned; url: stri
  * Starts `target` with `envFor(base, databaseUrl)` as its configuration.
  * Throws with the runtime's own output when it cannot start.
  */
-export async function startTarget(target: TargetName, envFor: (base: string, databaseUrl: string) => Record<string, string>): Promise<RunningTarget> {
+export async function startTarget(
+  target: TargetName,
+  envFor: (base: string, databaseUrl: string) => Record<string, string>,
+): Promise<RunningTarget> {
   const dir = tempDir(`conformance-${target}`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -110,7 +150,14 @@ export async function startTarget(target: TargetName, envFor: (base: string, dat
     if (target === 'deno-file') {
       const env = envFor(base, fileUrl);
       const deno = start(BIN.deno, ['run', '-A', '--sloppy-imports', 'src/deno.ts'], {
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' },
+        env: {
+          ...env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DENO_NO_UPDATE_CHECK: '1',
+          DENO_NO_PROMPT: '1',
+          NO_COLOR: '1',
+        },
       });
       procs.push(deno);
       await waitForHttp(`${base}/health/status`, deno, BOOT_TIMEOUT_MS);

@@ -28,7 +28,16 @@ describe('demo app', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).toContain('Sign in or create an account');
-    for (const path of ['/static/login.js', '/static/common.js', '/static/auth.js', '/static/svc-client.js', '/static/account.js', '/static/styles.css', '/static/webauthn.js', '/verify-magiclink']) {
+    for (const path of [
+      '/static/login.js',
+      '/static/common.js',
+      '/static/auth.js',
+      '/static/svc-client.js',
+      '/static/account.js',
+      '/static/styles.css',
+      '/static/webauthn.js',
+      '/verify-magiclink',
+    ]) {
       expect((await app.request(path)).status, path).toBe(200);
     }
     expect(await (await app.request('/static/webauthn.js')).text()).toContain('SimpleWebAuthnBrowser');
@@ -54,7 +63,11 @@ describe('demo app', () => {
 
   it('registers through the adapter with the dev delivery and exposes the last code at /dev/outbox', async () => {
     const { app } = await demo();
-    const reg = await app.request('/auth/registration/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@example.com' }) });
+    const reg = await app.request('/auth/registration/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@example.com' }),
+    });
     expect(reg.status).toBe(200);
     const cookie = reg.headers.getSetCookie()[0]!.split(';')[0]!;
     await new Promise((r) => setTimeout(r, 20));
@@ -62,9 +75,17 @@ describe('demo app', () => {
     expect(outbox.status).toBe(200);
     const { code, kind } = (await outbox.json()) as { code: string; kind: string };
     expect(kind).toBe('otp_email');
-    const verify = await app.request('/auth/otp/verify-email-otp', { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ verificationToken: code }) });
+    const verify = await app.request('/auth/otp/verify-email-otp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ verificationToken: code }),
+    });
     expect(verify.status).toBe(200);
-    const cookies = verify.headers.getSetCookie().map((s) => s.split(';')[0]).filter((s) => !s!.endsWith('=')).join('; ');
+    const cookies = verify.headers
+      .getSetCookie()
+      .map((s) => s.split(';')[0])
+      .filter((s) => !s!.endsWith('='))
+      .join('; ');
     const account = await app.request('/app', { headers: { cookie: cookies } });
     expect(account.status).toBe(200);
     const profile = (await (await app.request('/api/profile', { headers: { cookie: cookies } })).json()) as any;
@@ -79,10 +100,17 @@ describe('demo app', () => {
     // Development: how to become an admin of one's own demo.
     expect(page).toContain('OWNER_EMAIL=you@example.com npm start');
     // The login page knows it is signed in, so its script asks /auth/users/me.
-    expect(await (await app.request('/', { headers: { cookie: cookies } })).text()).toContain('<meta name="svc-session" content="signed-in">');
-    const refreshOnly = cookies.split('; ').filter((c) => c.startsWith('svc-refresh=')).join('; ');
+    expect(await (await app.request('/', { headers: { cookie: cookies } })).text()).toContain(
+      '<meta name="svc-session" content="signed-in">',
+    );
+    const refreshOnly = cookies
+      .split('; ')
+      .filter((c) => c.startsWith('svc-refresh='))
+      .join('; ');
     expect(refreshOnly).not.toBe('');
-    expect(await (await app.request('/', { headers: { cookie: refreshOnly } })).text()).toContain('<meta name="svc-session" content="refresh">');
+    expect(await (await app.request('/', { headers: { cookie: refreshOnly } })).text()).toContain(
+      '<meta name="svc-session" content="refresh">',
+    );
   });
 
   it('tells the login page a visitor has no session, so it makes no request that fails with 401', async () => {
@@ -101,7 +129,20 @@ describe('demo app', () => {
     const admin = await createUser(t, { roles: ['admin:read'] });
     const env = await signIn(t, admin);
     const codec = createCookieCodec(DEMO_COOKIE_SECRET, 'http://localhost:3000');
-    const access = codec.sign({ kind: 'access', sub: admin.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: null, organizationId: null }, env.ttl, Date.now());
+    const access = codec.sign(
+      {
+        kind: 'access',
+        sub: admin.id,
+        sessionId: env.sessionId,
+        token: env.token,
+        roles: env.roles,
+        email: env.email,
+        phone: null,
+        organizationId: null,
+      },
+      env.ttl,
+      Date.now(),
+    );
     const page = await app.request('/admin', { headers: { cookie: `svc-access=${access}` } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<h1>Sign-in health</h1>');
@@ -115,12 +156,25 @@ describe('demo app', () => {
   it('a scanner fetching the emailed magic link gets the page and consumes nothing; the page verifies it', async () => {
     const { t, app } = await demo();
     const user = await createUser(t, { email: 'scanned@example.com' });
-    const login = await app.request('/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Browser A' }, body: JSON.stringify({ identifier: user.email }) });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const requested = await app.request('/auth/magic-link', { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Browser A', cookie }, body: '{}' });
+    const login = await app.request('/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Browser A' },
+      body: JSON.stringify({ identifier: user.email }),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const requested = await app.request('/auth/magic-link', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Browser A', cookie },
+      body: '{}',
+    });
     expect(requested.status, await requested.clone().text()).toBe(200);
     await new Promise((r) => setTimeout(r, 20));
-    const { magicLinkUrl } = (await (await app.request(`/dev/outbox?to=${user.email}`)).json()) as { magicLinkUrl: string };
+    const { magicLinkUrl } = (await (await app.request(`/dev/outbox?to=${user.email}`)).json()) as {
+      magicLinkUrl: string;
+    };
     const link = new URL(magicLinkUrl);
     expect(link.pathname).toBe('/verify-magiclink'); // the app's page, not the adapter
     for (let i = 0; i < 3; i++) {
@@ -128,15 +182,25 @@ describe('demo app', () => {
       expect(scanned.status).toBe(200);
       expect(scanned.headers.get('content-type')).toContain('text/html');
     }
-    const pending = await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } });
+    const pending = await app.request('/auth/magic-link/check', {
+      headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' },
+    });
     expect(pending.status).toBe(204); // still unverified: the scanner consumed nothing
     // What the page's script does: the verify shows the number challenge (consuming nothing)…
     const token = link.searchParams.get('token');
-    const challenge = await app.request(`/auth/magic-link/verify/${token}`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    const challenge = await app.request(`/auth/magic-link/verify/${token}`, {
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
     expect(challenge.status).toBe(200);
     const asked = (await challenge.json()) as { status: string; choices: number[] };
     expect(asked.status).toBe('confirmation_required');
-    expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(204);
+    expect(
+      (
+        await app.request('/auth/magic-link/check', {
+          headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' },
+        })
+      ).status,
+    ).toBe(204);
     // …and the number the asking tab shows completes it.
     const { confirmationNumber } = (await requested.json()) as { confirmationNumber: number };
     expect(asked.choices).toContain(confirmationNumber);
@@ -146,14 +210,28 @@ describe('demo app', () => {
       body: JSON.stringify({ number: confirmationNumber }),
     });
     expect(verified.status).toBe(200);
-    expect((await app.request('/auth/magic-link/check', { headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' } })).status).toBe(200);
+    expect(
+      (
+        await app.request('/auth/magic-link/check', {
+          headers: { cookie, 'sec-fetch-site': 'same-origin', 'user-agent': 'Browser A' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('has no default cookie secret: a missing or short one refuses to start', async () => {
     // A default in the source would let anyone sign a cookie that requireAuth + requireRole('admin:read') accept.
     for (const production of [false, true]) {
       for (const cookieSecret of [undefined, 'short']) {
-        expect(() => createDemoApp({ authServerUrl: TEST_ISSUER, serviceSecret: TEST_SERVICE_TOKEN, printMessages: false, production, cookieSecret: cookieSecret as string })).toThrow(/cookieSecret must be at least 32 characters/);
+        expect(() =>
+          createDemoApp({
+            authServerUrl: TEST_ISSUER,
+            serviceSecret: TEST_SERVICE_TOKEN,
+            printMessages: false,
+            production,
+            cookieSecret: cookieSecret as string,
+          }),
+        ).toThrow(/cookieSecret must be at least 32 characters/);
       }
     }
   });

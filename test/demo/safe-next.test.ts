@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 
 const ORIGIN = 'http://localhost:3000';
 const modulePath: string = '../../demo/public/common.js';
-const { safeNextPath } = (await import(modulePath)) as { safeNextPath: (next: string | null, origin: string) => string };
+const { safeNextPath } = (await import(modulePath)) as {
+  safeNextPath: (next: string | null, origin: string) => string;
+};
 
 /** Where the browser goes: `location.assign(target)` resolves against the page. */
 const landing = (next: string | null) => new URL(safeNextPath(next, ORIGIN), ORIGIN);
@@ -19,17 +21,26 @@ describe('demo safeNextPath', () => {
     expect(landing('/app').href).toBe(`${ORIGIN}/app`);
   });
 
-  it.each([null, '', 'https://evil.test/', '//evil.test', '/\\evil.test', '/\t/evil.test', '/\n/evil.test', '/\\/evil.test', '/..//evil.test', 'javascript:alert(1)'])(
-    'never leaves the origin for %j',
-    (next) => {
-      const url = landing(next);
-      expect(url.origin).toBe(ORIGIN);
-      // Assigning the returned value again (e.g. after a reload) must not leave either.
-      expect(new URL(url.href, ORIGIN).origin).toBe(ORIGIN);
-    },
-  );
+  it.each([
+    null,
+    '',
+    'https://evil.test/',
+    '//evil.test',
+    '/\\evil.test',
+    '/\t/evil.test',
+    '/\n/evil.test',
+    '/\\/evil.test',
+    '/..//evil.test',
+    'javascript:alert(1)',
+  ])('never leaves the origin for %j', (next) => {
+    const url = landing(next);
+    expect(url.origin).toBe(ORIGIN);
+    // Assigning the returned value again (e.g. after a reload) must not leave either.
+    expect(new URL(url.href, ORIGIN).origin).toBe(ORIGIN);
+  });
 
   it('falls back to /app for anything that is not a path', () => {
-    for (const next of [null, '', 'https://evil.test/', 'javascript:alert(1)', '/\\evil.test']) expect(landing(next).pathname).toBe('/app');
+    for (const next of [null, '', 'https://evil.test/', 'javascript:alert(1)', '/\\evil.test'])
+      expect(landing(next).pathname).toBe('/app');
   });
 });

@@ -28,12 +28,20 @@ async function demo() {
 /** Signs up through the demo (dev outbox), returning the browser's cookies. */
 async function signedIn(app: Awaited<ReturnType<typeof demo>>['app'], email: string): Promise<string> {
   const json = { 'content-type': 'application/json' };
-  const reg = await app.request('/auth/registration/register', { method: 'POST', headers: json, body: JSON.stringify({ email }) });
+  const reg = await app.request('/auth/registration/register', {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email }),
+  });
   expect(reg.status).toBe(200);
   const cookie = reg.headers.getSetCookie()[0]!.split(';')[0]!;
   await new Promise((r) => setTimeout(r, 20));
   const { code } = (await (await app.request(`/dev/outbox?to=${email}`)).json()) as { code: string };
-  const verify = await app.request('/auth/otp/verify-email-otp', { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ verificationToken: code }) });
+  const verify = await app.request('/auth/otp/verify-email-otp', {
+    method: 'POST',
+    headers: { ...json, cookie },
+    body: JSON.stringify({ verificationToken: code }),
+  });
   expect(verify.status).toBe(200);
   return verify.headers
     .getSetCookie()
@@ -117,7 +125,8 @@ describe('demo pages: security headers', () => {
     for (const name of readdirSync(dir).filter((n) => /\.(html|js)$/.test(n))) {
       const text = readFileSync(join(dir, name), 'utf8');
       if (name.endsWith('.html')) {
-        for (const tag of text.match(/<script\b[^>]*>/g) ?? []) expect(tag, name).toMatch(/\bsrc="\/static\/[a-z-]+\.js"/);
+        for (const tag of text.match(/<script\b[^>]*>/g) ?? [])
+          expect(tag, name).toMatch(/\bsrc="\/static\/[a-z-]+\.js"/);
         expect(text, name).not.toMatch(/<style\b/);
       }
       // Markup in the pages and in the HTML the scripts build (innerHTML templates).

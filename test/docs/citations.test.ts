@@ -27,7 +27,21 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/env-names.js';
 
 // `common` (the neutral home of the wire vocabulary) and `bin` are scanned once they exist; an absent root is skipped.
-const ROOTS = ['src', 'adapter', 'common', 'client', 'cli', 'bin', 'demo', 'scripts', 'bench', 'test', 'docs', 'README.md', 'examples'];
+const ROOTS = [
+  'src',
+  'adapter',
+  'common',
+  'client',
+  'cli',
+  'bin',
+  'demo',
+  'scripts',
+  'bench',
+  'test',
+  'docs',
+  'README.md',
+  'examples',
+];
 const TEXT = /\.(ts|tsx|js|mjs|cjs|md|json|html|css|toml|sql)$/;
 const SKIP = new Set(['node_modules', '.wrangler', 'dist', 'package-lock.json']);
 
@@ -39,7 +53,9 @@ function files(path: string): string[] {
 }
 
 // This file is left out: its header and its examples show what it looks for.
-const scanned = ROOTS.flatMap(files).filter((file) => file !== join('test', 'docs', 'citations.test.ts')).map((file) => ({ file: relative(ROOT, join(ROOT, file)), text: readFileSync(join(ROOT, file), 'utf8') }));
+const scanned = ROOTS.flatMap(files)
+  .filter((file) => file !== join('test', 'docs', 'citations.test.ts'))
+  .map((file) => ({ file: relative(ROOT, join(ROOT, file)), text: readFileSync(join(ROOT, file), 'utf8') }));
 
 /** The section numbers of docs/contract.md: `## 3. Auth API routes`, `### 3.8 Refresh and logout`. */
 const sections = new Set(
@@ -47,7 +63,8 @@ const sections = new Set(
 );
 
 /** Published standards cited by section: their citations are not ours. */
-const STANDARD = /(?:RFC ?\d+|\bL[1-3]|WebAuthn(?: Level \d)?|\bCore|\bDiscovery|\bOIDC|ASVS(?: [\d.]+)?|CTAP ?\d?)\s*$/;
+const STANDARD =
+  /(?:RFC ?\d+|\bL[1-3]|WebAuthn(?: Level \d)?|\bCore|\bDiscovery|\bOIDC|ASVS(?: [\d.]+)?|CTAP ?\d?)\s*$/;
 /** Documents we do not ship: a citation of one is always an error. */
 const ABSENT = /\b(spec|specification|style|brief)(?:'s)?\s*$/i;
 /** The previous citation of a list or range: `§7.1, `, `§5.1.8–`, `§7.1 steps 5–16, `. */
@@ -88,7 +105,11 @@ describe('§ citations', () => {
   it('classifies citations by the document named before them', () => {
     const kinds = (text: string) => citations('x', text).map((c) => `${c.section}:${c.document}`);
     expect(kinds('contract §3.8 and RFC 9470 §3, §4')).toEqual(['3.8:contract', '3:standard', '4:standard']);
-    expect(kinds('(WebAuthn L3 §7.1 steps\n * 5–16, §7.2 steps 7–18). See §5.4')).toEqual(['7.1:standard', '7.2:standard', '5.4:contract']);
+    expect(kinds('(WebAuthn L3 §7.1 steps\n * 5–16, §7.2 steps 7–18). See §5.4')).toEqual([
+      '7.1:standard',
+      '7.2:standard',
+      '5.4:contract',
+    ]);
     expect(kinds('spec §4 and style §3.4')).toEqual(['4:absent', '3.4:absent']);
     expect(kinds('§5.3–§5.5')).toEqual(['5.3:contract', '5.5:contract']);
     expect(kinds('RFC 9470 §3 challenge, contract §3.11')).toEqual(['3:standard', '3.11:contract']);
@@ -99,7 +120,9 @@ describe('§ citations', () => {
   });
 
   it('every contract citation names a section heading of docs/contract.md', () => {
-    const broken = all.filter((c) => c.document === 'contract' && !sections.has(c.section)).map((c) => `${c.where}: ${c.cited}`);
+    const broken = all
+      .filter((c) => c.document === 'contract' && !sections.has(c.section))
+      .map((c) => `${c.where}: ${c.cited}`);
     expect(broken).toEqual([]);
   });
 });

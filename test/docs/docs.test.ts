@@ -28,14 +28,19 @@ const tableNames = (markdown: string, pattern: RegExp) => [...markdown.matchAll(
 describe('docs/configuration.md', () => {
   it('lists every environment variable the code reads, and none it does not', () => {
     // First column of the variable tables, plus the env-seed column of the system-config table.
-    const documented = new Set([...tableNames(configuration, /^\| `([A-Z][A-Z0-9_]*)` \|/gm), ...tableNames(configuration, /^\| `[a-z_]+` \| `([A-Z][A-Z0-9_]*)` \|/gm)]);
+    const documented = new Set([
+      ...tableNames(configuration, /^\| `([A-Z][A-Z0-9_]*)` \|/gm),
+      ...tableNames(configuration, /^\| `[a-z_]+` \| `([A-Z][A-Z0-9_]*)` \|/gm),
+    ]);
     const code = readNames();
     expect([...code].filter((n) => !documented.has(n)).sort(), 'read by the code, missing from the tables').toEqual([]);
     expect([...documented].filter((n) => !code.has(n)).sort(), 'in the tables, read by nothing').toEqual([]);
   });
 
   it('lists every system-config key with its env seed, and none other', () => {
-    const rows = [...section(configuration, 'System config').matchAll(/^\| `([a-z_]+)` \| `([A-Z_]+)` \|/gm)].map((m) => [m[1]!, m[2]!]);
+    const rows = [...section(configuration, 'System config').matchAll(/^\| `([a-z_]+)` \| `([A-Z_]+)` \|/gm)].map(
+      (m) => [m[1]!, m[2]!],
+    );
     expect(rows.map(([key]) => key).sort()).toEqual([...CONFIG_KEYS].sort());
     for (const [key, seed] of rows) expect(seed, key).toBe(ENV_SEEDS[key as keyof typeof ENV_SEEDS]![0]);
   });
@@ -55,7 +60,12 @@ function anchors(file: string): Set<string> {
   return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)));
 }
 
-const markdownFiles = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const markdownFiles = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('links in README.md and docs/', () => {
   it.each(markdownFiles)('%s: every relative link and anchor resolves', (file) => {
@@ -67,18 +77,25 @@ describe('links in README.md and docs/', () => {
       const [path, anchor] = target.split('#') as [string, string | undefined];
       const resolved = path ? relative(ROOT, join(ROOT, dirname(file), path)) : file;
       if (!existsSync(join(ROOT, resolved))) broken.push(`${target} (no ${resolved})`);
-      else if (anchor && resolved.endsWith('.md') && !anchors(resolved).has(anchor)) broken.push(`${target} (no heading #${anchor} in ${resolved})`);
+      else if (anchor && resolved.endsWith('.md') && !anchors(resolved).has(anchor))
+        broken.push(`${target} (no heading #${anchor} in ${resolved})`);
     }
     expect(broken).toEqual([]);
   });
 
   it.each(markdownFiles)('%s: carries no merge-conflict markers', (file) => {
-    expect(read(file).split('\n').filter((line) => /^(<{7}|={7}|>{7})( |$)/.test(line))).toEqual([]);
+    expect(
+      read(file)
+        .split('\n')
+        .filter((line) => /^(<{7}|={7}|>{7})( |$)/.test(line)),
+    ).toEqual([]);
   });
 
   it('links every docs page from the docs index', () => {
     const index = read('docs/README.md');
-    const unlinked = markdownFiles.filter((f) => f.startsWith('docs/') && f !== 'docs/README.md' && !index.includes(`](${f.slice(5)}`));
+    const unlinked = markdownFiles.filter(
+      (f) => f.startsWith('docs/') && f !== 'docs/README.md' && !index.includes(`](${f.slice(5)}`),
+    );
     expect(unlinked).toEqual([]);
   });
 });

@@ -9,7 +9,19 @@
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TotpDevice, addVirtualAuthenticator, launchChromium, newPage, nextMessage, expectNotice, screenshot, signOut as signOutOf, startStack, stopAllStacks, type Stack } from './harness.js';
+import {
+  TotpDevice,
+  addVirtualAuthenticator,
+  launchChromium,
+  newPage,
+  nextMessage,
+  expectNotice,
+  screenshot,
+  signOut as signOutOf,
+  startStack,
+  stopAllStacks,
+  type Stack,
+} from './harness.js';
 
 const EMAIL = 'ada@e2e.test';
 
@@ -47,7 +59,9 @@ describe('account journey in Chromium', () => {
     await page.click('#continue');
     await page.locator('#step-methods').waitFor({ state: 'visible' });
     // A user with a passkey is offered it first (the email methods stay as the default fallback).
-    expect((await page.locator('#step-methods button:visible:not(.link)').allTextContents())[0]).toContain('Use a passkey');
+    expect((await page.locator('#step-methods button:visible:not(.link)').allTextContents())[0]).toContain(
+      'Use a passkey',
+    );
     await page.click('#m-passkey');
     await page.waitForURL(`${stack.demo}/app`);
     await expect.poll(() => page.textContent('#who')).toBe(EMAIL);

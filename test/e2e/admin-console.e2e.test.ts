@@ -12,14 +12,28 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../runtime/processes.js';
-import { addVirtualAuthenticator, expectNotice, launchChromium, newPage, registerWithEmailCode, screenshot, signInWithEmailCode, startStack, stopAllStacks, type Stack } from './harness.js';
+import {
+  addVirtualAuthenticator,
+  expectNotice,
+  launchChromium,
+  newPage,
+  registerWithEmailCode,
+  screenshot,
+  signInWithEmailCode,
+  startStack,
+  stopAllStacks,
+  type Stack,
+} from './harness.js';
 
 const OWNER = 'owner@console.test';
 const TARGET = 'target@console.test';
 const OTHERS = ['ada@console.test', 'linus@console.test', 'grace@console.test'];
 const DOCS = process.env['SVC_DOCS_SCREENSHOTS'] === '1' ? join(ROOT, 'docs/admin-console') : null;
 
-/** The artifact screenshot, and the committed docs PNG when regenerating them (viewport height, so pages read like a screen). */
+/**
+ * The artifact screenshot, and the committed docs PNG when regenerating them
+ * (viewport height, so pages read like a screen).
+ */
 async function shoot(page: Page, name: string): Promise<void> {
   await screenshot(page, `admin-console-${name}`);
   if (!DOCS) return;
@@ -28,10 +42,19 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 /** A call to the console API from inside the page (same origin, the admin's cookies), for seeding. */
-async function consoleApi(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function consoleApi(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   return page.evaluate(
     async ([m, p, b]) => {
-      const res = await fetch(`/admin/api${p}`, { method: m, headers: b === undefined ? {} : { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
+      const res = await fetch(`/admin/api${p}`, {
+        method: m,
+        headers: b === undefined ? {} : { 'content-type': 'application/json' },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
       return { status: res.status, body: await res.json().catch(() => null) };
     },
     [method, path, body] as const,
@@ -73,7 +96,8 @@ describe('admin console in Chromium', () => {
     await signInWithEmailCode(stack, admin, OWNER, { wrongCodeFirst: true }); // a real failed sign-in for the charts
     await admin.locator('#admin-link').waitFor({ state: 'visible' });
     // More accounts, created by the admin (no codes involved).
-    for (const email of OTHERS) expect((await consoleApi(admin, 'POST', '/admin/users', { email, roles: ['user'] })).status).toBe(201);
+    for (const email of OTHERS)
+      expect((await consoleApi(admin, 'POST', '/admin/users', { email, roles: ['user'] })).status).toBe(201);
   });
 
   it('reads the sign-in health charts, with their numbers in tables', async () => {
@@ -184,11 +208,24 @@ describe('admin console in Chromium', () => {
   });
 
   it('shows sessions, organizations and OAuth providers (secrets never shown)', async () => {
-    const users = (await consoleApi(admin, 'GET', '/admin/users?limit=50')).body.users as { id: string; email: string }[];
-    const org = await consoleApi(admin, 'POST', '/admin/organizations', { name: 'Acme Research', slug: 'acme-research' });
+    const users = (await consoleApi(admin, 'GET', '/admin/users?limit=50')).body.users as {
+      id: string;
+      email: string;
+    }[];
+    const org = await consoleApi(admin, 'POST', '/admin/organizations', {
+      name: 'Acme Research',
+      slug: 'acme-research',
+    });
     expect(org.status).toBe(201);
     for (const u of users.filter((x) => OTHERS.includes(x.email))) {
-      expect((await consoleApi(admin, 'POST', `/admin/organizations/${org.body.organization.id}/members`, { userId: u.id, roles: ['member'] })).status).toBe(201);
+      expect(
+        (
+          await consoleApi(admin, 'POST', `/admin/organizations/${org.body.organization.id}/members`, {
+            userId: u.id,
+            roles: ['member'],
+          })
+        ).status,
+      ).toBe(201);
     }
 
     await admin.goto(`${stack.demo}/admin/sessions`);
@@ -202,11 +239,22 @@ describe('admin console in Chromium', () => {
 
     // Add a provider through its form; the API's validation error lands next to the field first.
     await admin.goto(`${stack.demo}/admin/providers`);
-    const fields: Record<string, string> = { id: 'github', name: 'GitHub', clientId: 'Iv1.demo', clientSecretEnv: 'github_secret', authorizationUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', userInfoUrl: 'https://api.github.com/user', scopes: 'read:user, user:email' };
+    const fields: Record<string, string> = {
+      id: 'github',
+      name: 'GitHub',
+      clientId: 'Iv1.demo',
+      clientSecretEnv: 'github_secret',
+      authorizationUrl: 'https://github.com/login/oauth/authorize',
+      tokenUrl: 'https://github.com/login/oauth/access_token',
+      userInfoUrl: 'https://api.github.com/user',
+      scopes: 'read:user, user:email',
+    };
     for (const [k, v] of Object.entries(fields)) await admin.fill(`#new-${k}`, v);
     await admin.click('#add-provider button[type="submit"]');
     await expectNotice(admin, 'error', /Not saved/);
-    await expect.poll(() => admin.textContent('#add-provider [data-error-for="clientSecretEnv"]')).toMatch(/NAME of an env variable|_CLIENT_SECRET/);
+    await expect
+      .poll(() => admin.textContent('#add-provider [data-error-for="clientSecretEnv"]'))
+      .toMatch(/NAME of an env variable|_CLIENT_SECRET/);
     await admin.fill('#new-clientSecretEnv', 'GITHUB_CLIENT_SECRET');
     await admin.click('#add-provider button[type="submit"]');
     await expectNotice(admin, 'ok', 'Provider added');

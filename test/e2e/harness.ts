@@ -86,7 +86,14 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: browser.path,
     headless: true,
     ...(browser.env ? { env: { ...process.env, ...browser.env } } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -96,14 +103,17 @@ export async function launchChromium(): Promise<Browser> {
  * violation Chromium reports on the console (a blocked script, style or frame;
  * the tests expect none).
  */
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
+export async function newPage(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`${page.url()}: ${message.text()}`);
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      pageErrors.push(`${page.url()}: ${message.text()}`);
   });
   return { context, page, pageErrors };
 }
@@ -117,7 +127,14 @@ export async function addVirtualAuthenticator(context: BrowserContext, page: Pag
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
   return { cdp, authenticatorId, credentials };
@@ -163,7 +180,12 @@ export class TotpDevice {
   private readonly totp: OTPAuth.TOTP;
   private lastCounter = -Infinity;
   constructor(secretBase32: string) {
-    this.totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretBase32.replace(/\s+/g, '')), algorithm: 'SHA1', digits: 6, period: 30 });
+    this.totp = new OTPAuth.TOTP({
+      secret: OTPAuth.Secret.fromBase32(secretBase32.replace(/\s+/g, '')),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    });
   }
   /** A code that matches none of the steps the API accepts now (to show the error). */
   wrongCode(): string {
@@ -194,7 +216,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Waits until the page's notice banner is visible as `kind` (ok / error / info) and shows `text`. */
 export async function expectNotice(page: Page, kind: 'ok' | 'error' | 'info', text: string | RegExp): Promise<void> {
   const el = page.locator('#notice');
-  const current = async () => ((await el.isVisible()) && (await el.getAttribute('class'))?.split(' ').includes(kind) ? ((await el.textContent()) ?? '') : '');
+  const current = async () =>
+    (await el.isVisible()) && (await el.getAttribute('class'))?.split(' ').includes(kind)
+      ? ((await el.textContent()) ?? '')
+      : '';
   if (typeof text === 'string') await expect.poll(current, { timeout: 15_000 }).toBe(text);
   else await expect.poll(current, { timeout: 15_000 }).toMatch(text);
 }
@@ -218,7 +243,12 @@ export async function registerWithEmailCode(stack: Stack, page: Page, email: str
  * Signs in from the sign-in page with an emailed code (no TOTP); ends on /app.
  * `wrongCodeFirst` submits a wrong code before the right one (a real failed sign-in).
  */
-export async function signInWithEmailCode(stack: Stack, page: Page, email: string, { wrongCodeFirst = false } = {}): Promise<void> {
+export async function signInWithEmailCode(
+  stack: Stack,
+  page: Page,
+  email: string,
+  { wrongCodeFirst = false } = {},
+): Promise<void> {
   await page.goto(`${stack.demo}/`);
   await page.locator('#step-start').waitFor({ state: 'visible' });
   await page.fill('#email', email);

@@ -6,7 +6,17 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addVirtualAuthenticator, expectNotice, launchChromium, newPage, registerWithEmailCode, signOut, startStack, stopAllStacks, type Stack } from './harness.js';
+import {
+  addVirtualAuthenticator,
+  expectNotice,
+  launchChromium,
+  newPage,
+  registerWithEmailCode,
+  signOut,
+  startStack,
+  stopAllStacks,
+  type Stack,
+} from './harness.js';
 
 const EMAIL = 'grace@e2e.test';
 

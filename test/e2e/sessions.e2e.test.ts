@@ -8,7 +8,19 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectNotice, launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, signInWithEmailCode, signOut, startStack, stopAllStacks, type Stack } from './harness.js';
+import {
+  expectNotice,
+  launchChromium,
+  newPage,
+  nextMessage,
+  registerWithEmailCode,
+  screenshot,
+  signInWithEmailCode,
+  signOut,
+  startStack,
+  stopAllStacks,
+  type Stack,
+} from './harness.js';
 
 const GRACE = 'grace@e2e.test';
 const OWNER = 'owner@e2e.test';
@@ -105,7 +117,10 @@ describe('magic link, sessions and admin in Chromium', () => {
     await expect.poll(() => sessionRows(first).count()).toBe(2);
     await expect(first.locator('#sessions tr', { hasText: 'this device' }).count()).resolves.toBe(1);
     // Readable device names, not raw User-Agent strings.
-    expect(await first.locator('#sessions tr td:first-child').allTextContents()).toEqual([expect.stringMatching(/^Chrome on Linux/), expect.stringMatching(/^Chrome on Linux/)]);
+    expect(await first.locator('#sessions tr td:first-child').allTextContents()).toEqual([
+      expect.stringMatching(/^Chrome on Linux/),
+      expect.stringMatching(/^Chrome on Linux/),
+    ]);
     await screenshot(first, '12-sessions');
 
     await first.click('#sessions [data-revoke]');

@@ -15,8 +15,18 @@ import type { FuzzCase } from './request-arb.js';
 import { brokenProperty, countDiff, fillPath, rowCounter, withDeadline } from './properties.js';
 
 /** Every adapter route as mounted by the test harness (`/auth`, `/auth/totp`). */
-export const adapterRoutes = (): { method: string; path: string; raw: string; compat?: { upstreamMethod: string } }[] => [
-  ...ROUTES.map((r) => ({ method: r.method, path: `/auth${r.path}`, raw: r.raw, ...(r.compat ? { compat: r.compat } : {}) })),
+export const adapterRoutes = (): {
+  method: string;
+  path: string;
+  raw: string;
+  compat?: { upstreamMethod: string };
+}[] => [
+  ...ROUTES.map((r) => ({
+    method: r.method,
+    path: `/auth${r.path}`,
+    raw: r.raw,
+    ...(r.compat ? { compat: r.compat } : {}),
+  })),
   ...TOTP_BRIDGE_ROUTES.map((r) => ({ method: r.method, path: `/auth/totp${r.path}`, raw: r.raw })),
 ];
 
@@ -33,7 +43,8 @@ export function strayUpstream(h: Harness, from: number, method: string, raw: str
   for (const call of h.upstream.slice(from)) {
     const pathname = call.path.split('?')[0]!;
     if (AUXILIARY.has(`${call.method} ${pathname}`)) continue;
-    if (call.method !== method || !re.test(pathname)) return `upstream call left the route: ${call.method} ${call.path.slice(0, 200)} (route ${method} ${raw})`;
+    if (call.method !== method || !re.test(pathname))
+      return `upstream call left the route: ${call.method} ${call.path.slice(0, 200)} (route ${method} ${raw})`;
   }
   return null;
 }
@@ -58,7 +69,11 @@ export async function adapterTarget(mount: Mount): Promise<AdapterTarget> {
     const user = await signedInBrowser(h);
     const subject = await createUser(h.t);
     const eph = async (ctx: EphemeralContext) => {
-      const token = await signEphemeralToken(h.t.api.deps.keys, { sub: subject.id, ctx, jti: crypto.randomUUID() }, { issuer: h.t.api.deps.env.issuer, nowMs: h.t.clock.now() });
+      const token = await signEphemeralToken(
+        h.t.api.deps.keys,
+        { sub: subject.id, ctx, jti: crypto.randomUUID() },
+        { issuer: h.t.api.deps.env.issuer, nowMs: h.t.clock.now() },
+      );
       return { 'svc-ephemeral': h.cookie({ kind: 'ephemeral', sub: subject.id, token }, 300) };
     };
     target.cookies = {
@@ -76,13 +91,23 @@ export async function adapterTarget(mount: Mount): Promise<AdapterTarget> {
 }
 
 /** Sends one case through the adapter; returns the broken property or null. */
-export async function sendToAdapter(target: AdapterTarget, method: string, pattern: string, c: FuzzCase, needles: string[], raw?: string, upstreamMethod = method): Promise<string | null> {
+export async function sendToAdapter(
+  target: AdapterTarget,
+  method: string,
+  pattern: string,
+  c: FuzzCase,
+  needles: string[],
+  raw?: string,
+  upstreamMethod = method,
+): Promise<string | null> {
   const upstreamFrom = target.h.upstream.length;
   const path = fillPath(pattern, c.params) + c.query;
   const headers = headersFor(c, undefined);
   headers.set('user-agent', 'fuzz');
   if (c.credential !== 'none') {
-    const jar = Object.entries(target.cookies[c.credential]).map(([k, v]) => `${k}=${v}`).join('; ');
+    const jar = Object.entries(target.cookies[c.credential])
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
     headers.append('cookie', jar);
   }
   const withBody = method !== 'GET' && method !== 'HEAD';
@@ -103,9 +128,15 @@ export async function sendToAdapter(target: AdapterTarget, method: string, patte
       throw new Error(`${(err as Error).message} (${code || String((err as { cause?: unknown }).cause)})`);
     }
     const text = await res.text();
-    return { status: res.status, text, contentType: res.headers.get('content-type'), setCookies: res.headers.getSetCookie() };
+    return {
+      status: res.status,
+      text,
+      contentType: res.headers.get('content-type'),
+      setCookies: res.headers.getSetCookie(),
+    };
   });
-  const broken = brokenProperty(answer, needles) ?? (raw ? strayUpstream(target.h, upstreamFrom, upstreamMethod, raw) : null);
+  const broken =
+    brokenProperty(answer, needles) ?? (raw ? strayUpstream(target.h, upstreamFrom, upstreamMethod, raw) : null);
   if (broken) return broken;
   if (answer.status >= 400) {
     const after = await target.counts();

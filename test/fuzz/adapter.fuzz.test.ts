@@ -32,22 +32,37 @@ describe.each([
     await target.h.driver.close();
   });
 
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (key, { method, path, raw, compat }) => {
-    await target.remint();
-    await runCases(caseArb(path, { maxHeaderValue: name === 'Express' ? 2_000 : 20_000 }), { seed: routeSeed(`${name} ${key}`), numRuns: RUNS, label: (c) => describeCase(method, path, c) }, (c) =>
-      // A compatibility GET form calls its POST route upstream.
-      sendToAdapter(target, method, path, c, needles, raw, compat?.upstreamMethod ?? method),
-    );
-  });
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s',
+    async (key, { method, path, raw, compat }) => {
+      await target.remint();
+      await runCases(
+        caseArb(path, { maxHeaderValue: name === 'Express' ? 2_000 : 20_000 }),
+        { seed: routeSeed(`${name} ${key}`), numRuns: RUNS, label: (c) => describeCase(method, path, c) },
+        (c) =>
+          // A compatibility GET form calls its POST route upstream.
+          sendToAdapter(target, method, path, c, needles, raw, compat?.upstreamMethod ?? method),
+      );
+    },
+  );
 
   // Deeply nested JSON answered 500 on the adapters: now 400 before any upstream call.
-  it.each(routes.filter((r) => r.method !== 'GET').map((r) => [`${r.method} ${r.path}`, r] as const))('deeply nested JSON: %s', async (key, { method, path }) => {
-    const target = await adapterTarget(mount);
-    try {
-      const deep = caseArb(path, { body: deepBodyArb, maxHeaderValue: name === 'Express' ? 2_000 : 20_000 }).map((c) => ({ ...c, contentType: 'application/json' }));
-      await runCases(deep, { seed: routeSeed(`deep ${name} ${key}`), numRuns: 3, label: (c) => describeCase(method, path, c) }, (c) => sendToAdapter(target, method, path, c, needles));
-    } finally {
-      await target.h.driver.close();
-    }
-  });
+  it.each(routes.filter((r) => r.method !== 'GET').map((r) => [`${r.method} ${r.path}`, r] as const))(
+    'deeply nested JSON: %s',
+    async (key, { method, path }) => {
+      const target = await adapterTarget(mount);
+      try {
+        const deep = caseArb(path, { body: deepBodyArb, maxHeaderValue: name === 'Express' ? 2_000 : 20_000 }).map(
+          (c) => ({ ...c, contentType: 'application/json' }),
+        );
+        await runCases(
+          deep,
+          { seed: routeSeed(`deep ${name} ${key}`), numRuns: 3, label: (c) => describeCase(method, path, c) },
+          (c) => sendToAdapter(target, method, path, c, needles),
+        );
+      } finally {
+        await target.h.driver.close();
+      }
+    },
+  );
 });

@@ -17,7 +17,8 @@ export const ALL_ROLES = ['user', 'admin', 'admin:read', 'admin:write'];
 /** Every concrete route of an app, from its own route list (middleware `ALL` entries left out). */
 export function routesOf(app: Hono<any>): { method: string; path: string }[] {
   const seen = new Map<string, { method: string; path: string }>();
-  for (const r of app.routes) if (r.method !== 'ALL') seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
+  for (const r of app.routes)
+    if (r.method !== 'ALL') seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
   return [...seen.values()];
 }
 
@@ -37,9 +38,19 @@ export async function apiTarget(env: Record<string, string> = {}): Promise<ApiTa
     const admin = await signedIn(t, ALL_ROLES);
     const user = await signedIn(t, ['user']);
     const eph = (ctx: EphemeralContext) =>
-      signEphemeralToken(t.api.deps.keys, { sub: user.user.id, ctx, jti: crypto.randomUUID() }, { issuer: t.api.deps.env.issuer, nowMs: t.clock.now() });
+      signEphemeralToken(
+        t.api.deps.keys,
+        { sub: user.user.id, ctx, jti: crypto.randomUUID() },
+        { issuer: t.api.deps.env.issuer, nowMs: t.clock.now() },
+      );
     target.last = null;
-    target.tokens = { admin: admin.token, user: user.token, 'eph-login': await eph('login'), 'eph-registration': await eph('registration'), 'eph-mfa': await eph('mfa') };
+    target.tokens = {
+      admin: admin.token,
+      user: user.token,
+      'eph-login': await eph('login'),
+      'eph-registration': await eph('registration'),
+      'eph-mfa': await eph('mfa'),
+    };
   };
   await target.remint();
   return target;
@@ -49,7 +60,11 @@ const GARBAGE_TOKENS = ['eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', 'a.b.c', 'x'.rep
 
 export function headersFor(c: FuzzCase, bearer: string | undefined): Headers {
   const h = new Headers();
-  const all: [string, string][] = [...(c.contentType !== undefined ? [['content-type', c.contentType] as [string, string]] : []), ...(bearer ? [['authorization', `Bearer ${bearer}`] as [string, string]] : []), ...c.headers];
+  const all: [string, string][] = [
+    ...(c.contentType !== undefined ? [['content-type', c.contentType] as [string, string]] : []),
+    ...(bearer ? [['authorization', `Bearer ${bearer}`] as [string, string]] : []),
+    ...c.headers,
+  ];
   for (const [k, v] of all) {
     try {
       h.append(k, v);
@@ -61,17 +76,37 @@ export function headersFor(c: FuzzCase, bearer: string | undefined): Headers {
 }
 
 /** Sends one case; returns the broken property or null. */
-export async function sendToApi(target: ApiTarget, method: string, pattern: string, c: FuzzCase, needles: string[]): Promise<string | null> {
+export async function sendToApi(
+  target: ApiTarget,
+  method: string,
+  pattern: string,
+  c: FuzzCase,
+  needles: string[],
+): Promise<string | null> {
   const path = fillPath(pattern, c.params) + c.query;
-  const bearer = c.credential === 'none' ? undefined : c.credential === 'garbage' ? GARBAGE_TOKENS[c.params.length % GARBAGE_TOKENS.length] : target.tokens[c.credential];
+  const bearer =
+    c.credential === 'none'
+      ? undefined
+      : c.credential === 'garbage'
+        ? GARBAGE_TOKENS[c.params.length % GARBAGE_TOKENS.length]
+        : target.tokens[c.credential];
   const withBody = method !== 'GET' && method !== 'HEAD';
   const background: Promise<unknown>[] = [];
-  const executionCtx = { waitUntil: (p: Promise<unknown>) => void background.push(p), passThroughOnException: () => {}, props: {} };
+  const executionCtx = {
+    waitUntil: (p: Promise<unknown>) => void background.push(p),
+    passThroughOnException: () => {},
+    props: {},
+  };
   const before = target.last ?? (await target.counts());
   const answer = await withDeadline(`${method} ${path.slice(0, 80)}`, async (signal) => {
     const res = await target.t.api.request(
       `http://auth.test${path}`,
-      { method, headers: headersFor(c, bearer), body: withBody ? (materialize(c.body) as BodyInit | undefined) : undefined, signal },
+      {
+        method,
+        headers: headersFor(c, bearer),
+        body: withBody ? (materialize(c.body) as BodyInit | undefined) : undefined,
+        signal,
+      },
       undefined,
       executionCtx,
     );

@@ -37,12 +37,19 @@ describe(`auth API fuzz (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, () => {
     target = await apiTarget();
   });
 
-  it.each([...routes, ...extra].map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (key, { method, path }) => {
-    await target.remint();
-    const label = (c: FuzzCase) => describeCase(method, path, c);
-    await runCases(caseArb(path), { seed: routeSeed(key), numRuns: RUNS, label }, (c) => sendToApi(target, method, path, c, needles));
-    if (method === 'GET') return;
-    const deep = caseArb(path, { body: deepBodyArb }).map((c) => ({ ...c, contentType: 'application/json' }));
-    await runCases(deep, { seed: routeSeed(`deep ${key}`), numRuns: Math.max(3, Math.ceil(RUNS / 20)), label }, (c) => sendToApi(target, method, path, c, needles));
-  });
+  it.each([...routes, ...extra].map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s',
+    async (key, { method, path }) => {
+      await target.remint();
+      const label = (c: FuzzCase) => describeCase(method, path, c);
+      await runCases(caseArb(path), { seed: routeSeed(key), numRuns: RUNS, label }, (c) =>
+        sendToApi(target, method, path, c, needles),
+      );
+      if (method === 'GET') return;
+      const deep = caseArb(path, { body: deepBodyArb }).map((c) => ({ ...c, contentType: 'application/json' }));
+      await runCases(deep, { seed: routeSeed(`deep ${key}`), numRuns: Math.max(3, Math.ceil(RUNS / 20)), label }, (c) =>
+        sendToApi(target, method, path, c, needles),
+      );
+    },
+  );
 });

@@ -5,7 +5,11 @@ import { TEST_SERVICE_TOKEN } from '../helpers/make-app.js';
 import type { Harness } from '../adapter/helpers.js';
 import { strayUpstream } from './adapter-target.js';
 
-const json = (status: number, body: unknown) => ({ status, text: JSON.stringify(body), contentType: 'application/json; charset=utf-8' });
+const json = (status: number, body: unknown) => ({
+  status,
+  text: JSON.stringify(body),
+  contentType: 'application/json; charset=utf-8',
+});
 
 describe('fuzz properties', async () => {
   const needles = await secretNeedles();
@@ -24,7 +28,11 @@ describe('fuzz properties', async () => {
     ['a missing code', json(401, { message: 'no' }), /snake_case/],
     ['a non-string message', json(401, { error: 'unauthorized', message: 1 }), /message/],
     ['an HTML content type', { ...json(400, { error: 'invalid_request' }), contentType: 'text/html' }, /content-type/],
-    ['a stack frame', json(400, { error: 'invalid_request', message: 'Error: x\n    at parse (file:///app/src/a.ts:1:2)' }), /stack trace/],
+    [
+      'a stack frame',
+      json(400, { error: 'invalid_request', message: 'Error: x\n    at parse (file:///app/src/a.ts:1:2)' }),
+      /stack trace/,
+    ],
     ['the service token', json(200, { t: TEST_SERVICE_TOKEN }), /secret/],
     ['a PEM header', json(200, { k: '-----BEGIN PRIVATE KEY-----' }), /secret/],
   ])('flag %s', (_name, answer, why) => {
@@ -38,8 +46,23 @@ describe('fuzz properties', async () => {
   });
 
   it('flag an upstream call that left its route', () => {
-    const h = (paths: string[]) => ({ upstream: paths.map((p) => ({ method: p.split(' ')[0], path: p.split(' ')[1], headers: new Headers(), body: undefined })) }) as unknown as Harness;
-    expect(strayUpstream(h(['DELETE /sessions/..%2Fadmin', 'POST /refresh', 'GET /.well-known/jwks.json']), 0, 'DELETE', '/sessions/:id')).toBeNull();
+    const h = (paths: string[]) =>
+      ({
+        upstream: paths.map((p) => ({
+          method: p.split(' ')[0],
+          path: p.split(' ')[1],
+          headers: new Headers(),
+          body: undefined,
+        })),
+      }) as unknown as Harness;
+    expect(
+      strayUpstream(
+        h(['DELETE /sessions/..%2Fadmin', 'POST /refresh', 'GET /.well-known/jwks.json']),
+        0,
+        'DELETE',
+        '/sessions/:id',
+      ),
+    ).toBeNull();
     expect(strayUpstream(h(['DELETE /admin/users/x']), 0, 'DELETE', '/sessions/:id')).toMatch(/left the route/);
     expect(strayUpstream(h(['DELETE /sessions/a/b']), 0, 'DELETE', '/sessions/:id')).toMatch(/left the route/);
   });

@@ -67,7 +67,8 @@ export function brokenProperty(a: Answer, needles: string[]): string | null {
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) return `${a.status} body is not an object`;
     const { error, message } = body as { error?: unknown; message?: unknown };
-    if (typeof error !== 'string' || !SNAKE.test(error)) return `${a.status} envelope error code is not snake_case: ${JSON.stringify(error)}`;
+    if (typeof error !== 'string' || !SNAKE.test(error))
+      return `${a.status} envelope error code is not snake_case: ${JSON.stringify(error)}`;
     if (message !== undefined && typeof message !== 'string') return `${a.status} envelope message is not a string`;
     if (!a.contentType?.startsWith('application/json')) return `${a.status} content-type ${a.contentType}`;
   }
@@ -78,22 +79,35 @@ export function brokenProperty(a: Answer, needles: string[]): string | null {
  * Tables a refused request may legitimately write: the audit trail, failure
  * counters, lockouts and rate-limit windows (that is their purpose).
  */
-const BOOKKEEPING = new Set(['auth_events', 'auth_failures', 'lockouts', 'rate_limit_counters', '__drizzle_migrations', 'schema_migrations']);
+const BOOKKEEPING = new Set([
+  'auth_events',
+  'auth_failures',
+  'lockouts',
+  'rate_limit_counters',
+  '__drizzle_migrations',
+  'schema_migrations',
+]);
 
 /** One statement counting the rows of every state table. */
 export async function rowCounter(client: Client): Promise<() => Promise<Record<string, number>>> {
-  const { rows } = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  const { rows } = await client.execute(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+  );
   const tables = rows.map((r) => String(r['name'])).filter((n) => !BOOKKEEPING.has(n) && !n.startsWith('_'));
   const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`).join(', ')}`;
   return async () => {
-    const { rows: [row] } = await client.execute(sql);
+    const {
+      rows: [row],
+    } = await client.execute(sql);
     return Object.fromEntries(tables.map((t) => [t, Number(row![t])]));
   };
 }
 
 export function countDiff(before: Record<string, number>, after: Record<string, number>): string | null {
   const changed = Object.keys(before).filter((k) => before[k] !== after[k]);
-  return changed.length ? `state changed by a refused request: ${changed.map((k) => `${k} ${before[k]}→${after[k]}`).join(', ')}` : null;
+  return changed.length
+    ? `state changed by a refused request: ${changed.map((k) => `${k} ${before[k]}→${after[k]}`).join(', ')}`
+    : null;
 }
 
 /** Fills `:param` segments (Hono `:name{re}` too) and wildcards with generated values. */

@@ -1,6 +1,15 @@
 /** One generated request for a route pattern: params, query, credential kind, content type, body and extra headers. */
 import fc from 'fast-check';
-import { LazyBody, bodyArb, contentTypeArb, headersArb, paramArb, queryArb, type Body, type HeaderList } from './arbitraries.js';
+import {
+  LazyBody,
+  bodyArb,
+  contentTypeArb,
+  headersArb,
+  paramArb,
+  queryArb,
+  type Body,
+  type HeaderList,
+} from './arbitraries.js';
 import { paramCount } from './properties.js';
 
 export type Credential = 'none' | 'garbage' | 'admin' | 'user' | 'eph-login' | 'eph-registration' | 'eph-mfa';
@@ -14,11 +23,23 @@ export interface FuzzCase {
   headers: HeaderList;
 }
 
-export function caseArb(pattern: string, opts: { body?: fc.Arbitrary<Body>; maxHeaderValue?: number } = {}): fc.Arbitrary<FuzzCase> {
+export function caseArb(
+  pattern: string,
+  opts: { body?: fc.Arbitrary<Body>; maxHeaderValue?: number } = {},
+): fc.Arbitrary<FuzzCase> {
   return fc.record({
     params: fc.array(paramArb, { minLength: paramCount(pattern), maxLength: paramCount(pattern) }),
     query: queryArb,
-    credential: fc.constantFrom<Credential>('none', 'garbage', 'admin', 'admin', 'user', 'eph-login', 'eph-registration', 'eph-mfa'),
+    credential: fc.constantFrom<Credential>(
+      'none',
+      'garbage',
+      'admin',
+      'admin',
+      'user',
+      'eph-login',
+      'eph-registration',
+      'eph-mfa',
+    ),
     contentType: contentTypeArb,
     body: opts.body ?? bodyArb,
     headers: headersArb({ maxValueLength: opts.maxHeaderValue ?? 20_000 }),
@@ -27,7 +48,14 @@ export function caseArb(pattern: string, opts: { body?: fc.Arbitrary<Body>; maxH
 
 /** A printable summary for failure messages (bodies cut short). */
 export function describeCase(method: string, path: string, c: FuzzCase): string {
-  const body = c.body === undefined ? '' : c.body instanceof LazyBody ? `<${c.body.label}>` : typeof c.body === 'string' ? c.body.slice(0, 120) : `<${c.body.length} bytes: ${[...c.body.slice(0, 24)].map((b) => b.toString(16)).join(' ')}>`;
+  const body =
+    c.body === undefined
+      ? ''
+      : c.body instanceof LazyBody
+        ? `<${c.body.label}>`
+        : typeof c.body === 'string'
+          ? c.body.slice(0, 120)
+          : `<${c.body.length} bytes: ${[...c.body.slice(0, 24)].map((b) => b.toString(16)).join(' ')}>`;
   return `${method} ${path.slice(0, 200)} cred=${c.credential} ct=${JSON.stringify(c.contentType)} headers=${JSON.stringify(c.headers.map(([k, v]) => [k, v.slice(0, 40)]))} body=${JSON.stringify(body)}`;
 }
 
@@ -53,7 +81,9 @@ export async function runCases(
   if (details.failed) {
     const c = details.counterexample?.[0];
     const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${why.slice(0, 600)}\n  case: ${c ? opts.label(c) : '?'}\n  seed ${details.seed}, path ${details.counterexamplePath}`);
+    throw new Error(
+      `${why.slice(0, 600)}\n  case: ${c ? opts.label(c) : '?'}\n  seed ${details.seed}, path ${details.counterexamplePath}`,
+    );
   }
   return ran;
 }

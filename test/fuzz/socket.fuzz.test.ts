@@ -14,7 +14,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApi, type TestApi } from '../helpers/make-app.js';
 import { routesOf } from './api-target.js';
 import { headersArb, paramArb } from './arbitraries.js';
-import { brokenProperty, countDiff, fillPath, FUZZ_SEED, fuzzRuns, paramCount, routeSeed, rowCounter, secretNeedles, withDeadline, type Answer } from './properties.js';
+import {
+  brokenProperty,
+  countDiff,
+  fillPath,
+  FUZZ_SEED,
+  fuzzRuns,
+  paramCount,
+  routeSeed,
+  rowCounter,
+  secretNeedles,
+  withDeadline,
+  type Answer,
+} from './properties.js';
 
 let t: TestApi;
 let server: ServerType;
@@ -36,28 +48,39 @@ afterAll(async () => {
 
 /** Writes a raw HTTP/1.1 request (so headers may repeat and lengths may lie) and reads the answer. */
 function raw(head: string, body: Uint8Array | string = ''): Promise<Answer & { rawHead: string }> {
-  return withDeadline(head.split('\r\n')[0]!, (signal) =>
-    new Promise((resolve, reject) => {
-      const sock = connect(port, '127.0.0.1');
-      signal.addEventListener('abort', () => sock.destroy());
-      const chunks: Buffer[] = [];
-      sock.on('data', (d) => chunks.push(d));
-      sock.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' || (e as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(e)));
-      sock.on('close', () => {
-        const text = Buffer.concat(chunks).toString('latin1');
-        const split = text.indexOf('\r\n\r\n');
-        const rawHead = split < 0 ? text : text.slice(0, split);
-        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(rawHead)?.[1] ?? 0);
-        let payload = split < 0 ? '' : text.slice(split + 4);
-        const length = /content-length: (\d+)/i.exec(rawHead);
-        // Only the first answer counts: bytes past a short Content-Length are a second (junk) request.
-        if (/transfer-encoding: chunked/i.test(rawHead)) payload = dechunk(payload);
-        else if (length) payload = payload.slice(0, Number(length[1]));
-        resolve({ status, text: Buffer.from(payload, 'latin1').toString('utf8'), contentType: /content-type: ([^\r\n]+)/i.exec(rawHead)?.[1] ?? null, rawHead });
-      });
-      sock.write(head + 'connection: close\r\n\r\n');
-      sock.end(body);
-    }),
+  return withDeadline(
+    head.split('\r\n')[0]!,
+    (signal) =>
+      new Promise((resolve, reject) => {
+        const sock = connect(port, '127.0.0.1');
+        signal.addEventListener('abort', () => sock.destroy());
+        const chunks: Buffer[] = [];
+        sock.on('data', (d) => chunks.push(d));
+        sock.on('error', (e) =>
+          (e as NodeJS.ErrnoException).code === 'ECONNRESET' || (e as NodeJS.ErrnoException).code === 'EPIPE'
+            ? undefined
+            : reject(e),
+        );
+        sock.on('close', () => {
+          const text = Buffer.concat(chunks).toString('latin1');
+          const split = text.indexOf('\r\n\r\n');
+          const rawHead = split < 0 ? text : text.slice(0, split);
+          const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(rawHead)?.[1] ?? 0);
+          let payload = split < 0 ? '' : text.slice(split + 4);
+          const length = /content-length: (\d+)/i.exec(rawHead);
+          // Only the first answer counts: bytes past a short Content-Length are a second (junk) request.
+          if (/transfer-encoding: chunked/i.test(rawHead)) payload = dechunk(payload);
+          else if (length) payload = payload.slice(0, Number(length[1]));
+          resolve({
+            status,
+            text: Buffer.from(payload, 'latin1').toString('utf8'),
+            contentType: /content-type: ([^\r\n]+)/i.exec(rawHead)?.[1] ?? null,
+            rawHead,
+          });
+        });
+        sock.write(head + 'connection: close\r\n\r\n');
+        sock.end(body);
+      }),
   );
 }
 
@@ -76,7 +99,10 @@ function dechunk(s: string): string {
 
 let parserRejects = 0;
 afterAll(() => {
-  if (parserRejects) console.log(`socket fuzz: ${parserRejects} requests refused by Node's HTTP parser (answered 400 invalid_request in the envelope by src/node.ts)`);
+  if (parserRejects)
+    console.log(
+      `socket fuzz: ${parserRejects} requests refused by Node's HTTP parser (answered 400 invalid_request in the envelope by src/node.ts)`,
+    );
 });
 
 const routes = routesOf((await makeApi()).api);
@@ -84,7 +110,10 @@ const RUNS = Math.ceil(fuzzRuns(40) / 10);
 
 const socketCase = (pattern: string) =>
   fc.record({
-    params: fc.array(paramArb.map((p) => p.replace(/[\s]/g, '')), { minLength: paramCount(pattern), maxLength: paramCount(pattern) }),
+    params: fc.array(
+      paramArb.map((p) => p.replace(/[\s]/g, '')),
+      { minLength: paramCount(pattern), maxLength: paramCount(pattern) },
+    ),
     headers: headersArb({ maxValueLength: 6_000 }),
     bodyBytes: fc.constantFrom(0, 10, 100 * 1024 - 1, 100 * 1024 + 1, 300_000),
     lie: fc.constantFrom<'none' | 'short' | 'long' | 'chunked'>('none', 'none', 'short', 'long', 'chunked'),
@@ -97,7 +126,11 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
       fc.asyncProperty(socketCase(path), async (c) => {
         const before = await counts();
         const body = c.bodyBytes ? `{"identifier":"${'a'.repeat(Math.max(0, c.bodyBytes - 17))}"}` : '';
-        const lines = [`${method} ${fillPath(path, c.params)} HTTP/1.1`, 'host: 127.0.0.1', `content-type: ${c.contentType}`];
+        const lines = [
+          `${method} ${fillPath(path, c.params)} HTTP/1.1`,
+          'host: 127.0.0.1',
+          `content-type: ${c.contentType}`,
+        ];
         for (const [k, v] of c.headers) if (!/[\r\n\0]/.test(v) && k !== 'content-type') lines.push(`${k}: ${v}`);
         let payload = body;
         if (c.lie === 'chunked') {
@@ -112,7 +145,10 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
         // Node's parser refuses a request it cannot frame before the app runs; src/node.ts answers it in the envelope.
         if (answer.status === 400 && answer.text.includes('"invalid_request"')) parserRejects++;
         const broken = brokenProperty(answer, needles);
-        if (broken) throw new Error(`${broken}\n  case: ${lines[0]} ${c.lie} ${c.bodyBytes} B ${JSON.stringify(c.headers.map(([k, v]) => [k, v.slice(0, 30)]))}`);
+        if (broken)
+          throw new Error(
+            `${broken}\n  case: ${lines[0]} ${c.lie} ${c.bodyBytes} B ${JSON.stringify(c.headers.map(([k, v]) => [k, v.slice(0, 30)]))}`,
+          );
         if (answer.status >= 400) {
           const diff = countDiff(before, await counts());
           if (diff) throw new Error(`${diff}\n  case: ${lines[0]}`);
@@ -123,26 +159,47 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
   });
 
   it('answers a declared oversize body with the 413 envelope before reading it', async () => {
-    const res = await raw('POST /login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5000000\r\n', '{"identifier":"');
-    expect([res.status, JSON.parse(res.text)]).toEqual([413, { error: 'payload_too_large', message: 'Payload too large' }]);
+    const res = await raw(
+      'POST /login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5000000\r\n',
+      '{"identifier":"',
+    );
+    expect([res.status, JSON.parse(res.text)]).toEqual([
+      413,
+      { error: 'payload_too_large', message: 'Payload too large' },
+    ]);
   });
 
   it('answers a streamed (chunked) oversize body with the 413 envelope', async () => {
     const chunk = 'a'.repeat(64 * 1024);
     const payload = `${(chunk.length).toString(16)}\r\n${chunk}\r\n`.repeat(3) + '0\r\n\r\n';
-    const res = await raw('POST /login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n', payload);
-    expect([res.status, JSON.parse(res.text)]).toEqual([413, { error: 'payload_too_large', message: 'Payload too large' }]);
+    const res = await raw(
+      'POST /login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n',
+      payload,
+    );
+    expect([res.status, JSON.parse(res.text)]).toEqual([
+      413,
+      { error: 'payload_too_large', message: 'Payload too large' },
+    ]);
   });
 
   it('answers invalid UTF-8 and NUL bytes in a JSON body with a 400 envelope', async () => {
-    const body = Buffer.concat([Buffer.from('{"identifier":"a'), Buffer.from([0xff, 0xc0, 0x80, 0x00]), Buffer.from('@x.io"}')]);
-    const res = await raw(`POST /login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n`, body);
+    const body = Buffer.concat([
+      Buffer.from('{"identifier":"a'),
+      Buffer.from([0xff, 0xc0, 0x80, 0x00]),
+      Buffer.from('@x.io"}'),
+    ]);
+    const res = await raw(
+      `POST /login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n`,
+      body,
+    );
     expect(res.status).toBe(400);
     expect(brokenProperty(res, needles)).toBeNull();
   });
 
   it('answers two Authorization headers without a 5xx and without letting either through', async () => {
-    const res = await raw('GET /users/me HTTP/1.1\r\nhost: x\r\nauthorization: Bearer a.b.c\r\nauthorization: Bearer d.e.f\r\n');
+    const res = await raw(
+      'GET /users/me HTTP/1.1\r\nhost: x\r\nauthorization: Bearer a.b.c\r\nauthorization: Bearer d.e.f\r\n',
+    );
     expect([res.status, JSON.parse(res.text).error]).toEqual([401, 'unauthorized']);
   });
 

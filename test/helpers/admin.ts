@@ -10,7 +10,11 @@ export interface SignedIn {
   sessionId: string;
 }
 
-export async function signedIn(t: TestApi, roles: string[] = ['user'], fields: Partial<UserRow> = {}): Promise<SignedIn> {
+export async function signedIn(
+  t: TestApi,
+  roles: string[] = ['user'],
+  fields: Partial<UserRow> = {},
+): Promise<SignedIn> {
   const user = await createUser(t, { roles, ...fields });
   const env = await signIn(t, user);
   return { user, token: env.token, refreshToken: env.refreshToken, sessionId: env.sessionId };

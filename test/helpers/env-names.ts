@@ -21,7 +21,15 @@ const code = (file: string) =>
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/^\s*\/\/.*$/gm, '');
 
-const READS = [/\bmillis\('([A-Z][A-Z0-9_]*)'/g, /\boptionalSecret\('([A-Z][A-Z0-9_]*)'\)/g, /\blist\('([A-Z][A-Z0-9_]*)'\)/g, /\b(?:str|secret|list)\((?:c\.)?env, '([A-Z][A-Z0-9_]*)'\)/g, /\bc\.str\('([A-Z][A-Z0-9_]*)'\)/g, /\benv\['([A-Z][A-Z0-9_]*)'\]/g, /\bprocess\.env\.([A-Z][A-Z0-9_]*)/g];
+const READS = [
+  /\bmillis\('([A-Z][A-Z0-9_]*)'/g,
+  /\boptionalSecret\('([A-Z][A-Z0-9_]*)'\)/g,
+  /\blist\('([A-Z][A-Z0-9_]*)'\)/g,
+  /\b(?:str|secret|list)\((?:c\.)?env, '([A-Z][A-Z0-9_]*)'\)/g,
+  /\bc\.str\('([A-Z][A-Z0-9_]*)'\)/g,
+  /\benv\['([A-Z][A-Z0-9_]*)'\]/g,
+  /\bprocess\.env\.([A-Z][A-Z0-9_]*)/g,
+];
 
 export function readNames(): Set<string> {
   const names = new Set<string>(Object.values(ENV_SEEDS).map(([name]) => name));
@@ -31,4 +39,3 @@ export function readNames(): Set<string> {
   }
   return names;
 }
-

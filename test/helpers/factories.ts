@@ -39,7 +39,11 @@ export const testClient = (over: Partial<RequestContext> = {}): RequestContext =
 });
 
 /** Issues a session for `user` with the real issuance service (bypassing any first factor). */
-export async function signIn(t: TestApi, user: UserRow, method: 'email_otp' | 'passkey' = 'passkey'): Promise<SessionEnvelope> {
+export async function signIn(
+  t: TestApi,
+  user: UserRow,
+  method: 'email_otp' | 'passkey' = 'passkey',
+): Promise<SessionEnvelope> {
   const result = await issueSession(t.api.deps, { user, method, client: testClient(), mfaSatisfied: true });
   if ('mfaRequired' in result) throw new Error('unexpected MFA step');
   return result;

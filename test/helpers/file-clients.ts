@@ -13,7 +13,10 @@ export type FileClientKind = (typeof FILE_CLIENTS)[number];
 
 /** Opens one; `opened` collects the clients so the suite can close them in `afterAll`. */
 export async function migratedDatabase(kind: FileClientKind, opened: Client[]): Promise<{ db: Db; client: Client }> {
-  const client = kind === 'embedded' ? (createEmbeddedClient(':memory:') as unknown as Client) : createClient({ url: ':memory:', intMode: 'number' });
+  const client =
+    kind === 'embedded'
+      ? (createEmbeddedClient(':memory:') as unknown as Client)
+      : createClient({ url: ':memory:', intMode: 'number' });
   opened.push(client);
   await client.execute('PRAGMA foreign_keys = ON');
   await applyMigrations(client);

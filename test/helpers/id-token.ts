@@ -36,7 +36,14 @@ export async function issueIdToken(
   const res = await fetch(op.endpoints.tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, client_secret: clientSecret, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      client_secret: clientSecret,
+      code_verifier: verifier,
+    }),
   });
   const body = (await res.json()) as { id_token?: string };
   if (!body.id_token) throw new Error(`token endpoint gave no id_token (${res.status} ${JSON.stringify(body)})`);

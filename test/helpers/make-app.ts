@@ -65,12 +65,20 @@ export async function prepareClient(url = ':memory:'): Promise<Client> {
   await client.execute('PRAGMA foreign_keys = ON');
   await applyMigrations(client);
   const { privatePem, publicPem } = await testSigningKey();
-  await wrapClient(client, 'file').db.insert(signingKeys).values({ kid: 'dev-main', privatePem, publicPem, createdAt: new Date() }).onConflictDoNothing();
+  await wrapClient(client, 'file')
+    .db.insert(signingKeys)
+    .values({ kid: 'dev-main', privatePem, publicPem, createdAt: new Date() })
+    .onConflictDoNothing();
   return client;
 }
 
 export async function makeApi(
-  opts: { env?: Record<string, string | undefined>; client?: Client; clockStartMs?: number; sender?: MessageSender | null } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    client?: Client;
+    clockStartMs?: number;
+    sender?: MessageSender | null;
+  } = {},
 ): Promise<TestApi> {
   const clock = createManualClock(opts.clockStartMs ?? Date.now());
   const logs: { level: LogLevel; line: string }[] = [];

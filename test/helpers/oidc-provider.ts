@@ -97,7 +97,11 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
   async function authorize(authorizationUrl: string, accountId: string) {
     const jar: CookieJar = new Map();
     const go = async (url: string, init: RequestInit = {}) => {
-      const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: cookieHeader(jar) } });
+      const res = await fetch(url, {
+        ...init,
+        redirect: 'manual',
+        headers: { ...(init.headers as Record<string, string>), cookie: cookieHeader(jar) },
+      });
       storeCookies(jar, res);
       await res.arrayBuffer();
       return res;
@@ -112,7 +116,8 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
       if (next.origin !== issuer) {
         const code = next.searchParams.get('code');
         const state = next.searchParams.get('state');
-        if (!code || !state) throw new Error(`oidc-provider: redirect without code (${next.searchParams.get('error') ?? 'no error'})`);
+        if (!code || !state)
+          throw new Error(`oidc-provider: redirect without code (${next.searchParams.get('error') ?? 'no error'})`);
         return { redirect: next, code, state };
       }
       const interaction = /^\/interaction\/([^/]+)$/.exec(next.pathname);
@@ -120,9 +125,12 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
         // Load the interaction page (as a browser would), then submit its form.
         const page = await go(next.href);
         if (page.status !== 200) throw new Error(`oidc-provider: interaction page ${page.status}`);
-        const details = await fetch(`${issuer}/__interaction-prompt/${interaction[1]}`, { headers: { cookie: cookieHeader(jar) } });
+        const details = await fetch(`${issuer}/__interaction-prompt/${interaction[1]}`, {
+          headers: { cookie: cookieHeader(jar) },
+        });
         const prompt = (await details.json()) as { name: string };
-        const form: Record<string, string> = prompt.name === 'login' ? { prompt: 'login', login: accountId, password: 'any' } : { prompt: 'consent' };
+        const form: Record<string, string> =
+          prompt.name === 'login' ? { prompt: 'login', login: accountId, password: 'any' } : { prompt: 'consent' };
         res = await go(next.href, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },

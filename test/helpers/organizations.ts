@@ -6,9 +6,21 @@ import type { SignedIn } from './admin.js';
 import { signIn } from './factories.js';
 import type { CallResult, TestApi } from './make-app.js';
 
-/** Joining an organization the way users do: invites `member` (by email) to `organizationId` and accepts as them; returns the accept answer (`{membership}`). */
-export async function joinByInvitation(t: TestApi, manager: SignedIn, organizationId: string, member: SignedIn, grant: { roles?: string[]; scopes?: string[] } = {}): Promise<CallResult> {
-  const invited = await t.call('POST', `/organizations/${organizationId}/invitations`, { token: manager.token, body: { email: member.user.email, ...grant } });
+/**
+ * Joining an organization the way users do: invites `member` (by email) to `organizationId` and accepts as them;
+ * returns the accept answer (`{membership}`).
+ */
+export async function joinByInvitation(
+  t: TestApi,
+  manager: SignedIn,
+  organizationId: string,
+  member: SignedIn,
+  grant: { roles?: string[]; scopes?: string[] } = {},
+): Promise<CallResult> {
+  const invited = await t.call('POST', `/organizations/${organizationId}/invitations`, {
+    token: manager.token,
+    body: { email: member.user.email, ...grant },
+  });
   if (invited.status !== 201) return invited;
   return t.call('POST', `/organizations/invitations/${invited.body.invitation.id}/accept`, { token: member.token });
 }
@@ -21,10 +33,17 @@ export async function createOrg(t: TestApi, who: SignedIn, name = 'Acme') {
   return res.body.organization as { id: string; slug: string; name: string };
 }
 
-export const invite = (t: TestApi, who: SignedIn, orgId: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
-  t.call('POST', `/organizations/${orgId}/invitations`, { token: who.token, body, headers });
-export const accept = (t: TestApi, who: SignedIn, id: string) => t.call('POST', `/organizations/invitations/${id}/accept`, { token: who.token });
-export const decline = (t: TestApi, who: SignedIn, id: string) => t.call('POST', `/organizations/invitations/${id}/decline`, { token: who.token });
+export const invite = (
+  t: TestApi,
+  who: SignedIn,
+  orgId: string,
+  body: Record<string, unknown>,
+  headers?: Record<string, string>,
+) => t.call('POST', `/organizations/${orgId}/invitations`, { token: who.token, body, headers });
+export const accept = (t: TestApi, who: SignedIn, id: string) =>
+  t.call('POST', `/organizations/invitations/${id}/accept`, { token: who.token });
+export const decline = (t: TestApi, who: SignedIn, id: string) =>
+  t.call('POST', `/organizations/invitations/${id}/decline`, { token: who.token });
 export const mine = (t: TestApi, who: SignedIn) => t.call('GET', '/organizations/invitations', { token: who.token });
 
 export async function membershipsOf(t: TestApi, orgId: string, userId: string) {
@@ -40,11 +59,17 @@ export async function fresh(t: TestApi, who: SignedIn): Promise<SignedIn> {
   return { ...who, token: env.token, refreshToken: env.refreshToken, sessionId: env.sessionId };
 }
 
-export const eventsOf = (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
+export const eventsOf = (t: TestApi, type: string) =>
+  t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
 
 /** The shape of a JSON value: keys and value types, not values. */
 export function shapeOf(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(shapeOf);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, shapeOf(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, shapeOf(x)]),
+    );
   return v === null ? 'null' : typeof v;
 }

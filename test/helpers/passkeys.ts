@@ -6,13 +6,22 @@ import { SoftwareAuthenticator, type CeremonyOverrides } from './software-authen
 
 /** A `ctx:"login"` token as `/login` would mint it (subject: a user id or a decoy subject). */
 export function loginToken(t: TestApi, subject: string, idt: 'email' | 'phone' = 'email'): Promise<string> {
-  return signEphemeralToken(t.api.deps.keys, { sub: subject, ctx: 'login', idt, jti: randomId() }, { issuer: t.api.deps.env.issuer, nowMs: t.clock.now() });
+  return signEphemeralToken(
+    t.api.deps.keys,
+    { sub: subject, ctx: 'login', idt, jti: randomId() },
+    { issuer: t.api.deps.env.issuer, nowMs: t.clock.now() },
+  );
 }
 
 export async function registerPasskey(
   t: TestApi,
   accessToken: string,
-  opts: { authenticator?: SoftwareAuthenticator; over?: CeremonyOverrides; start?: Record<string, unknown>; metadata?: Record<string, unknown> } = {},
+  opts: {
+    authenticator?: SoftwareAuthenticator;
+    over?: CeremonyOverrides;
+    start?: Record<string, unknown>;
+    metadata?: Record<string, unknown>;
+  } = {},
 ): Promise<{ authenticator: SoftwareAuthenticator; start: CallResult; finish: CallResult }> {
   const authenticator = opts.authenticator ?? (await SoftwareAuthenticator.create());
   const start = await t.call('POST', '/webauthn/register/start', { token: accessToken, body: opts.start ?? {} });

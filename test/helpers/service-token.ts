@@ -16,6 +16,9 @@ export async function serviceToken(nowMs: number, opts: { secret?: string; sub?:
 }
 
 /** Headers that grant external delivery (a valid service token + the delivery-mode header). */
-export async function externalDelivery(nowMs: number, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+export async function externalDelivery(
+  nowMs: number,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
   return { 'x-svc-service-token': await serviceToken(nowMs), 'x-svc-auth-delivery-mode': 'external', ...extra };
 }

@@ -75,7 +75,10 @@ export class SoftwareAuthenticator {
   ) {}
 
   static async create(opts: { origin?: string } = {}): Promise<SoftwareAuthenticator> {
-    const keys = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const keys = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
     const jwk = await crypto.subtle.exportKey('jwk', keys.publicKey);
     const cose = cborEncode(
       new Map<number, number | Uint8Array>([
@@ -95,18 +98,36 @@ export class SoftwareAuthenticator {
   }
 
   private clientData(type: string, challenge: string, over: CeremonyOverrides): Uint8Array {
-    return utf8(JSON.stringify({ type, challenge: over.challenge ?? challenge, origin: over.origin ?? this.origin, crossOrigin: false }));
+    return utf8(
+      JSON.stringify({
+        type,
+        challenge: over.challenge ?? challenge,
+        origin: over.origin ?? this.origin,
+        crossOrigin: false,
+      }),
+    );
   }
 
   private flags(over: CeremonyOverrides, extra = 0): number {
-    return FLAG_UP | (over.userVerified === false ? 0 : FLAG_UV) | (over.backupEligible ? FLAG_BE : 0) | (over.backedUp ? FLAG_BS : 0) | extra;
+    return (
+      FLAG_UP |
+      (over.userVerified === false ? 0 : FLAG_UV) |
+      (over.backupEligible ? FLAG_BE : 0) |
+      (over.backedUp ? FLAG_BS : 0) |
+      extra
+    );
   }
 
   /** Answers `navigator.credentials.create()` for creation options JSON. */
   register(options: { challenge: string; rp: { id?: string } }, over: CeremonyOverrides = {}) {
     const rpId = over.rpId ?? options.rp.id!;
     const counter = over.counter ?? 0;
-    const attested = concat(this.aaguid, Uint8Array.of(this.credentialIdBytes.length >> 8, this.credentialIdBytes.length & 0xff), this.credentialIdBytes, this.cosePublicKey);
+    const attested = concat(
+      this.aaguid,
+      Uint8Array.of(this.credentialIdBytes.length >> 8, this.credentialIdBytes.length & 0xff),
+      this.credentialIdBytes,
+      this.cosePublicKey,
+    );
     const authData = concat(sha256(rpId), Uint8Array.of(this.flags(over, FLAG_AT)), u32(counter), attested);
     const attestationObject = cborEncode(
       new Map<string, CborValue>([
@@ -136,7 +157,13 @@ export class SoftwareAuthenticator {
     this.counter = over.counter ?? this.counter + 1;
     const authData = concat(sha256(rpId), Uint8Array.of(this.flags(over)), u32(this.counter));
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, over);
-    const raw = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, this.keys.privateKey, new Uint8Array(concat(authData, sha256(clientDataJSON)))));
+    const raw = new Uint8Array(
+      await crypto.subtle.sign(
+        { name: 'ECDSA', hash: 'SHA-256' },
+        this.keys.privateKey,
+        new Uint8Array(concat(authData, sha256(clientDataJSON))),
+      ),
+    );
     const signature = rawEcdsaToDer(raw);
     if (over.tamperSignature) signature[signature.length - 1]! ^= 0x01;
     const id = over.credentialId ?? this.id;

@@ -31,7 +31,10 @@ export async function enrollTotp(t: TestApi, accessToken: string): Promise<strin
   const start = await t.call('POST', '/totp/enroll/start', { token: accessToken });
   expect(start.status).toBe(200);
   const secret: string = start.body.secret;
-  const verify = await t.call('POST', '/totp/enroll/verify', { token: accessToken, body: { code: codeAt(secret, t.clock.now()) } });
+  const verify = await t.call('POST', '/totp/enroll/verify', {
+    token: accessToken,
+    body: { code: codeAt(secret, t.clock.now()) },
+  });
   expect(verify.status).toBe(200);
   return secret;
 }

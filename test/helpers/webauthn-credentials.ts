@@ -66,21 +66,51 @@ export class TestCredential {
   static async create(alg: TestAlg, opts: { rsaBits?: number } = {}): Promise<TestCredential> {
     const s = crypto.subtle;
     if (alg === -7) {
-      const k = (await s.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+      const k = (await s.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+        'sign',
+        'verify',
+      ])) as CryptoKeyPair;
       const jwk = await s.exportKey('jwk', k.publicKey);
-      const cose = cborEncode(new Map<CborValue, CborValue>([[1, 2], [3, -7], [-1, 1], [-2, fromBase64Url(jwk.x!)], [-3, fromBase64Url(jwk.y!)]]));
+      const cose = cborEncode(
+        new Map<CborValue, CborValue>([
+          [1, 2],
+          [3, -7],
+          [-1, 1],
+          [-2, fromBase64Url(jwk.x!)],
+          [-3, fromBase64Url(jwk.y!)],
+        ]),
+      );
       return new TestCredential(alg, cose, k.privateKey);
     }
     if (alg === -257) {
-      const params = { name: 'RSASSA-PKCS1-v1_5', modulusLength: opts.rsaBits ?? 2048, publicExponent: Uint8Array.of(1, 0, 1), hash: 'SHA-256' };
+      const params = {
+        name: 'RSASSA-PKCS1-v1_5',
+        modulusLength: opts.rsaBits ?? 2048,
+        publicExponent: Uint8Array.of(1, 0, 1),
+        hash: 'SHA-256',
+      };
       const k = (await s.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair;
       const jwk = await s.exportKey('jwk', k.publicKey);
-      const cose = cborEncode(new Map<CborValue, CborValue>([[1, 3], [3, -257], [-1, fromBase64Url(jwk.n!)], [-2, fromBase64Url(jwk.e!)]]));
+      const cose = cborEncode(
+        new Map<CborValue, CborValue>([
+          [1, 3],
+          [3, -257],
+          [-1, fromBase64Url(jwk.n!)],
+          [-2, fromBase64Url(jwk.e!)],
+        ]),
+      );
       return new TestCredential(alg, cose, k.privateKey);
     }
     const k = (await s.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
     const x = new Uint8Array(await s.exportKey('raw', k.publicKey));
-    const cose = cborEncode(new Map<CborValue, CborValue>([[1, 1], [3, -8], [-1, 6], [-2, x]]));
+    const cose = cborEncode(
+      new Map<CborValue, CborValue>([
+        [1, 1],
+        [3, -8],
+        [-1, 6],
+        [-2, x],
+      ]),
+    );
     return new TestCredential(alg, cose, k.privateKey);
   }
 
@@ -92,19 +122,36 @@ export class TestCredential {
   async sign(data: Uint8Array): Promise<Uint8Array> {
     const s = crypto.subtle;
     const msg = new Uint8Array(data);
-    if (this.alg === -7) return rawEcdsaToDer(new Uint8Array(await s.sign({ name: 'ECDSA', hash: 'SHA-256' }, this.privateKey, msg)));
+    if (this.alg === -7)
+      return rawEcdsaToDer(new Uint8Array(await s.sign({ name: 'ECDSA', hash: 'SHA-256' }, this.privateKey, msg)));
     if (this.alg === -257) return new Uint8Array(await s.sign({ name: 'RSASSA-PKCS1-v1_5' }, this.privateKey, msg));
     return new Uint8Array(await s.sign({ name: 'Ed25519' }, this.privateKey, msg));
   }
 
   clientData(type: string, o: Overrides): Uint8Array {
-    return o.clientDataJSON ?? utf8(JSON.stringify({ type: o.type ?? type, challenge: o.challenge ?? CHALLENGE, origin: o.origin ?? ORIGIN, crossOrigin: false }));
+    return (
+      o.clientDataJSON ??
+      utf8(
+        JSON.stringify({
+          type: o.type ?? type,
+          challenge: o.challenge ?? CHALLENGE,
+          origin: o.origin ?? ORIGIN,
+          crossOrigin: false,
+        }),
+      )
+    );
   }
 
   /** Authenticator data with attested credential data (registration). */
   registrationAuthData(o: Overrides = {}): Uint8Array {
     const credId = o.authDataCredentialId ?? this.id;
-    const attested = concat(this.aaguid, Uint8Array.of(credId.length >> 8, credId.length & 0xff), credId, o.cose ?? this.cose, o.afterKey ?? new Uint8Array());
+    const attested = concat(
+      this.aaguid,
+      Uint8Array.of(credId.length >> 8, credId.length & 0xff),
+      credId,
+      o.cose ?? this.cose,
+      o.afterKey ?? new Uint8Array(),
+    );
     return concat(sha256(o.rpId ?? RP_ID), Uint8Array.of(o.flags ?? UP | UV | AT), u32(o.counter ?? 0), attested);
   }
 
@@ -113,12 +160,22 @@ export class TestCredential {
     const authData = this.registrationAuthData(o);
     const attestationObject =
       o.attestationObject ??
-      cborEncode(new Map<CborValue, CborValue>([['fmt', o.fmt ?? 'none'], ['attStmt', o.attStmt ?? new Map()], ['authData', authData]]));
+      cborEncode(
+        new Map<CborValue, CborValue>([
+          ['fmt', o.fmt ?? 'none'],
+          ['attStmt', o.attStmt ?? new Map()],
+          ['authData', authData],
+        ]),
+      );
     return {
       id: o.id ?? this.idB64,
       rawId: o.rawId ?? o.id ?? this.idB64,
       type: 'public-key',
-      response: { clientDataJSON: toBase64Url(clientDataJSON), attestationObject: toBase64Url(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: toBase64Url(clientDataJSON),
+        attestationObject: toBase64Url(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     };
   }
@@ -127,19 +184,33 @@ export class TestCredential {
   async packedSelf(o: Overrides = {}, alg: number = this.alg): Promise<Map<CborValue, CborValue>> {
     const sig = await this.sign(concat(this.registrationAuthData(o), sha256(this.clientData('webauthn.create', o))));
     if (o.tamperSignature) sig[sig.length - 1]! ^= 0x01;
-    return new Map<CborValue, CborValue>([['alg', alg], ['sig', sig]]);
+    return new Map<CborValue, CborValue>([
+      ['alg', alg],
+      ['sig', sig],
+    ]);
   }
 
   async assertion(o: Overrides = {}): Promise<AuthenticationResponseJSON> {
     const clientDataJSON = this.clientData('webauthn.get', o);
-    const authData = o.authenticatorData ?? concat(sha256(o.rpId ?? RP_ID), Uint8Array.of(o.flags ?? UP | UV), u32(o.counter ?? 1), o.afterKey ?? new Uint8Array());
+    const authData =
+      o.authenticatorData ??
+      concat(
+        sha256(o.rpId ?? RP_ID),
+        Uint8Array.of(o.flags ?? UP | UV),
+        u32(o.counter ?? 1),
+        o.afterKey ?? new Uint8Array(),
+      );
     const signature = o.signature ?? (await this.sign(concat(authData, sha256(clientDataJSON))));
     if (o.tamperSignature) signature[signature.length - 1]! ^= 0x01;
     return {
       id: o.id ?? this.idB64,
       rawId: o.rawId ?? o.id ?? this.idB64,
       type: 'public-key',
-      response: { clientDataJSON: toBase64Url(clientDataJSON), authenticatorData: toBase64Url(authData), signature: toBase64Url(signature) },
+      response: {
+        clientDataJSON: toBase64Url(clientDataJSON),
+        authenticatorData: toBase64Url(authData),
+        signature: toBase64Url(signature),
+      },
       clientExtensionResults: {},
     };
   }

@@ -29,7 +29,10 @@ describe('adapter answers match docs/openapi.adapter.json', () => {
     const { h, lastCode } = await harness();
     const reg = await h.send('POST', '/auth/registration/register', { body: { email: 'cookie.person@example.com' } });
     expect(reg.status).toBe(200);
-    const verify = await h.send('POST', '/auth/otp/verify-email-otp', { cookies: reg.cookies, body: { verificationToken: await lastCode() } });
+    const verify = await h.send('POST', '/auth/otp/verify-email-otp', {
+      cookies: reg.cookies,
+      body: { verificationToken: await lastCode() },
+    });
     expect(verify.status).toBe(200);
     const cookies = verify.cookies;
     expect((await h.send('GET', '/auth/users/me', { cookies })).status).toBe(200);
@@ -48,7 +51,10 @@ describe('adapter answers match docs/openapi.adapter.json', () => {
     expect(login.status).toBe(200);
     const gen = await h.send('POST', '/auth/otp/generate-login-email-otp', { cookies: login.cookies });
     expect(gen.status).toBe(200);
-    const signIn = await h.send('POST', '/auth/otp/verify-login-email-otp', { cookies: gen.cookies, body: { verificationToken: await lastCode() } });
+    const signIn = await h.send('POST', '/auth/otp/verify-login-email-otp', {
+      cookies: gen.cookies,
+      body: { verificationToken: await lastCode() },
+    });
     expect(signIn.status).toBe(200);
     expect((await h.send('DELETE', '/auth/logout', { cookies: signIn.cookies })).status).toBe(204);
     expect(checker.violations).toEqual([]);
@@ -59,7 +65,9 @@ describe('adapter answers match docs/openapi.adapter.json', () => {
     const user = await createUser(h.t);
     const login = await h.send('POST', '/auth/login', { headers: BEARER, body: { identifier: user.email } });
     expect(login.status).toBe(200);
-    const gen = await h.send('POST', '/auth/otp/generate-login-email-otp', { headers: { ...BEARER, authorization: `Bearer ${login.body.token}` } });
+    const gen = await h.send('POST', '/auth/otp/generate-login-email-otp', {
+      headers: { ...BEARER, authorization: `Bearer ${login.body.token}` },
+    });
     expect(gen.status).toBe(200);
     const session = await h.send('POST', '/auth/otp/verify-login-email-otp', {
       headers: { ...BEARER, authorization: `Bearer ${gen.body.token}` },
@@ -69,16 +77,33 @@ describe('adapter answers match docs/openapi.adapter.json', () => {
     const auth = { ...BEARER, authorization: `Bearer ${session.body.token}` };
     expect((await h.send('GET', '/auth/users/me', { headers: auth })).status).toBe(200);
     const org = await h.send('POST', '/auth/organizations', { headers: auth, body: { name: 'Bearer Org' } });
-    expect((await h.send('POST', `/auth/organizations/${org.body.organization.id}/switch`, { headers: auth })).status).toBe(200);
-    const refreshed = await h.send('POST', '/auth/refresh', { headers: { ...BEARER, authorization: `Bearer ${session.body.refreshToken}` } });
+    expect(
+      (await h.send('POST', `/auth/organizations/${org.body.organization.id}/switch`, { headers: auth })).status,
+    ).toBe(200);
+    const refreshed = await h.send('POST', '/auth/refresh', {
+      headers: { ...BEARER, authorization: `Bearer ${session.body.refreshToken}` },
+    });
     expect(refreshed.status).toBe(200);
-    expect((await h.send('DELETE', '/auth/logout/all', { headers: { ...BEARER, authorization: `Bearer ${refreshed.body.token}` } })).status).toBe(204);
+    expect(
+      (
+        await h.send('DELETE', '/auth/logout/all', {
+          headers: { ...BEARER, authorization: `Bearer ${refreshed.body.token}` },
+        })
+      ).status,
+    ).toBe(204);
     expect(checker.violations).toEqual([]);
   });
 
   it('refuses a cookie-transport answer that carries a token', () => {
     const leaked = { message: 'Success', identifierType: 'email', loginMethods: ['email_otp'], token: 'eyJ…' };
-    const observed = (transport: 0 | 1) => ({ method: 'POST', path: '/auth/login', status: 200, body: JSON.stringify(leaked), contentType: 'application/json', transport });
+    const observed = (transport: 0 | 1) => ({
+      method: 'POST',
+      path: '/auth/login',
+      status: 200,
+      body: JSON.stringify(leaked),
+      contentType: 'application/json',
+      transport,
+    });
     expect(checker.check(observed(0))).toMatch(/additional properties/);
   });
 });

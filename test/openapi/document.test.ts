@@ -24,7 +24,10 @@ beforeAll(() => {
   adapter = buildAdapterDocument();
 });
 
-const operations = (doc: Doc) => Object.entries<Doc>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+const operations = (doc: Doc) =>
+  Object.entries<Doc>(doc.paths)
+    .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
 const templated = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** The routes Hono registered on the app itself (middleware entries are `ALL`). */
@@ -64,13 +67,22 @@ describe('docs/openapi.json and docs/openapi.adapter.json', () => {
   });
 
   it('documents every adapter route of the route table (and the TOTP bridge) and nothing else', () => {
-    const table = [...ROUTES.map((r) => `${r.method} ${templated(r.path)}`), ...TOTP_BRIDGE_ROUTES.map((r) => `${r.method} /totp${r.path}`)];
+    const table = [
+      ...ROUTES.map((r) => `${r.method} ${templated(r.path)}`),
+      ...TOTP_BRIDGE_ROUTES.map((r) => `${r.method} /totp${r.path}`),
+    ];
     expect(new Set(table).size).toBe(table.length);
     expect(operations(adapter)).toEqual([...table].sort());
   });
 
   it('describes both adapter transports on every credentialed route', () => {
-    expect(Object.keys(adapter.components.securitySchemes).sort()).toEqual(['accessCookie', 'bearer', 'preAuthCookie', 'refreshCookie', 'registrationCookie']);
+    expect(Object.keys(adapter.components.securitySchemes).sort()).toEqual([
+      'accessCookie',
+      'bearer',
+      'preAuthCookie',
+      'refreshCookie',
+      'registrationCookie',
+    ]);
     for (const item of Object.values<Doc>(adapter.paths)) {
       for (const o of Object.values<Doc>(item)) {
         expect(o.parameters.some((p: Doc) => p.name === 'x-svc-auth-transport' && p.in === 'header')).toBe(true);
@@ -79,7 +91,10 @@ describe('docs/openapi.json and docs/openapi.adapter.json', () => {
     }
     // A session route answers without tokens in cookie transport and with them in bearer transport.
     const session = adapter.paths['/webAuthn/login/finish'].post.responses['200'].content['application/json'].schema;
-    expect(session.anyOf.map((s: Doc) => s.$ref)).toEqual(['#/components/schemas/AdapterSessionOrMfaCookieResponse', '#/components/schemas/SessionOrMfaResponse']);
+    expect(session.anyOf.map((s: Doc) => s.$ref)).toEqual([
+      '#/components/schemas/AdapterSessionOrMfaCookieResponse',
+      '#/components/schemas/SessionOrMfaResponse',
+    ]);
     expect(adapter.components.schemas.AdapterSessionCookieResponse.properties).not.toHaveProperty('refreshToken');
     expect(adapter.paths['/logout'].delete.responses).toHaveProperty('204');
   });
@@ -89,20 +104,51 @@ describe('docs/openapi.json and docs/openapi.adapter.json', () => {
     expect(login.required).toEqual(['identifier']);
     expect(login.properties.identifier).toMatchObject({ type: 'string', minLength: 1, maxLength: 320 });
     // Admin bodies are strict (contract §0.4): unknown fields are refused, and the document says so.
-    expect(api.paths['/admin/users'].post.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
-    expect(api.paths['/admin/auth-events'].get.parameters.map((p: Doc) => p.name)).toEqual(['limit', 'offset', 'userId', 'actorUserId', 'sessionId', 'ip', 'type', 'from', 'to']);
+    expect(api.paths['/admin/users'].post.requestBody.content['application/json'].schema.additionalProperties).toBe(
+      false,
+    );
+    expect(api.paths['/admin/auth-events'].get.parameters.map((p: Doc) => p.name)).toEqual([
+      'limit',
+      'offset',
+      'userId',
+      'actorUserId',
+      'sessionId',
+      'ip',
+      'type',
+      'from',
+      'to',
+    ]);
   });
 });
 
 describe('the drift checker', () => {
   const checker = () => createResponseChecker(buildApiDocument());
-  const me = { id: 'u1', email: 'a@example.com', phone: null, roles: [], emailVerified: true, phoneVerified: false, lastLogin: null, createdAt: '2026-01-01T00:00:00.000Z', activeOrganizationId: null };
-  const body = (user: unknown) => JSON.stringify({ user, credentials: [], organizations: [], activeOrganization: null });
-  const observed = (status: number, text: string) => ({ method: 'GET', path: '/users/me', status, body: text, contentType: 'application/json; charset=utf-8' });
+  const me = {
+    id: 'u1',
+    email: 'a@example.com',
+    phone: null,
+    roles: [],
+    emailVerified: true,
+    phoneVerified: false,
+    lastLogin: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    activeOrganizationId: null,
+  };
+  const body = (user: unknown) =>
+    JSON.stringify({ user, credentials: [], organizations: [], activeOrganization: null });
+  const observed = (status: number, text: string) => ({
+    method: 'GET',
+    path: '/users/me',
+    status,
+    body: text,
+    contentType: 'application/json; charset=utf-8',
+  });
 
   it('accepts a documented answer', () => {
     expect(checker().check(observed(200, body(me)))).toBeNull();
-    expect(checker().check(observed(401, JSON.stringify({ error: 'unauthorized', message: 'Missing bearer token' })))).toBeNull();
+    expect(
+      checker().check(observed(401, JSON.stringify({ error: 'unauthorized', message: 'Missing bearer token' }))),
+    ).toBeNull();
   });
 
   it('refuses an extra field, a wrong type, a missing field, an undocumented status and a code of another status', () => {

@@ -18,7 +18,10 @@ export async function adminUserFlow(t: TestApi, admin: SignedIn, plain: SignedIn
   expect((await t.call('GET', '/admin/users', { token: plain.token })).status).toBe(403);
   await okStatus(t, 'GET', '/admin/users?limit=5&search=example', a);
   await okStatus(t, 'GET', '/admin/users?limit=0', a, 400);
-  const created = await okStatus(t, 'POST', '/admin/users', a, 201, { email: 'made-by-admin@example.com', roles: ['user'] });
+  const created = await okStatus(t, 'POST', '/admin/users', a, 201, {
+    email: 'made-by-admin@example.com',
+    roles: ['user'],
+  });
   const id: string = created.body.user.id;
   await okStatus(t, 'POST', '/admin/users', a, 409, { email: 'made-by-admin@example.com', roles: ['user'] });
   await okStatus(t, 'GET', `/admin/users/${plain.user.id}`, a);
@@ -58,13 +61,18 @@ export async function adminOrganizationFlow(t: TestApi, admin: SignedIn, member:
   await okStatus(t, 'PATCH', `/admin/organizations/${id}`, a, 200, { metadata: { tier: 'gold' } });
   await okStatus(t, 'POST', `/admin/organizations/${id}/members`, a, 201, { userId: member.user.id, roles: ['owner'] });
   await okStatus(t, 'GET', `/admin/organizations/${id}/members`, a);
-  await okStatus(t, 'PATCH', `/admin/organizations/${id}/members/${member.user.id}`, a, 400, { roles: ['owner', 'no such role!'] });
+  await okStatus(t, 'PATCH', `/admin/organizations/${id}/members/${member.user.id}`, a, 400, {
+    roles: ['owner', 'no such role!'],
+  });
   await okStatus(t, 'DELETE', `/admin/organizations/${id}`, a);
   await okStatus(t, 'DELETE', `/admin/organizations/${id}`, a, 404);
   const other = await okStatus(t, 'POST', '/admin/organizations', a, 201, { name: 'Second Org' });
   const oid: string = other.body.organization.id;
   await okStatus(t, 'POST', `/admin/organizations/${oid}/members`, a, 201, { userId: member.user.id });
-  await okStatus(t, 'PATCH', `/admin/organizations/${oid}/members/${member.user.id}`, a, 200, { roles: ['member'], scopes: ['members:read'] });
+  await okStatus(t, 'PATCH', `/admin/organizations/${oid}/members/${member.user.id}`, a, 200, {
+    roles: ['member'],
+    scopes: ['members:read'],
+  });
   await okStatus(t, 'DELETE', `/admin/organizations/${oid}/members/${member.user.id}`, a);
 }
 
@@ -87,7 +95,10 @@ export async function systemConfigFlow(t: TestApi, admin: SignedIn) {
   await okStatus(t, 'GET', '/system-config/admin', a);
   await okStatus(t, 'PATCH', '/system-config/admin', a, 400, {});
   await okStatus(t, 'PATCH', '/system-config/admin', a, 400, { not_a_key: 1 });
-  await okStatus(t, 'PATCH', '/system-config/admin', a, 200, { app_name: 'svc drift', login_methods: ['passkey', 'magic_link', 'email_otp', 'phone_otp', 'oauth'] });
+  await okStatus(t, 'PATCH', '/system-config/admin', a, 200, {
+    app_name: 'svc drift',
+    login_methods: ['passkey', 'magic_link', 'email_otp', 'phone_otp', 'oauth'],
+  });
 }
 
 /** Provider admin, then a sign-in through the real test OpenID provider, then the refusals. */
@@ -126,6 +137,9 @@ export async function oauthFlow(t: TestApi, admin: SignedIn, op: TestOidcProvide
   const idToken = await issueIdToken(op, { accountId: 'oauth-user', nonce });
   await okStatus(t, 'POST', '/oauth/testop/id-token', '', 200, { idToken, nonce });
   await okStatus(t, 'POST', '/oauth/testop/id-token', '', 401, { idToken, nonce });
-  await okStatus(t, 'POST', '/oauth/testop/id-token', '', 401, { idToken: await issueIdToken(op, { accountId: 'oauth-user', nonce: newRawNonce() }), nonce });
+  await okStatus(t, 'POST', '/oauth/testop/id-token', '', 401, {
+    idToken: await issueIdToken(op, { accountId: 'oauth-user', nonce: newRawNonce() }),
+    nonce,
+  });
   await okStatus(t, 'POST', '/oauth/testop/id-token', '', 400, { idToken: 1 });
 }

@@ -27,14 +27,36 @@ export async function registerFlow(t: TestApi, email: string, phone: string): Pr
 
   const sms = await t.call('POST', '/otp/generate-phone-otp', { token: reg.body.token, headers: await delivered(t) });
   expect(sms.status).toBe(200);
-  expect((await t.call('POST', '/otp/verify-phone-otp', { token: sms.body.token, body: { verificationToken: sms.body.delivery.code } })).status).toBe(200);
+  expect(
+    (
+      await t.call('POST', '/otp/verify-phone-otp', {
+        token: sms.body.token,
+        body: { verificationToken: sms.body.delivery.code },
+      })
+    ).status,
+  ).toBe(200);
 
-  const email2 = await t.call('POST', '/otp/generate-email-otp', { token: reg.body.token, headers: await delivered(t) });
+  const email2 = await t.call('POST', '/otp/generate-email-otp', {
+    token: reg.body.token,
+    headers: await delivered(t),
+  });
   expect(email2.status).toBe(200);
-  expect((await t.call('POST', '/otp/verify-email-otp', { token: email2.body.token, body: { verificationToken: 'WRONG1' } })).status).toBe(401);
-  const done = await t.call('POST', '/otp/verify-email-otp', { token: email2.body.token, body: { verificationToken: email2.body.delivery.code } });
+  expect(
+    (await t.call('POST', '/otp/verify-email-otp', { token: email2.body.token, body: { verificationToken: 'WRONG1' } }))
+      .status,
+  ).toBe(401);
+  const done = await t.call('POST', '/otp/verify-email-otp', {
+    token: email2.body.token,
+    body: { verificationToken: email2.body.delivery.code },
+  });
   expect(done.status).toBe(200);
-  return { email, token: done.body.token, refreshToken: done.body.refreshToken, sessionId: done.body.sessionId, sub: done.body.sub };
+  return {
+    email,
+    token: done.body.token,
+    refreshToken: done.body.refreshToken,
+    sessionId: done.body.sessionId,
+    sub: done.body.sub,
+  };
 }
 
 /** `/login`, then a code by email and by SMS (the body may be the MFA step when TOTP is on). */
@@ -43,13 +65,25 @@ export async function loginWithCodes(t: TestApi, email: string) {
   expect((await t.call('POST', '/login', { body: {} })).status).toBe(400);
   const start = await t.call('POST', '/login', { body: { identifier: email } });
   expect(start.status).toBe(200);
-  const emailCode = await t.call('POST', '/otp/generate-login-email-otp', { token: start.body.token, headers: await delivered(t) });
+  const emailCode = await t.call('POST', '/otp/generate-login-email-otp', {
+    token: start.body.token,
+    headers: await delivered(t),
+  });
   expect(emailCode.status).toBe(200);
-  const byEmail = await t.call('POST', '/otp/verify-login-email-otp', { token: emailCode.body.token, body: { verificationToken: emailCode.body.delivery.code } });
+  const byEmail = await t.call('POST', '/otp/verify-login-email-otp', {
+    token: emailCode.body.token,
+    body: { verificationToken: emailCode.body.delivery.code },
+  });
   expect(byEmail.status).toBe(200);
-  const smsCode = await t.call('POST', '/otp/generate-login-phone-otp', { token: start.body.token, headers: await delivered(t) });
+  const smsCode = await t.call('POST', '/otp/generate-login-phone-otp', {
+    token: start.body.token,
+    headers: await delivered(t),
+  });
   expect(smsCode.status).toBe(200);
-  const bySms = await t.call('POST', '/otp/verify-login-phone-otp', { token: smsCode.body.token, body: { verificationToken: smsCode.body.delivery.code } });
+  const bySms = await t.call('POST', '/otp/verify-login-phone-otp', {
+    token: smsCode.body.token,
+    body: { verificationToken: smsCode.body.delivery.code },
+  });
   expect(bySms.status).toBe(200);
   return { start, byEmail, bySms };
 }
@@ -62,11 +96,20 @@ export async function magicLinkFlow(t: TestApi, email: string) {
   const link = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token')!;
   const pending = await t.call('POST', '/magic-link/check', { token: start.body.token, headers: await delivered(t) });
   expect(pending.status).toBe(204);
-  expect((await t.call('POST', '/magic-link/verify/not-a-real-token', { headers: await delivered(t) })).status).toBe(400);
+  expect((await t.call('POST', '/magic-link/verify/not-a-real-token', { headers: await delivered(t) })).status).toBe(
+    400,
+  );
   // number_match (the default): the bare verify is the challenge; the picked number completes it.
   const challenge = await t.call('POST', `/magic-link/verify/${link}`, { headers: await delivered(t) });
   expect(challenge.body.status).toBe('confirmation_required');
-  expect((await t.call('POST', `/magic-link/verify/${link}`, { body: { number: req.body.confirmationNumber }, headers: await delivered(t) })).status).toBe(200);
+  expect(
+    (
+      await t.call('POST', `/magic-link/verify/${link}`, {
+        body: { number: req.body.confirmationNumber },
+        headers: await delivered(t),
+      })
+    ).status,
+  ).toBe(200);
   const session = await t.call('POST', '/magic-link/check', { token: start.body.token, headers: await delivered(t) });
   expect(session.status).toBe(200);
   return session;

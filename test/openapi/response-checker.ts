@@ -12,7 +12,8 @@ import type { TestApi } from '../helpers/make-app.js';
 type Json = Record<string, any>;
 
 // ajv-formats is CommonJS: under ESM its default export arrives as `{ default }` in some loaders.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
 
 export interface Observed {
   method: string;
@@ -33,7 +34,8 @@ interface Route {
 }
 
 const COMPONENTS_ID = 'components.json';
-const retarget = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`));
+const retarget = (schema: unknown) =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`));
 
 export function createResponseChecker(doc: Json, opts: { basePath?: string } = {}) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -42,9 +44,17 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
   const routes: Route[] = [];
   for (const [template, item] of Object.entries<Json>(doc.paths)) {
     const segments = template.split('/').filter(Boolean);
-    const pattern = segments.map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+    const pattern = segments
+      .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
     for (const [method, operation] of Object.entries<Json>(item)) {
-      routes.push({ method: method.toUpperCase(), template, re: new RegExp(`^/${pattern}/?$`), literals: segments.filter((s) => !s.startsWith('{')).length, responses: operation.responses });
+      routes.push({
+        method: method.toUpperCase(),
+        template,
+        re: new RegExp(`^/${pattern}/?$`),
+        literals: segments.filter((s) => !s.startsWith('{')).length,
+        responses: operation.responses,
+      });
     }
   }
   const compiled = new Map<string, ValidateFunction>();
@@ -53,7 +63,8 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
     if (!v) compiled.set(key, (v = ajv.compile(retarget(schema))));
     return v;
   };
-  const resolve = (response: Json): Json => (response.$ref ? doc.components.responses[String(response.$ref).split('/').pop()!] : response);
+  const resolve = (response: Json): Json =>
+    response.$ref ? doc.components.responses[String(response.$ref).split('/').pop()!] : response;
 
   const seen = new Map<string, Set<number>>();
   const unmatched: string[] = [];
@@ -61,7 +72,9 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
 
   function check(o: Observed): string | null {
     const path = opts.basePath && o.path.startsWith(opts.basePath) ? o.path.slice(opts.basePath.length) || '/' : o.path;
-    const candidates = routes.filter((r) => r.method === o.method && r.re.test(path)).sort((a, b) => b.literals - a.literals);
+    const candidates = routes
+      .filter((r) => r.method === o.method && r.re.test(path))
+      .sort((a, b) => b.literals - a.literals);
     const route = candidates[0];
     if (!route) {
       unmatched.push(`${o.method} ${path} ${o.status}`);
@@ -82,7 +95,10 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
       return `${where}: body is not JSON`;
     }
     const branch = o.transport !== undefined && content.schema.anyOf?.length === 2 ? o.transport : undefined;
-    const validate = validator(`${key} ${o.status} ${branch ?? ''}`, branch === undefined ? content.schema : content.schema.anyOf[branch]);
+    const validate = validator(
+      `${key} ${o.status} ${branch ?? ''}`,
+      branch === undefined ? content.schema : content.schema.anyOf[branch],
+    );
     if (validate(body)) return null;
     return `${where}: ${ajv.errorsText(validate.errors, { separator: '; ' })} in ${JSON.stringify(body).slice(0, 400)}`;
   }
@@ -95,7 +111,13 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
       const body = await res.clone().text();
-      const problem = check({ method, path: url.pathname, status: res.status, body, contentType: res.headers.get('content-type') });
+      const problem = check({
+        method,
+        path: url.pathname,
+        status: res.status,
+        body,
+        contentType: res.headers.get('content-type'),
+      });
       if (problem) violations.push(problem);
       return res;
     }) as typeof t.api.request;
@@ -106,9 +128,17 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
     const original = driver.request.bind(driver);
     driver.request = async (path, init) => {
       const res = await original(path, init);
-      const transport = new Headers(init.headers).get('x-svc-auth-transport')?.split(',')[0]?.trim().toLowerCase() === 'bearer' ? 1 : 0;
+      const transport =
+        new Headers(init.headers).get('x-svc-auth-transport')?.split(',')[0]?.trim().toLowerCase() === 'bearer' ? 1 : 0;
       const body = await res.clone().text();
-      const problem = check({ method: (init.method ?? 'GET').toUpperCase(), path: new URL(path, 'http://localhost').pathname, status: res.status, body, contentType: res.headers.get('content-type'), transport });
+      const problem = check({
+        method: (init.method ?? 'GET').toUpperCase(),
+        path: new URL(path, 'http://localhost').pathname,
+        status: res.status,
+        body,
+        contentType: res.headers.get('content-type'),
+        transport,
+      });
       if (problem) violations.push(`${transport ? 'bearer' : 'cookie'}: ${problem}`);
       return res;
     };

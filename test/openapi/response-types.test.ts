@@ -7,7 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { invitationJson, receivedInvitationJson } from '../../src/http/serialize-invitations.js';
-import type { apiUserJson, authEventJson, credentialJson, meJson, membershipJson, organizationJson, sessionJson } from '../../src/http/serialize.js';
+import type {
+  apiUserJson,
+  authEventJson,
+  credentialJson,
+  meJson,
+  membershipJson,
+  organizationJson,
+  sessionJson,
+} from '../../src/http/serialize.js';
 import type { adminSessionJson } from '../../src/http/serialize-admin.js';
 import * as R from '../../src/http/responses/index.js';
 import type { LoginStartResult } from '../../src/services/sign-in/login-start.js';

@@ -13,8 +13,21 @@ import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provid
 import { makeApi, type TestApi } from '../helpers/make-app.js';
 import { STEP_ALIGNED_START_MS } from '../helpers/totp.js';
 import { organizationFlow, passkeyFlow, sessionFlow, totpFlow } from './flows-account.js';
-import { adminOrganizationFlow, adminUserFlow, deviceReplacementFlow, metricsFlow, oauthFlow, systemConfigFlow } from './flows-admin.js';
-import { loginWithCodes, magicLinkFlow, refreshAndLogoutFlow, registerFlow, type SignedInUser } from './flows-sign-in.js';
+import {
+  adminOrganizationFlow,
+  adminUserFlow,
+  deviceReplacementFlow,
+  metricsFlow,
+  oauthFlow,
+  systemConfigFlow,
+} from './flows-admin.js';
+import {
+  loginWithCodes,
+  magicLinkFlow,
+  refreshAndLogoutFlow,
+  registerFlow,
+  type SignedInUser,
+} from './flows-sign-in.js';
 import { createResponseChecker } from './response-checker.js';
 
 const doc = buildApiDocument() as Record<string, any>;
@@ -44,10 +57,21 @@ afterAll(async () => {
 
 describe('responses match docs/openapi.json', () => {
   it('serves the keys, health and public config as documented', async () => {
-    for (const path of ['/health/status', '/health/version', '/.well-known/jwks.json', '/system-config/public', '/system-config/associations', '/oauth/providers', '/openapi.json']) {
+    for (const path of [
+      '/health/status',
+      '/health/version',
+      '/.well-known/jwks.json',
+      '/system-config/public',
+      '/system-config/associations',
+      '/oauth/providers',
+      '/openapi.json',
+    ]) {
       expect((await t.call('GET', path)).status, path).toBe(200);
     }
-    expect((await t.call('POST', '/login', { rawBody: '{not json', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (await t.call('POST', '/login', { rawBody: '{not json', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
   });
 
   it('registration, sign-in codes, magic links, refresh and logout', async () => {
@@ -89,10 +113,14 @@ describe('responses match docs/openapi.json', () => {
   });
 
   it('exercised every documented operation with a success status', () => {
-    const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const withSuccess = operations.filter((key) => [...(checker.seen.get(key) ?? [])].some((s) => s < 300));
     const responses = [...checker.seen.values()].reduce((n, s) => n + s.size, 0);
-    console.log(`drift coverage: ${withSuccess.length}/${operations.length} operations with a success, ${responses} distinct (operation, status) pairs`);
+    console.log(
+      `drift coverage: ${withSuccess.length}/${operations.length} operations with a success, ${responses} distinct (operation, status) pairs`,
+    );
     expect(operations.filter((key) => !withSuccess.includes(key))).toEqual([]);
   });
 });

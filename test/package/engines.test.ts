@@ -18,7 +18,9 @@ const semver = createRequire(join(ROOT, 'package.json'))('semver') as {
 };
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const pkg = JSON.parse(read('package.json')) as { engines: { node: string } };
-const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(read('package-lock.json')) as {
+  packages: Record<string, { engines?: { node?: string } | string[] }>;
+};
 const oldest = semver.minVersion(pkg.engines.node)!.version;
 
 describe('Node versions', () => {
@@ -31,7 +33,8 @@ describe('Node versions', () => {
     for (const [path, entry] of Object.entries(lock.packages)) {
       const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
       if (!path || !range) continue;
-      for (const v of [oldest, process.version]) if (!semver.satisfies(v, range)) refusing.push(`${path} (node ${range}) refuses ${v}`);
+      for (const v of [oldest, process.version])
+        if (!semver.satisfies(v, range)) refusing.push(`${path} (node ${range}) refuses ${v}`);
     }
     expect(refusing).toEqual([]);
   });

@@ -18,7 +18,8 @@ function section(report: string, entry: string): Map<string, string> {
   if (start < 0) throw new Error(`no section for ${entry}`);
   const end = report.indexOf('\n## ', start + 1);
   const rows = new Map<string, string>();
-  for (const m of report.slice(start, end < 0 ? undefined : end).matchAll(/^\| `([^`]+)` \| ([^|]+) \|$/gm)) rows.set(m[1]!, m[2]!.trim());
+  for (const m of report.slice(start, end < 0 ? undefined : end).matchAll(/^\| `([^`]+)` \| ([^|]+) \|$/gm))
+    rows.set(m[1]!, m[2]!.trim());
   return rows;
 }
 
@@ -30,7 +31,9 @@ describe('public exports report', () => {
   it(`${REPORT_FILE} is what the entry points export`, () => {
     const committed = readFileSync(join(ROOT, REPORT_FILE), 'utf8');
     if (generated !== committed) {
-      expect.fail(`${REPORT_FILE} is out of date: the public surface changed. Review the difference, then run \`${UPDATE_COMMAND}\` and commit the file.\n${reportDiff(committed, generated)}`);
+      expect.fail(
+        `${REPORT_FILE} is out of date: the public surface changed. Review the difference, then run \`${UPDATE_COMMAND}\` and commit the file.\n${reportDiff(committed, generated)}`,
+      );
     }
   });
 
@@ -42,7 +45,18 @@ describe('public exports report', () => {
 
   it('keeps svc-auth/core to documented names: no pipeline internals, every value documented in docs/adapters.md', () => {
     const core = section(generated, 'svc-auth/core');
-    for (const internal of ['refreshKey', 'processRefreshDedup', 'ipLiteral', 'buildQuery', 'sessionResult', 'ensureCookies', 'selectTransport', 'guardOrigin', 'mergeCookies', 'resolveOptions']) {
+    for (const internal of [
+      'refreshKey',
+      'processRefreshDedup',
+      'ipLiteral',
+      'buildQuery',
+      'sessionResult',
+      'ensureCookies',
+      'selectTransport',
+      'guardOrigin',
+      'mergeCookies',
+      'resolveOptions',
+    ]) {
       expect(core.has(internal), internal).toBe(false);
     }
     const adapters = readFileSync(join(ROOT, 'docs/adapters.md'), 'utf8');
@@ -52,12 +66,19 @@ describe('public exports report', () => {
   });
 
   it('documents every value any entry point exports somewhere in docs/ or README.md (prose or example)', () => {
-    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'exports.md').map((f) => `docs/${f}`)]
+    const docs = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md') && f !== 'exports.md')
+        .map((f) => `docs/${f}`),
+    ]
       .map((f) => readFileSync(join(ROOT, f), 'utf8'))
       .join('\n');
     const undocumented: string[] = [];
     for (const entry of [...generated.matchAll(/^## (\S+)$/gm)].map((m) => m[1]!)) {
-      for (const [name, kind] of section(generated, entry)) if (!/^(interface|type)$/.test(kind) && !new RegExp(`\\b${name}\\b`).test(docs)) undocumented.push(`${entry}: ${name}`);
+      for (const [name, kind] of section(generated, entry))
+        if (!/^(interface|type)$/.test(kind) && !new RegExp(`\\b${name}\\b`).test(docs))
+          undocumented.push(`${entry}: ${name}`);
     }
     expect(undocumented).toEqual([]);
   });
@@ -66,8 +87,17 @@ describe('public exports report', () => {
     const dir = tempDir('exports-report');
     dirs.push(dir);
     mkdirSync(join(dir, 'lib'));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', exports: { '.': { types: './dist/lib/index.d.ts' }, './package.json': './package.json' } }));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'fixture',
+        exports: { '.': { types: './dist/lib/index.d.ts' }, './package.json': './package.json' },
+      }),
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }),
+    );
     writeFileSync(
       join(dir, 'lib/impl.ts'),
       'export class Box {}\nexport function make() {}\nexport interface Shape {}\nexport type Id = string;\nexport enum Mode { A }\nexport const Schema = 1;\nexport type Schema = number;\n',

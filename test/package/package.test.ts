@@ -57,7 +57,12 @@ async function freePort(): Promise<number> {
 /** Runs a command; resolves with its exit code and output instead of throwing on a non-zero exit. */
 async function run(cmd: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}) {
   try {
-    const r = await exec(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    const r = await exec(cmd, args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -81,10 +86,18 @@ describe('svc-auth as a package', () => {
     copyFileSync(join(ROOT, 'README.md'), join(stage, 'README.md'));
     copyFileSync(join(ROOT, 'LICENSE'), join(stage, 'LICENSE'));
     for (const d of ['bin', 'migrations']) cpSync(join(ROOT, d), join(stage, d), { recursive: true });
-    // --noCheck: emit only (declarations included); a NodeNext resolution mistake still fails when Node runs the output.
-    await exec(process.execPath, [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist'), '--noCheck'], { cwd: ROOT });
+    // --noCheck: emit only (declarations included); a NodeNext resolution
+    // mistake still fails when Node runs the output.
+    await exec(
+      process.execPath,
+      [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist'), '--noCheck'],
+      { cwd: ROOT },
+    );
     // --ignore-scripts: `prepack` would rebuild dist/ from a tsconfig the staging copy does not have.
-    const packed = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: stage, encoding: 'utf8' });
+    const packed = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+      cwd: stage,
+      encoding: 'utf8',
+    });
     const [info] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
     tarball = join(dir, info.filename);
     packedFiles = info.files.map((f) => f.path);
@@ -92,12 +105,19 @@ describe('svc-auth as a package', () => {
     // The app lives outside the repo: nothing resolves through the repo's node_modules.
     app = join(dir, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'quickstart-app', private: true, type: 'module' }, null, 2));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'quickstart-app', private: true, type: 'module' }, null, 2),
+    );
     // README's install line plus what the app itself runs on Node: hono's server and tsx for the TypeScript quickstart.
-    const installed = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, 'hono', '@hono/node-server', 'tsx'], {
-      cwd: app,
-      encoding: 'utf8',
-    });
+    const installed = await exec(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, 'hono', '@hono/node-server', 'tsx'],
+      {
+        cwd: app,
+        encoding: 'utf8',
+      },
+    );
     installOutput = installed.stdout + installed.stderr;
   }, 300_000);
 
@@ -130,16 +150,22 @@ describe('svc-auth as a package', () => {
 
   it('passes @arethetypeswrong/cli for an ESM-only package: types resolve for every export under node16 and bundlers', async () => {
     const r = await run(BIN('attw'), ['--profile', 'esm-only', '--format', 'json', tarball], dir!);
-    const report = JSON.parse(r.stdout) as { analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] } };
+    const report = JSON.parse(r.stdout) as {
+      analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] };
+    };
     // esm-only ignores node10 and require() from CommonJS; anything else is a real problem.
-    const real = report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs');
+    const real = report.analysis.problems.filter(
+      (p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs',
+    );
     expect(real).toEqual([]);
     expect(r.code).toBe(0);
   }, 60_000);
 
   it('installs into an app outside the repo on this Node with no engine warning', () => {
     expect(installOutput).not.toMatch(/EBADENGINE/);
-    const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as { version: string };
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(installed.version).toBe(pkg.version);
   });
 
@@ -179,12 +205,20 @@ describe('svc-auth as a package', () => {
     // requireAuth, checked locally in the app.
     expect((await http(`${base}/app`)).status).toBe(401);
     // A flow through the adapter to the API with the service token.
-    const login = await http(`${base}/auth/login`, { method: 'POST', body: { identifier: 'ada@example.com' }, headers: { origin: 'http://localhost:3000' } });
+    const login = await http(`${base}/auth/login`, {
+      method: 'POST',
+      body: { identifier: 'ada@example.com' },
+      headers: { origin: 'http://localhost:3000' },
+    });
     expect(login.status, JSON.stringify(login.body)).toBe(200);
     expect(Array.isArray(login.body.loginMethods)).toBe(true);
 
     // The browser client snippet's import resolves to the built module.
-    const client = await run(process.execPath, ['--input-type=module', '-e', "const m = await import('svc-auth/client'); console.log(typeof m.createSvcClient)"], app);
+    const client = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('svc-auth/client'); console.log(typeof m.createSvcClient)"],
+      app,
+    );
     expect(client.stdout.trim(), client.stderr).toBe('function');
   }, 120_000);
 

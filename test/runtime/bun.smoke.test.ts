@@ -50,7 +50,9 @@ describe('auth API on Bun', () => {
   });
 
   it('fails at startup with one line naming a bad variable', async () => {
-    const bad = start(BIN.bun, ['src/bun.ts'], { env: { ...env, ISSUER: 'not a url', PORT: String(await freePort()) } });
+    const bad = start(BIN.bun, ['src/bun.ts'], {
+      env: { ...env, ISSUER: 'not a url', PORT: String(await freePort()) },
+    });
     const code = await bad.exited;
     expect(code).not.toBe(0);
     expect(bad.output().trim()).toBe('svc-auth: configuration error: ISSUER: must be an absolute http(s) URL');

@@ -11,7 +11,18 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceToken } from '../helpers/service-token.js';
-import { BIN, ROOT, freePort, http, removeDir, smokeEnv, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+import {
+  BIN,
+  ROOT,
+  freePort,
+  http,
+  removeDir,
+  smokeEnv,
+  start,
+  tempDir,
+  waitForHttp,
+  type Spawned,
+} from './processes.js';
 
 const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' };
 
@@ -22,7 +33,24 @@ async function startWorker(dir: string): Promise<{ worker: Spawned; base: string
   const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
   const worker = start(
     process.execPath,
-    [BIN.wrangler, 'dev', '--config', join(ROOT, 'wrangler.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'state'), '--log-level', 'warn', '--test-scheduled', ...vars],
+    [
+      BIN.wrangler,
+      'dev',
+      '--config',
+      join(ROOT, 'wrangler.toml'),
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(await freePort()),
+      '--persist-to',
+      join(dir, 'state'),
+      '--log-level',
+      'warn',
+      '--test-scheduled',
+      ...vars,
+    ],
     { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') } },
   );
   await waitForHttp(`${base}/health/status`, worker, 60_000);
@@ -32,7 +60,10 @@ async function startWorker(dir: string): Promise<{ worker: Spawned; base: string
 const json = { 'content-type': 'application/json' };
 
 let device = 0;
-/** A trusted client IP per flow (service token + x-svc-client-ip), so the per-IP flow limits of one test do not spill into the next. */
+/**
+ * A trusted client IP per flow (service token + x-svc-client-ip), so the per-IP
+ * flow limits of one test do not spill into the next.
+ */
 async function trusted(secret: string, ip = `203.0.113.${++device}`) {
   return { 'x-svc-service-token': await serviceToken(Date.now(), { secret }), 'x-svc-client-ip': ip };
 }
@@ -41,7 +72,11 @@ async function signUp(base: string, secret: string, email: string) {
   const delivery = { ...(await trusted(secret)), 'x-svc-auth-delivery-mode': 'external' };
   const reg = await http(`${base}/registration/register`, { method: 'POST', headers: delivery, body: { email } });
   expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-  const verify = await http(`${base}/otp/verify-email-otp`, { method: 'POST', headers: { authorization: `Bearer ${reg.body.token}` }, body: { verificationToken: reg.body.delivery.code } });
+  const verify = await http(`${base}/otp/verify-email-otp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${reg.body.token}` },
+    body: { verificationToken: reg.body.delivery.code },
+  });
   expect(verify.status, JSON.stringify(verify.body)).toBe(200);
   return verify.body as { token: string; refreshToken: string; sub: string };
 }
@@ -77,24 +112,47 @@ describe('auth API on workerd with a local D1 (binding DB)', () => {
 
   it('rotates once, detects the replay, and lets exactly one of ten racing refreshes win', async () => {
     const session = await signUp(base, secret, 'd1.rotation@example.com');
-    const rotated = await http(`${base}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${session.refreshToken}` } });
+    const rotated = await http(`${base}/refresh`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.refreshToken}` },
+    });
     expect(rotated.status).toBe(200);
-    const replay = await http(`${base}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${session.refreshToken}` } });
+    const replay = await http(`${base}/refresh`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.refreshToken}` },
+    });
     expect(replay.body.error).toBe('refresh_token_reused');
 
     const racer = await signUp(base, secret, 'd1.race@example.com');
-    const answers = await Promise.all(Array.from({ length: 10 }, () => http(`${base}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${racer.refreshToken}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        http(`${base}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${racer.refreshToken}` } }),
+      ),
+    );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of answers.filter((x) => x.status !== 200)) expect(r.body.error).toMatch(/^(refresh_token_reused|invalid_refresh_token)$/);
+    for (const r of answers.filter((x) => x.status !== 200))
+      expect(r.body.error).toMatch(/^(refresh_token_reused|invalid_refresh_token)$/);
   });
 
   it('consumes an OTP once when two submissions race', async () => {
     await signUp(base, secret, 'd1.otp@example.com');
     const device = await trusted(secret);
-    const login = await http(`${base}/login`, { method: 'POST', headers: device, body: { identifier: 'd1.otp@example.com' } });
-    const gen = await http(`${base}/otp/generate-login-email-otp`, { method: 'POST', headers: { ...device, 'x-svc-auth-delivery-mode': 'external', authorization: `Bearer ${login.body.token}` } });
+    const login = await http(`${base}/login`, {
+      method: 'POST',
+      headers: device,
+      body: { identifier: 'd1.otp@example.com' },
+    });
+    const gen = await http(`${base}/otp/generate-login-email-otp`, {
+      method: 'POST',
+      headers: { ...device, 'x-svc-auth-delivery-mode': 'external', authorization: `Bearer ${login.body.token}` },
+    });
     expect(gen.status, JSON.stringify(gen.body)).toBe(200);
-    const submit = () => http(`${base}/otp/verify-login-email-otp`, { method: 'POST', headers: { ...json, ...device, authorization: `Bearer ${gen.body.token}` }, body: { verificationToken: gen.body.delivery.code } });
+    const submit = () =>
+      http(`${base}/otp/verify-login-email-otp`, {
+        method: 'POST',
+        headers: { ...json, ...device, authorization: `Bearer ${gen.body.token}` },
+        body: { verificationToken: gen.body.delivery.code },
+      });
     const answers = await Promise.all([submit(), submit(), submit()]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 401, 401]);
   });
@@ -102,7 +160,9 @@ describe('auth API on workerd with a local D1 (binding DB)', () => {
   it('counts rate-limit hits in D1 and runs the cron maintenance', async () => {
     const first = await http(`${base}/health/status`);
     const second = await http(`${base}/health/status`);
-    expect(Number(second.headers.get('ratelimit-remaining'))).toBe(Number(first.headers.get('ratelimit-remaining')) - 1);
+    expect(Number(second.headers.get('ratelimit-remaining'))).toBe(
+      Number(first.headers.get('ratelimit-remaining')) - 1,
+    );
     const cron = await fetch(`${base}/__scheduled?cron=*/15+*+*+*+*`);
     expect(cron.status).toBe(200);
     expect(await cron.text()).toContain('Ran scheduled event');
@@ -113,10 +173,25 @@ describe('auth API on workerd with a local D1 (binding DB)', () => {
   it('boots on a database migrated ahead of time with `wrangler d1 migrations apply` (no file applied twice)', async () => {
     const fresh = tempDir('d1-wrangler');
     try {
-      const apply = await promisify(execFile)(process.execPath, [BIN.wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--config', join(ROOT, 'wrangler.toml'), '--persist-to', join(fresh, 'state')], {
-        cwd: ROOT,
-        env: { ...process.env, ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(fresh, 'wrangler-logs') },
-      });
+      const apply = await promisify(execFile)(
+        process.execPath,
+        [
+          BIN.wrangler,
+          'd1',
+          'migrations',
+          'apply',
+          'DB',
+          '--local',
+          '--config',
+          join(ROOT, 'wrangler.toml'),
+          '--persist-to',
+          join(fresh, 'state'),
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(fresh, 'wrangler-logs') },
+        },
+      );
       expect(apply.stdout).toMatch(/0000_init\.sql/);
       const second = await startWorker(fresh);
       try {

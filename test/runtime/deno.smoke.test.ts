@@ -25,14 +25,24 @@ describe('auth API on Deno', () => {
     base = `http://127.0.0.1:${port}`;
     env = smokeEnv(base, `file:${join(dir, 'db', 'svc.db')}`);
     deno = start(BIN.deno, ['run', '-A', '--sloppy-imports', 'src/deno.ts'], {
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' },
+      env: {
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DENO_NO_UPDATE_CHECK: '1',
+        DENO_NO_PROMPT: '1',
+        NO_COLOR: '1',
+      },
     });
     try {
       await waitForHttp(`${base}/health/status`, deno, 60_000);
     } catch (err) {
       const out = deno.output();
       if (!RESOLUTION_FAILURE.test(out)) throw err;
-      skipReason = `Deno could not resolve the npm dependencies offline: ${out.split('\n').find((l) => RESOLUTION_FAILURE.test(l))?.trim()}`;
+      skipReason = `Deno could not resolve the npm dependencies offline: ${out
+        .split('\n')
+        .find((l) => RESOLUTION_FAILURE.test(l))
+        ?.trim()}`;
       console.warn(`[deno smoke] SKIPPED — ${skipReason}`);
     }
   }, 75_000);

@@ -10,10 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, removeDir, tempDir } from './processes.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types?: string; default?: string } | string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, { types?: string; default?: string } | string>;
+};
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 // Async on purpose: a synchronous child blocks the vitest worker's event loop and its RPC times out.
-const run = async (args: string[], cwd: string) => (await promisify(execFile)(process.execPath, args, { cwd, encoding: 'utf8' })).stdout;
+const run = async (args: string[], cwd: string) =>
+  (await promisify(execFile)(process.execPath, args, { cwd, encoding: 'utf8' })).stdout;
 
 describe('package exports (built dist)', () => {
   let dir: string | undefined;
@@ -40,7 +44,8 @@ describe('package exports (built dist)', () => {
 
   it('points every exports entry at files the build produced', () => {
     for (const [subpath, target] of Object.entries(pkg.exports)) {
-      const files = typeof target === 'string' ? [target] : [target.types, target.default].filter((f): f is string => !!f);
+      const files =
+        typeof target === 'string' ? [target] : [target.types, target.default].filter((f): f is string => !!f);
       for (const f of files) expect(existsSync(join(dir!, 'pkg', f)), `${subpath} → ${f}`).toBe(true);
     }
   });
@@ -87,14 +92,27 @@ describe('package exports (built dist)', () => {
     );
     writeFileSync(
       join(consumer, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] }, files: ['index.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+        },
+        files: ['index.ts'],
+      }),
     );
     await run([TSC, '-p', join(consumer, 'tsconfig.json')], consumer);
   }, 30_000);
 
   it('resolves svc-auth/core and svc-auth/hono: a Hono app mounts the adapter and its guard refuses an anonymous request', async () => {
     // The consumer's own Hono app: it depends on hono itself, as a real app does.
-    if (!existsSync(join(consumer, 'node_modules', 'hono'))) symlinkSync(join(ROOT, 'node_modules', 'hono'), join(consumer, 'node_modules', 'hono'), 'dir');
+    if (!existsSync(join(consumer, 'node_modules', 'hono')))
+      symlinkSync(join(ROOT, 'node_modules', 'hono'), join(consumer, 'node_modules', 'hono'), 'dir');
     const script = `
       const { Hono } = await import('hono');
       const { svcAdapter, requireAuth } = await import('svc-auth/hono');
@@ -126,7 +144,11 @@ describe('package exports (built dist)', () => {
         guards: [requireAuth, requireRole, getUser].map((f) => typeof f), resolved: import.meta.resolve('svc-auth/express') }));
     `;
     const result = JSON.parse((await run(['--input-type=module', '-e', script], consumer)).trim().split('\n').pop()!);
-    expect(result).toMatchObject({ router: 'function', bridge: 'function', guards: ['function', 'function', 'function'] });
+    expect(result).toMatchObject({
+      router: 'function',
+      bridge: 'function',
+      guards: ['function', 'function', 'function'],
+    });
     expect(result.stack).toBeGreaterThan(70);
     expect(result.resolved).toMatch(/\/dist\/adapter\/express\/index\.js$/);
     writeFileSync(
@@ -143,7 +165,19 @@ describe('package exports (built dist)', () => {
     );
     writeFileSync(
       join(consumer, 'tsconfig.express.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] }, files: ['express.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+        },
+        files: ['express.ts'],
+      }),
     );
     await run([TSC, '-p', join(consumer, 'tsconfig.express.json')], consumer);
   }, 30_000);

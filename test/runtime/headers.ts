@@ -21,7 +21,11 @@ export async function expectHeadersOverSocket(base: string, env: Record<string, 
     for (let i = 0; i < 3; i++) {
       const login = await http(`${base}/login`, { method: 'POST', body: { identifier: user.email } });
       expect(login.status, JSON.stringify(login.body)).toBe(200);
-      const wrong = await http(`${base}/otp/verify-login-email-otp`, { method: 'POST', headers: { authorization: `Bearer ${login.body.token}` }, body: { verificationToken: 'ZZZZZZ' } });
+      const wrong = await http(`${base}/otp/verify-login-email-otp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${login.body.token}` },
+        body: { verificationToken: 'ZZZZZZ' },
+      });
       expect(wrong.status).toBe(401);
     }
     const locked = await http(`${base}/login`, { method: 'POST', body: { identifier: user.email } });

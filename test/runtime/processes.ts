@@ -51,7 +51,11 @@ export interface Spawned {
   stop: () => Promise<void>;
 }
 
-export function start(cmd: string, args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}): Spawned {
+export function start(
+  cmd: string,
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Spawned {
   const child = spawn(cmd, args, {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env } as NodeJS.ProcessEnv,
@@ -101,7 +105,10 @@ export async function waitForHttp(url: string, proc: Spawned, timeoutMs = 45_000
 }
 
 /** JSON request helper. */
-export async function http(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function http(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(url, {
     method: init.method ?? 'GET',
     headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },

@@ -21,7 +21,10 @@ export async function sessionInSharedDb(env: Record<string, string>) {
 
 /** POST /refresh → 200 with a new pair; replaying the old token → 401 refresh_token_reused. */
 export async function expectRefreshRoundTrip(baseUrl: string, refreshToken: string, userId: string) {
-  const rotated = await http(`${baseUrl}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${refreshToken}` } });
+  const rotated = await http(`${baseUrl}/refresh`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${refreshToken}` },
+  });
   expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
   expect(rotated.body).toMatchObject({ message: 'Success', sub: userId });
   expect(rotated.body.refreshToken).not.toBe(refreshToken);
@@ -31,7 +34,10 @@ export async function expectRefreshRoundTrip(baseUrl: string, refreshToken: stri
   expect(me.status).toBe(200);
   expect(me.body.user.id).toBe(userId);
 
-  const replay = await http(`${baseUrl}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${refreshToken}` } });
+  const replay = await http(`${baseUrl}/refresh`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${refreshToken}` },
+  });
   expect(replay.status).toBe(401);
   expect(replay.body.error).toBe('refresh_token_reused');
   return rotated.body;

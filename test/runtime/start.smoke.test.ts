@@ -20,7 +20,10 @@ describe('npm start', () => {
     const demoPort = await freePort();
     base = `http://127.0.0.1:${port}`;
     demo = `http://localhost:${demoPort}`;
-    writeFileSync(join(dir, '.env'), `# local overrides\nAPP_NAME="svc from dotenv"\nPORT=${port}\nDEMO_PORT=${demoPort}\n`);
+    writeFileSync(
+      join(dir, '.env'),
+      `# local overrides\nAPP_NAME="svc from dotenv"\nPORT=${port}\nDEMO_PORT=${demoPort}\n`,
+    );
     // Only PATH/HOME from the parent: no config variables leak into the zero-config run.
     const clean = { PATH: process.env['PATH'], HOME: process.env['HOME'] };
     proc = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: dir, env: clean });
@@ -43,7 +46,7 @@ describe('npm start', () => {
     expect(block).toContain(`well-known ${demo}/.well-known/webauthn`);
   });
 
-  it('serves the demo\'s /.well-known association files, the origins from the development defaults', async () => {
+  it("serves the demo's /.well-known association files, the origins from the development defaults", async () => {
     const res = await http(`${demo}/.well-known/webauthn`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ origins: [demo] });
@@ -62,7 +65,9 @@ describe('npm start', () => {
     const { createClient } = await import('@libsql/client');
     const client = createClient({ url: `file:${join(dir!, '.data', 'svc.db')}` });
     try {
-      const rs = await client.execute("SELECT key, value FROM system_config WHERE key IN ('app_name', 'rpid', 'origins')");
+      const rs = await client.execute(
+        "SELECT key, value FROM system_config WHERE key IN ('app_name', 'rpid', 'origins')",
+      );
       const rows = Object.fromEntries(rs.rows.map((r) => [r['key'], JSON.parse(String(r['value']))]));
       expect(rows).toEqual({ app_name: 'svc from dotenv', rpid: 'localhost', origins: [demo] });
     } finally {
@@ -88,8 +93,14 @@ describe('npm start', () => {
         env: { PORT: String(apiPort), DEMO_PORT: new URL(demo).port },
       });
       expect(await busy.exited).toBe(1);
-      const lines = busy.output().trim().split('\n').filter((l) => !l.startsWith('[svc-auth] warn'));
-      expect(lines).toEqual([`svc: the demo app did not start (port ${new URL(demo).port} is in use: stop what uses it or set DEMO_PORT)`]);
+      const lines = busy
+        .output()
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('[svc-auth] warn'));
+      expect(lines).toEqual([
+        `svc: the demo app did not start (port ${new URL(demo).port} is in use: stop what uses it or set DEMO_PORT)`,
+      ]);
       await expect(fetch(`http://127.0.0.1:${apiPort}/health/status`)).rejects.toThrow();
     } finally {
       removeDir(fresh);
@@ -100,11 +111,20 @@ describe('npm start', () => {
     const fresh = tempDir('start-data');
     try {
       writeFileSync(join(fresh, '.data'), 'a file where the directory should be');
-      const bad = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: fresh, env: { PORT: String(await freePort()), DEMO_PORT: String(await freePort()) } });
+      const bad = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], {
+        cwd: fresh,
+        env: { PORT: String(await freePort()), DEMO_PORT: String(await freePort()) },
+      });
       expect(await bad.exited).toBe(1);
-      const lines = bad.output().trim().split('\n').filter((l) => !l.startsWith('[svc-auth] warn'));
+      const lines = bad
+        .output()
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('[svc-auth] warn'));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^svc-auth: configuration error: DATABASE_URL: cannot create the database directory \.\/\.data \(E[A-Z]+\): choose a writable path$/);
+      expect(lines[0]).toMatch(
+        /^svc-auth: configuration error: DATABASE_URL: cannot create the database directory \.\/\.data \(E[A-Z]+\): choose a writable path$/,
+      );
     } finally {
       removeDir(fresh);
     }

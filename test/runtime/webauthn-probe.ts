@@ -14,14 +14,26 @@ export async function webauthnProbe(): Promise<ProbeResult> {
   const out: ProbeResult = {};
   for (const alg of [-7, -257, -8] as TestAlg[]) {
     const cred = await TestCredential.create(alg);
-    const reg = await verifyRegistration(await cred.registration(), { challenge: CHALLENGE, origins: [ORIGIN], rpId: RP_ID, algorithms: [-8, -7, -257] });
+    const reg = await verifyRegistration(await cred.registration(), {
+      challenge: CHALLENGE,
+      origins: [ORIGIN],
+      rpId: RP_ID,
+      algorithms: [-8, -7, -257],
+    });
     const expected = { challenge: CHALLENGE, origins: [ORIGIN], rpId: RP_ID, publicKey: reg.publicKey };
     const ok = await verifyAuthentication(await cred.assertion({ counter: 5 }), expected);
-    const tampered = await verifyAuthentication(await cred.assertion({ counter: 6, tamperSignature: true }), expected).then(
+    const tampered = await verifyAuthentication(
+      await cred.assertion({ counter: 6, tamperSignature: true }),
+      expected,
+    ).then(
       () => 'accepted',
       (err: { reason?: string }) => err.reason ?? 'error',
     );
-    out[ALG_NAMES[alg]] = { registered: reg.credentialId === cred.idB64 ? 'yes' : 'wrong id', counter: ok.counter, tampered };
+    out[ALG_NAMES[alg]] = {
+      registered: reg.credentialId === cred.idB64 ? 'yes' : 'wrong id',
+      counter: ok.counter,
+      tampered,
+    };
   }
   return out;
 }

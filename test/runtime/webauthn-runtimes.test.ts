@@ -19,7 +19,10 @@ const EXPECTED = {
 };
 const MAIN = join(ROOT, 'test/runtime/webauthn-probe.main.ts');
 const run = async (file: string, args: string[]) => {
-  const { stdout } = await promisify(execFile)(file, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' } });
+  const { stdout } = await promisify(execFile)(file, args, {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' },
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
 };
 
@@ -38,7 +41,11 @@ describe('WebAuthn verifier on every runtime', () => {
 
   it('workerd', async () => {
     const bundle = await build({
-      stdin: { contents: `import { webauthnProbe } from './webauthn-probe.ts';\nexport default { async fetch() { return Response.json(await webauthnProbe()); } };`, resolveDir: join(ROOT, 'test/runtime'), loader: 'ts' },
+      stdin: {
+        contents: `import { webauthnProbe } from './webauthn-probe.ts';\nexport default { async fetch() { return Response.json(await webauthnProbe()); } };`,
+        resolveDir: join(ROOT, 'test/runtime'),
+        loader: 'ts',
+      },
       bundle: true,
       format: 'esm',
       platform: 'neutral',

@@ -66,19 +66,33 @@ describe('API worker bundle', () => {
   const dir = tempDir('worker-bundle');
   afterAll(() => removeDir(dir));
 
-  it.each(WORKER_GZIP_LIMITS)("$config: under $limitBytes bytes gzip with wrangler's own build", async ({ config, script, limitBytes }) => {
-    const out = join(dir, config);
-    // A failed build rejects with wrangler's output in the error.
-    await promisify(execFile)(process.execPath, [BIN.wrangler, 'deploy', '--dry-run', '--minify', '--outdir', out, '--config', join(ROOT, config)], {
-      cwd: ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'logs') },
-    });
-    const code = readFileSync(join(out, script));
-    const gzipBytes = gzipSync(code, { level: 9 }).length;
-    console.log(`API worker (${config}): ${code.length} B minified, ${gzipBytes} B gzip (limit ${limitBytes})`);
-    expect(gzipBytes).toBeLessThan(limitBytes);
-    expect(code.toString('utf8')).not.toMatch(/from\s*["']node:/);
-  }, 120_000);
+  it.each(WORKER_GZIP_LIMITS)(
+    "$config: under $limitBytes bytes gzip with wrangler's own build",
+    async ({ config, script, limitBytes }) => {
+      const out = join(dir, config);
+      // A failed build rejects with wrangler's output in the error.
+      await promisify(execFile)(
+        process.execPath,
+        [BIN.wrangler, 'deploy', '--dry-run', '--minify', '--outdir', out, '--config', join(ROOT, config)],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            WRANGLER_SEND_METRICS: 'false',
+            CI: '1',
+            NO_COLOR: '1',
+            WRANGLER_LOG_PATH: join(dir, 'logs'),
+          },
+        },
+      );
+      const code = readFileSync(join(out, script));
+      const gzipBytes = gzipSync(code, { level: 9 }).length;
+      console.log(`API worker (${config}): ${code.length} B minified, ${gzipBytes} B gzip (limit ${limitBytes})`);
+      expect(gzipBytes).toBeLessThan(limitBytes);
+      expect(code.toString('utf8')).not.toMatch(/from\s*["']node:/);
+    },
+    120_000,
+  );
 
   it('the D1 worker carries no libSQL network client, the libSQL worker no WebSocket client', () => {
     const d1 = readFileSync(join(dir, 'wrangler.toml', 'worker.js'), 'utf8');
@@ -93,10 +107,20 @@ describe('API worker bundle', () => {
   it('neither worker carries the embedded driver (src/db/driver/embedded-*.ts, over the native libsql module)', () => {
     // A class name and two messages found only in those files (not in open.ts, which names `createEmbeddedClient`);
     // the query helpers beside them (fastGet, prepared) run on Workers and may be there.
-    const markers = ['EmbeddedTransaction', 'is not supported by the embedded client', 'statement without columns has no rows'];
-    for (const [config, script] of [['wrangler.toml', 'worker.js'], ['wrangler.sqld.example.toml', 'worker-libsql.js']] as const) {
+    const markers = [
+      'EmbeddedTransaction',
+      'is not supported by the embedded client',
+      'statement without columns has no rows',
+    ];
+    for (const [config, script] of [
+      ['wrangler.toml', 'worker.js'],
+      ['wrangler.sqld.example.toml', 'worker-libsql.js'],
+    ] as const) {
       const code = readFileSync(join(dir, config, script), 'utf8');
-      expect(markers.filter((m) => code.includes(m)), config).toEqual([]);
+      expect(
+        markers.filter((m) => code.includes(m)),
+        config,
+      ).toEqual([]);
     }
   });
 

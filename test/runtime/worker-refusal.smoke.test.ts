@@ -15,7 +15,23 @@ async function wranglerDev(dir: string, extra: string[]): Promise<{ worker: Spaw
   const port = await freePort();
   const worker = start(
     process.execPath,
-    [BIN.wrangler, 'dev', '--config', join(ROOT, 'wrangler.toml'), ...extra, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'state'), '--log-level', 'warn'],
+    [
+      BIN.wrangler,
+      'dev',
+      '--config',
+      join(ROOT, 'wrangler.toml'),
+      ...extra,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(await freePort()),
+      '--persist-to',
+      join(dir, 'state'),
+      '--log-level',
+      'warn',
+    ],
     { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') } },
   );
   return { worker, base: `http://127.0.0.1:${port}` };
@@ -53,9 +69,15 @@ describe('a Worker started with the shipped wrangler.toml', () => {
     expect(res.body.error).toBe('internal_error');
     // Each refused request logs exactly one line, and it names the service token first.
     await new Promise((r) => setTimeout(r, 300));
-    const lines = worker.output().split('\n').filter((l) => l.includes('svc-auth:'));
+    const lines = worker
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('svc-auth:'));
     expect(lines.length, worker.output()).toBeGreaterThanOrEqual(2);
-    for (const line of lines) expect(line).toMatch(/svc-auth: refusing to serve: API_SERVICE_TOKEN: is required in production .*\(and \d+ more: .*ISSUER/);
+    for (const line of lines)
+      expect(line).toMatch(
+        /svc-auth: refusing to serve: API_SERVICE_TOKEN: is required in production .*\(and \d+ more: .*ISSUER/,
+      );
   }, 90_000);
 
   it('serves in the shipped development environment (--env dev), with a generated token printed once', async () => {
@@ -67,7 +89,10 @@ describe('a Worker started with the shipped wrangler.toml', () => {
     const jwks = await http(`${base}/.well-known/jwks.json`);
     expect(jwks.status, worker.output()).toBe(200);
     await http(`${base}/oauth/providers`);
-    const printed = worker.output().split('\n').filter((l) => l.includes('generated a development API_SERVICE_TOKEN'));
+    const printed = worker
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('generated a development API_SERVICE_TOKEN'));
     expect(printed, worker.output()).toHaveLength(1);
   }, 90_000);
 });

@@ -9,7 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectHeadersOverSocket } from './headers.js';
 import { expectRefreshRoundTrip, sessionInSharedDb } from './remote-session.js';
-import { BIN, ROOT, freePort, http, removeDir, smokeEnv, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+import {
+  BIN,
+  ROOT,
+  freePort,
+  http,
+  removeDir,
+  smokeEnv,
+  start,
+  tempDir,
+  waitForHttp,
+  type Spawned,
+} from './processes.js';
 
 describe('auth API on workerd (wrangler dev) with sqld', () => {
   let sqld: Spawned | undefined;
@@ -21,7 +32,11 @@ describe('auth API on workerd (wrangler dev) with sqld', () => {
   beforeAll(async () => {
     dir = tempDir('workerd');
     const sqldPort = await freePort();
-    sqld = start(BIN.sqld, ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'], { cwd: dir });
+    sqld = start(
+      BIN.sqld,
+      ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', join(dir, 'sqld-data'), '--no-welcome'],
+      { cwd: dir },
+    );
     const dbUrl = `http://127.0.0.1:${sqldPort}`;
     await waitForHttp(`${dbUrl}/health`, sqld, 20_000);
 
@@ -31,8 +46,26 @@ describe('auth API on workerd (wrangler dev) with sqld', () => {
     const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
     worker = start(
       process.execPath,
-      [BIN.wrangler, 'dev', '--config', join(ROOT, 'wrangler.sqld.example.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'wrangler-state'), '--log-level', 'warn', ...vars],
-      { env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') } },
+      [
+        BIN.wrangler,
+        'dev',
+        '--config',
+        join(ROOT, 'wrangler.sqld.example.toml'),
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--inspector-port',
+        String(await freePort()),
+        '--persist-to',
+        join(dir, 'wrangler-state'),
+        '--log-level',
+        'warn',
+        ...vars,
+      ],
+      {
+        env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') },
+      },
     );
     await waitForHttp(`${base}/health/status`, worker, 60_000);
   }, 90_000);
@@ -44,7 +77,8 @@ describe('auth API on workerd (wrangler dev) with sqld', () => {
   });
 
   it('runs without the nodejs_compat flag (both shipped configs)', () => {
-    for (const config of ['wrangler.toml', 'wrangler.sqld.example.toml']) expect(readFileSync(join(ROOT, config), 'utf8')).not.toMatch(/nodejs_compat/);
+    for (const config of ['wrangler.toml', 'wrangler.sqld.example.toml'])
+      expect(readFileSync(join(ROOT, config), 'utf8')).not.toMatch(/nodejs_compat/);
   });
 
   it('boots and serves the dev JWKS', async () => {

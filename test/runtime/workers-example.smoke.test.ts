@@ -27,8 +27,25 @@ describe('examples/workers: app worker + API worker over a service binding', () 
     execFileSync(process.execPath, [example('dev-vars.mjs')], { cwd: ROOT });
     dev = start(
       process.execPath,
-      [BIN.wrangler, 'dev', '-c', example('app.wrangler.toml'), '-c', example('api.wrangler.toml'), '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'state')],
-      { env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') } },
+      [
+        BIN.wrangler,
+        'dev',
+        '-c',
+        example('app.wrangler.toml'),
+        '-c',
+        example('api.wrangler.toml'),
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--inspector-port',
+        String(await freePort()),
+        '--persist-to',
+        join(dir, 'state'),
+      ],
+      {
+        env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') },
+      },
     );
     await waitForHttp(`${base}/`, dev, 60_000);
   }, 90_000);
@@ -49,9 +66,17 @@ describe('examples/workers: app worker + API worker over a service binding', () 
   }
 
   it('signs up with an emailed code, serves /auth/users/me and a guarded app route, refreshes and logs out — all through the app worker', async () => {
-    const reg = await http(`${base}/auth/registration/register`, { method: 'POST', headers: BEARER, body: { email: 'worker.user@example.com' } });
+    const reg = await http(`${base}/auth/registration/register`, {
+      method: 'POST',
+      headers: BEARER,
+      body: { email: 'worker.user@example.com' },
+    });
     expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-    const verify = await http(`${base}/auth/otp/verify-email-otp`, { method: 'POST', headers: { ...BEARER, authorization: `Bearer ${reg.body.token}` }, body: { verificationToken: await codeFor('worker.user@example.com') } });
+    const verify = await http(`${base}/auth/otp/verify-email-otp`, {
+      method: 'POST',
+      headers: { ...BEARER, authorization: `Bearer ${reg.body.token}` },
+      body: { verificationToken: await codeFor('worker.user@example.com') },
+    });
     expect(verify.status, JSON.stringify(verify.body)).toBe(200);
     const { token, refreshToken } = verify.body;
 
@@ -61,12 +86,20 @@ describe('examples/workers: app worker + API worker over a service binding', () 
     const hello = await http(`${base}/api/hello`, { headers: { authorization: `Bearer ${token}` } });
     expect(hello.status, JSON.stringify(hello.body)).toBe(200);
 
-    const rotated = await http(`${base}/auth/refresh`, { method: 'POST', headers: { ...BEARER, authorization: `Bearer ${refreshToken}` } });
+    const rotated = await http(`${base}/auth/refresh`, {
+      method: 'POST',
+      headers: { ...BEARER, authorization: `Bearer ${refreshToken}` },
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.refreshToken).not.toBe(refreshToken);
-    const out = await http(`${base}/auth/logout`, { method: 'DELETE', headers: { ...BEARER, authorization: `Bearer ${rotated.body.token}` } });
+    const out = await http(`${base}/auth/logout`, {
+      method: 'DELETE',
+      headers: { ...BEARER, authorization: `Bearer ${rotated.body.token}` },
+    });
     expect(out.status).toBe(204);
-    const after = await http(`${base}/auth/users/me`, { headers: { ...BEARER, authorization: `Bearer ${rotated.body.token}` } });
+    const after = await http(`${base}/auth/users/me`, {
+      headers: { ...BEARER, authorization: `Bearer ${rotated.body.token}` },
+    });
     expect(after.status).toBe(401);
   });
 });

@@ -38,13 +38,25 @@ describe('resolveDevEnv', () => {
       PORT: '8787',
       HOST: '127.0.0.1',
     });
-    for (const k of ['APP_NAME', 'DEFAULT_ROLES', 'AVAILABLE_ROLES', 'LOGIN_METHODS', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'RATE_LIMIT', 'DELAY_AFTER']) {
+    for (const k of [
+      'APP_NAME',
+      'DEFAULT_ROLES',
+      'AVAILABLE_ROLES',
+      'LOGIN_METHODS',
+      'ACCESS_TOKEN_TTL',
+      'REFRESH_TOKEN_TTL',
+      'RATE_LIMIT',
+      'DELAY_AFTER',
+    ]) {
       expect(env[k], k).toBeTruthy();
     }
   });
 
   it('lets .env override defaults and the process environment override .env, ignoring empty values', () => {
-    const env = resolveDevEnv({ APP_NAME: 'from process', RPID: '' }, { APP_NAME: 'from file', RATE_LIMIT: '7', RPID: 'file.test' });
+    const env = resolveDevEnv(
+      { APP_NAME: 'from process', RPID: '' },
+      { APP_NAME: 'from file', RATE_LIMIT: '7', RPID: 'file.test' },
+    );
     expect(env['APP_NAME']).toBe('from process');
     expect(env['RATE_LIMIT']).toBe('7');
     expect(env['RPID']).toBe('file.test');

@@ -30,7 +30,9 @@ describe('refresh flood on sqld', () => {
       // sqld 0.24.32 stopping to complete writes after a flood on a loaded machine is the open defect in
       // docs/reliability.md (seen once in a CI-like run of 2026-11-27 at load ~5, passing alone). As the soak
       // does, repeat once on a fresh sqld; every other failure, and a second wedge, fails below.
-      console.warn(`flood: sqld completed no write within 30 s after the flood (${JSON.stringify(r.byStatus)}); repeating once on a fresh sqld`);
+      console.warn(
+        `flood: sqld completed no write within 30 s after the flood (${JSON.stringify(r.byStatus)}); repeating once on a fresh sqld`,
+      );
       await cluster.stopApis();
       await cluster.stopSqld();
       cluster = await startCluster(retryDir, 2, { REQUEST_DEADLINE_MS: '3000' });
@@ -39,7 +41,10 @@ describe('refresh flood on sqld', () => {
     const summary = JSON.stringify(r);
     expect(r.unanswered, summary).toBe(0);
     expect(r.bad5xx, summary).toBe(0);
-    for (const key of Object.keys(r.byStatus)) expect(key, summary).toMatch(/^(200|401 (refresh_token_reused|invalid_refresh_token)|503 service_unavailable \(Retry-After\))$/);
+    for (const key of Object.keys(r.byStatus))
+      expect(key, summary).toMatch(
+        /^(200|401 (refresh_token_reused|invalid_refresh_token)|503 service_unavailable \(Retry-After\))$/,
+      );
     expect(r.byStatus['200'], summary).toBeGreaterThanOrEqual(1);
     expect(r.liveHeads, summary).toBeLessThanOrEqual(1);
     expect(r.writeAfterMs, summary).not.toBeNull();

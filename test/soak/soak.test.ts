@@ -20,7 +20,17 @@ describe('soak with kill -9 (short)', () => {
     // Driven by events, not by the clock: a kill after every 150 answered requests, two kills,
     // then 150 more answers. A loaded machine makes the run longer, never smaller; the bound of 120 s
     // only stops a workload that stalled (that throws, and is retried once below).
-    const options = { seconds: 20, killEveryRequests: 150, kills: 2, maxSeconds: 120, users: 8, apis: 3, killEveryMs: 0, seed: 16, floodRequests: 0 };
+    const options = {
+      seconds: 20,
+      killEveryRequests: 150,
+      kills: 2,
+      maxSeconds: 120,
+      users: 8,
+      apis: 3,
+      killEveryMs: 0,
+      seed: 16,
+      floodRequests: 0,
+    };
     // One retry, on a fresh sqld, only when the run itself could not go on (a restarted API process never got
     // healthy: sqld had stopped completing writes, the open defect above, seen once in six CI runs on
     // 2026-11-26). A broken invariant is never retried: it fails below.

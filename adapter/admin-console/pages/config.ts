@@ -18,25 +18,32 @@ const HINTS: Record<string, string> = {
   refresh_token_ttl: 'A duration such as 30d.',
   session_absolute_ttl: 'Longest a session may live, whatever its use.',
   session_idle_ttl: 'A session unused for this long ends.',
-  refresh_reuse_grace_seconds: 'Seconds (0–300) a lost refresh answer may be retried with the same Idempotency-Key; any other replay revokes the session. 0 = no retries.',
+  refresh_reuse_grace_seconds:
+    'Seconds (0–300) a lost refresh answer may be retried with the same Idempotency-Key; any other replay revokes the session. 0 = no retries.',
   rate_limit: 'Requests per window per client.',
   delay_after: 'Requests before responses are slowed.',
   rpid: 'The WebAuthn relying party id (a host name).',
   origins: 'Allowed origins, comma-separated; the first is the primary one.',
-  native_apps: 'Android apps (packageName, sha256CertFingerprints) and Apple apps (teamId, bundleId): the association files and passkey origins.',
+  native_apps:
+    'Android apps (packageName, sha256CertFingerprints) and Apple apps (teamId, bundleId): the association files and passkey origins.',
   sms_allowed_calling_codes: 'Country calling codes SMS codes may go to, comma-separated; * for every country.',
   sms_hourly_budget: 'SMS sends per hour, per calling code and in total, shared by every instance.',
-  magic_link_confirmation: 'Who completes a magic link: number_match (pick the number shown where you asked), same_device (only the asking browser), none (any click; weaker).',
+  magic_link_confirmation:
+    'Who completes a magic link: number_match (pick the number shown where you asked), same_device (only the asking browser), none (any click; weaker).',
 };
 
 function field(key: string, value: unknown, canWrite: boolean): Html {
   const id = `cfg-${key}`;
   const disabled = canWrite ? '' : ' disabled';
   let input: Html;
-  if (typeof value === 'boolean') input = html`<input type="checkbox" id="${id}" name="${key}" data-kind="bool"${value ? ' checked' : ''}${disabled}>`;
-  else if (typeof value === 'number') input = html`<input type="number" id="${id}" name="${key}" data-kind="number" value="${value}"${disabled}>`;
-  else if (Array.isArray(value)) input = html`<input id="${id}" name="${key}" data-kind="list" value="${value.join(', ')}"${disabled}>`;
-  else if (value && typeof value === 'object') input = html`<textarea id="${id}" name="${key}" data-kind="json" rows="4" spellcheck="false"${disabled}>${JSON.stringify(value, null, 2)}</textarea>`;
+  if (typeof value === 'boolean')
+    input = html`<input type="checkbox" id="${id}" name="${key}" data-kind="bool"${value ? ' checked' : ''}${disabled}>`;
+  else if (typeof value === 'number')
+    input = html`<input type="number" id="${id}" name="${key}" data-kind="number" value="${value}"${disabled}>`;
+  else if (Array.isArray(value))
+    input = html`<input id="${id}" name="${key}" data-kind="list" value="${value.join(', ')}"${disabled}>`;
+  else if (value && typeof value === 'object')
+    input = html`<textarea id="${id}" name="${key}" data-kind="json" rows="4" spellcheck="false"${disabled}>${JSON.stringify(value, null, 2)}</textarea>`;
   else input = html`<input id="${id}" name="${key}" value="${value ?? ''}"${disabled}>`;
   return html`<div class="field${typeof value === 'boolean' ? ' bool' : ''}"><label for="${id}"><code>${key}</code></label>${input}
     <span class="hint" id="hint-${key}">${HINTS[key] ?? ''}</span><span class="field-error" data-error-for="${key}" id="error-${key}"></span></div>`;

@@ -8,9 +8,26 @@ import { apiError, offsetOf, pager } from '../layout.js';
 import type { PageContext, Screen } from '../page.js';
 import { resolveUser } from './sessions.js';
 
-export type AuthEvent = { id: string; type: string; userId: string | null; actorUserId: string | null; sessionId: string | null; ipAddress: string | null; userAgent: string | null; metadata: unknown; createdAt: string };
+export type AuthEvent = {
+  id: string;
+  type: string;
+  userId: string | null;
+  actorUserId: string | null;
+  sessionId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  metadata: unknown;
+  createdAt: string;
+};
 
-const SHORTHANDS: [string, string][] = [['', 'All types'], ['login', 'Sign-in'], ['otp', 'One-time codes'], ['webauthn', 'Passkeys'], ['magicLink', 'Magic links'], ['suspicious', 'Suspicious']];
+const SHORTHANDS: [string, string][] = [
+  ['', 'All types'],
+  ['login', 'Sign-in'],
+  ['otp', 'One-time codes'],
+  ['webauthn', 'Passkeys'],
+  ['magicLink', 'Magic links'],
+  ['suspicious', 'Suspicious'],
+];
 const TYPE_PATTERN = /^[A-Za-z_]{1,64}$/;
 const IP_PATTERN = /^[0-9A-Fa-f:.]{2,45}$/;
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
@@ -31,7 +48,14 @@ export interface EventFilters {
 
 /** Reads and checks the filters of the events screen and the CSV export. */
 export async function readFilters(ctx: PageContext): Promise<EventFilters> {
-  const values = { type: ctx.query('type'), user: ctx.query('user'), ip: ctx.query('ip'), from: ctx.query('from'), to: ctx.query('to'), asof: ctx.query('asof') };
+  const values = {
+    type: ctx.query('type'),
+    user: ctx.query('user'),
+    ip: ctx.query('ip'),
+    from: ctx.query('from'),
+    to: ctx.query('to'),
+    asof: ctx.query('asof'),
+  };
   const errors: Record<string, string> = {};
   const query: Record<string, string> = {};
   if (values.type) {
@@ -61,7 +85,8 @@ export async function readFilters(ctx: PageContext): Promise<EventFilters> {
   return { values, errors, query: Object.keys(errors).length ? null : query };
 }
 
-const fieldError = (errors: Record<string, string>, key: string) => (errors[key] ? html`<span class="field-error" id="err-${key}">${errors[key]}</span>` : '');
+const fieldError = (errors: Record<string, string>, key: string) =>
+  errors[key] ? html`<span class="field-error" id="err-${key}">${errors[key]}</span>` : '';
 
 export const eventsScreen: Screen = async (ctx) => {
   const filters = await readFilters(ctx);
@@ -77,8 +102,16 @@ export const eventsScreen: Screen = async (ctx) => {
     <label>From (UTC)<input type="datetime-local" name="from" id="filter-from" value="${values.from ?? ''}">${fieldError(errors, 'from')}</label>
     <label>To (UTC)<input type="datetime-local" name="to" id="filter-to" value="${values.to ?? ''}">${fieldError(errors, 'to')}</label>
     <div class="row end"><a class="button secondary" href="${ctx.base}/events">Reset</a><button type="submit">Apply</button></div></form>`;
-  if (!filters.query) return { title: 'Auth events', body: html`${form}<div class="notice error" role="alert">Fix the highlighted filters.</div>` };
-  const res = await ctx.api<{ events: AuthEvent[]; total: number }>('/admin/auth-events', { ...filters.query, limit, offset });
+  if (!filters.query)
+    return {
+      title: 'Auth events',
+      body: html`${form}<div class="notice error" role="alert">Fix the highlighted filters.</div>`,
+    };
+  const res = await ctx.api<{ events: AuthEvent[]; total: number }>('/admin/auth-events', {
+    ...filters.query,
+    limit,
+    offset,
+  });
   if (!res.ok) return { title: 'Auth events', body: html`${form}${apiError('Loading events', res)}` };
   // Pin later pages to the newest event shown now (the API's clock, not this server's).
   const asof = filters.query['to'] ? undefined : (values.asof ?? res.body.events[0]?.createdAt);

@@ -8,12 +8,22 @@ import { apiError } from '../layout.js';
 import type { PageContext, Screen } from '../page.js';
 import { apiButton } from './users.js';
 
-type Provider = Record<string, unknown> & { id: string; name?: string; enabled?: boolean; secretConfigured: boolean; valid: boolean; scopes?: string[] };
+type Provider = Record<string, unknown> & {
+  id: string;
+  name?: string;
+  enabled?: boolean;
+  secretConfigured: boolean;
+  valid: boolean;
+  scopes?: string[];
+};
 
 const TEXT_FIELDS: [key: string, label: string, kind?: 'list'][] = [
   ['name', 'Display name'],
   ['clientId', 'Client id'],
-  ['clientSecretEnv', 'Env variable holding the client secret (its name, ending in _CLIENT_SECRET, e.g. GITHUB_CLIENT_SECRET)'],
+  [
+    'clientSecretEnv',
+    'Env variable holding the client secret (its name, ending in _CLIENT_SECRET, e.g. GITHUB_CLIENT_SECRET)',
+  ],
   ['authorizationUrl', 'Authorization URL'],
   ['tokenUrl', 'Token URL'],
   ['userInfoUrl', 'User info URL'],
@@ -39,13 +49,24 @@ export const providersScreen: Screen = async (ctx) => {
   const res = await ctx.api<{ providers: Provider[] }>('/system-config/oauth-providers');
   if (!res.ok) return { title: 'OAuth providers', body: apiError('Loading providers', res) };
   const { providers } = res.body;
-  const row = (p: Provider) => html`<tr data-provider="${p.id}"><td><strong>${p.name ?? p.id}</strong><br><code>${p.id}</code></td>
+  const row = (
+    p: Provider,
+  ) => html`<tr data-provider="${p.id}"><td><strong>${p.name ?? p.id}</strong><br><code>${p.id}</code></td>
     <td>${p.enabled === false ? html`<span class="pill grey">disabled</span>` : html`<span class="pill green">enabled</span>`}${p.valid ? '' : html` <span class="pill red">invalid</span>`}</td>
     <td>${p.secretConfigured ? html`<span class="pill green">set</span>` : html`<span class="pill red">missing</span>`} <code>${typeof p['clientSecretEnv'] === 'string' ? p['clientSecretEnv'] : ''}</code></td>
     <td>${pills(p.scopes)}</td>
-    <td class="right">${p.enabled === false
-      ? apiButton(ctx, 'Enable', 'PATCH', `/system-config/oauth-providers/${encodeURIComponent(p.id)}`, { body: { enabled: true }, done: 'Provider enabled' })
-      : apiButton(ctx, 'Disable', 'PATCH', `/system-config/oauth-providers/${encodeURIComponent(p.id)}`, { body: { enabled: false }, done: 'Provider disabled', confirm: `Disable ${p.name ?? p.id}? Its sign-in button disappears.` })}</td></tr>`;
+    <td class="right">${
+      p.enabled === false
+        ? apiButton(ctx, 'Enable', 'PATCH', `/system-config/oauth-providers/${encodeURIComponent(p.id)}`, {
+            body: { enabled: true },
+            done: 'Provider enabled',
+          })
+        : apiButton(ctx, 'Disable', 'PATCH', `/system-config/oauth-providers/${encodeURIComponent(p.id)}`, {
+            body: { enabled: false },
+            done: 'Provider disabled',
+            confirm: `Disable ${p.name ?? p.id}? Its sign-in button disappears.`,
+          })
+    }</td></tr>`;
   return {
     title: 'OAuth providers',
     body: html`<section class="card flush"><table id="providers-table"><caption class="sr-only">OAuth providers</caption>

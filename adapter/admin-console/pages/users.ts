@@ -3,19 +3,62 @@ import { deviceLabel, html, pills, when, type Html } from '../html.js';
 import { apiError, offsetOf, pager } from '../layout.js';
 import type { PageContext, Screen } from '../page.js';
 
-type User = { id: string; email: string; phone: string | null; roles: string[]; verified: boolean; revoked: boolean; lastLogin: string | null; createdAt: string };
-type Session = { id: string; deviceName: string | null; ipAddress: string | null; userAgent: string | null; createdAt: string; lastUsedAt: string; expiresAt: string };
-type Credential = { id: string; friendlyName: string | null; deviceType: string | null; backedUp: boolean; platform: string | null; browser: string | null; lastUsedAt: string | null; createdAt: string };
+type User = {
+  id: string;
+  email: string;
+  phone: string | null;
+  roles: string[];
+  verified: boolean;
+  revoked: boolean;
+  lastLogin: string | null;
+  createdAt: string;
+};
+type Session = {
+  id: string;
+  deviceName: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastUsedAt: string;
+  expiresAt: string;
+};
+type Credential = {
+  id: string;
+  friendlyName: string | null;
+  deviceType: string | null;
+  backedUp: boolean;
+  platform: string | null;
+  browser: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+};
 type Membership = { id: string; name: string; slug: string; membership: { roles: string[] } };
 type Event = { id: string; type: string; ipAddress: string | null; actorUserId: string | null; createdAt: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const statusPill = (u: Pick<User, 'revoked' | 'verified'>): Html =>
-  u.revoked ? html`<span class="pill red">revoked</span>` : u.verified ? html`<span class="pill green">active</span>` : html`<span class="pill grey">unverified</span>`;
+  u.revoked
+    ? html`<span class="pill red">revoked</span>`
+    : u.verified
+      ? html`<span class="pill green">active</span>`
+      : html`<span class="pill grey">unverified</span>`;
 
 /** `data-api` button: the console script sends the request (and runs step-up when asked). */
-export function apiButton(ctx: PageContext, label: string, method: string, path: string, extra: { body?: unknown; done?: string; confirm?: string; typeToConfirm?: string; redirect?: string; kind?: string } = {}): Html {
+export function apiButton(
+  ctx: PageContext,
+  label: string,
+  method: string,
+  path: string,
+  extra: {
+    body?: unknown;
+    done?: string;
+    confirm?: string;
+    typeToConfirm?: string;
+    redirect?: string;
+    kind?: string;
+  } = {},
+): Html {
   if (!ctx.session.canWrite) return html``;
   return html`<button type="button" class="${extra.kind ?? 'secondary'}" data-api="${path}" data-method="${method}"${extra.body !== undefined ? html` data-body="${JSON.stringify(extra.body)}"` : ''}${extra.done ? html` data-done="${extra.done}"` : ''}${extra.confirm ? html` data-confirm="${extra.confirm}"` : ''}${extra.typeToConfirm ? html` data-type-to-confirm="${extra.typeToConfirm}"` : ''}${extra.redirect ? html` data-redirect="${extra.redirect}"` : ''}>${label}</button>`;
 }
@@ -25,7 +68,8 @@ export const usersScreen: Screen = async (ctx) => {
   const offset = offsetOf(ctx.query('offset'));
   const limit = ctx.settings.pageSize;
   // The API searches email and phone; a pasted user id is looked up directly.
-  const byId = search && UUID.test(search) ? await ctx.api<{ user: User }>(`/admin/users/${encodeURIComponent(search)}`) : null;
+  const byId =
+    search && UUID.test(search) ? await ctx.api<{ user: User }>(`/admin/users/${encodeURIComponent(search)}`) : null;
   const res = byId?.ok
     ? ({ ok: true, body: { users: [byId.body.user], total: 1 } } as const)
     : await ctx.api<{ users: User[]; total: number }>('/admin/users', { limit, offset, ...(search ? { search } : {}) });
@@ -35,7 +79,8 @@ export const usersScreen: Screen = async (ctx) => {
   if (!res.ok) return { title: 'Users', body: html`${form}${apiError('Loading users', res)}` };
   const { users, total } = res.body;
   const rows = users.map(
-    (u) => html`<tr><td><a href="${ctx.base}/users/${encodeURIComponent(u.id)}">${u.email}</a></td><td>${u.phone ?? '—'}</td><td>${pills(u.roles)}</td><td>${statusPill(u)}</td><td>${when(u.lastLogin)}</td><td>${when(u.createdAt)}</td></tr>`,
+    (u) =>
+      html`<tr><td><a href="${ctx.base}/users/${encodeURIComponent(u.id)}">${u.email}</a></td><td>${u.phone ?? '—'}</td><td>${pills(u.roles)}</td><td>${statusPill(u)}</td><td>${when(u.lastLogin)}</td><td>${when(u.createdAt)}</td></tr>`,
   );
   return {
     title: 'Users',
@@ -49,8 +94,12 @@ export const usersScreen: Screen = async (ctx) => {
 function sessionsTable(ctx: PageContext, sessions: Session[]): Html {
   if (!sessions.length) return html`<p class="empty">No active sessions.</p>`;
   return html`<table id="user-sessions"><thead><tr><th scope="col">Device</th><th scope="col">IP</th><th scope="col">Started</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>
-    ${sessions.map((s) => html`<tr data-session-id="${s.id}"><td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
-      <td class="right">${apiButton(ctx, 'Revoke', 'DELETE', `/admin/sessions/by-id/${encodeURIComponent(s.id)}`, { done: 'Session revoked', confirm: 'Sign this device out now?' })}</td></tr>`)}
+    ${sessions.map(
+      (
+        s,
+      ) => html`<tr data-session-id="${s.id}"><td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
+      <td class="right">${apiButton(ctx, 'Revoke', 'DELETE', `/admin/sessions/by-id/${encodeURIComponent(s.id)}`, { done: 'Session revoked', confirm: 'Sign this device out now?' })}</td></tr>`,
+    )}
   </tbody></table>`;
 }
 
@@ -69,16 +118,34 @@ function recoveryForm(ctx: PageContext, user: User): Html {
 export const userDetailScreen: Screen = async (ctx) => {
   const id = ctx.params['userId'] ?? '';
   const [res, rolesRes] = await Promise.all([
-    ctx.api<{ user: User; sessions: Session[]; credentials: Credential[]; totp: { enabled: boolean }; organizations: Membership[]; events: Event[] }>(`/admin/users/${encodeURIComponent(id)}`),
+    ctx.api<{
+      user: User;
+      sessions: Session[];
+      credentials: Credential[];
+      totp: { enabled: boolean };
+      organizations: Membership[];
+      events: Event[];
+    }>(`/admin/users/${encodeURIComponent(id)}`),
     ctx.api<{ roles: string[] }>('/system-config/roles'),
   ]);
-  if (!res.ok) return { title: 'User', status: res.status === 404 || res.status === 400 ? res.status : 200, body: apiError('Loading the user', res) };
+  if (!res.ok)
+    return {
+      title: 'User',
+      status: res.status === 404 || res.status === 400 ? res.status : 200,
+      body: apiError('Loading the user', res),
+    };
   const { user, sessions, credentials, totp, organizations, events } = res.body;
   const uid = encodeURIComponent(user.id);
   const available = rolesRes.ok ? [...new Set([...rolesRes.body.roles, ...user.roles])] : user.roles;
-  const actions = html`${user.revoked
-    ? apiButton(ctx, 'Unrevoke', 'PATCH', `/admin/users/${uid}`, { body: { revoked: false }, done: 'User unrevoked' })
-    : apiButton(ctx, 'Revoke access', 'PATCH', `/admin/users/${uid}`, { body: { revoked: true }, done: 'User revoked', confirm: `Revoke ${user.email}? They are signed out everywhere and cannot sign in until unrevoked.` })}
+  const actions = html`${
+    user.revoked
+      ? apiButton(ctx, 'Unrevoke', 'PATCH', `/admin/users/${uid}`, { body: { revoked: false }, done: 'User unrevoked' })
+      : apiButton(ctx, 'Revoke access', 'PATCH', `/admin/users/${uid}`, {
+          body: { revoked: true },
+          done: 'User revoked',
+          confirm: `Revoke ${user.email}? They are signed out everywhere and cannot sign in until unrevoked.`,
+        })
+  }
     ${apiButton(ctx, 'Delete user', 'DELETE', `/admin/users/${uid}`, { kind: 'danger', typeToConfirm: user.email, confirm: `Delete ${user.email} and all of their sessions, passkeys and memberships. This cannot be undone.`, redirect: `${ctx.base}/users`, done: 'User deleted' })}`;
   const rolesForm = ctx.session.canWrite
     ? html`<form data-api="/admin/users/${uid}" data-method="PATCH" data-done="Roles saved" id="roles-form"><fieldset class="checks"><legend class="sr-only">Roles</legend>
@@ -96,17 +163,23 @@ export const userDetailScreen: Screen = async (ctx) => {
       <section class="card"><div class="card-head"><h2>Sessions <span class="count">${sessions.length}</span></h2>
         ${sessions.length ? apiButton(ctx, 'Revoke all sessions', 'DELETE', `/admin/sessions/${uid}/revoke-all`, { done: 'All sessions revoked', confirm: `Sign ${user.email} out on every device?` }) : ''}</div>${sessionsTable(ctx, sessions)}</section>
       ${recoveryForm(ctx, user)}
-      <section class="card"><h2>Passkeys <span class="count">${credentials.length}</span></h2>${credentials.length
-        ? html`<table><thead><tr><th scope="col">Name</th><th scope="col">Device</th><th scope="col">Synced</th><th scope="col">Created</th><th scope="col">Last used</th></tr></thead><tbody>
+      <section class="card"><h2>Passkeys <span class="count">${credentials.length}</span></h2>${
+        credentials.length
+          ? html`<table><thead><tr><th scope="col">Name</th><th scope="col">Device</th><th scope="col">Synced</th><th scope="col">Created</th><th scope="col">Last used</th></tr></thead><tbody>
           ${credentials.map((k) => html`<tr><td>${k.friendlyName ?? 'Passkey'}</td><td>${[k.platform, k.browser].filter(Boolean).join(' · ') || (k.deviceType ?? '—')}</td><td>${k.backedUp ? 'yes' : 'no'}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td></tr>`)}</tbody></table>`
-        : html`<p class="empty">No passkeys.</p>`}</section>
-      <section class="card"><h2>Organizations <span class="count">${organizations.length}</span></h2>${organizations.length
-        ? html`<table><thead><tr><th scope="col">Name</th><th scope="col">Slug</th><th scope="col">Roles</th></tr></thead><tbody>
+          : html`<p class="empty">No passkeys.</p>`
+      }</section>
+      <section class="card"><h2>Organizations <span class="count">${organizations.length}</span></h2>${
+        organizations.length
+          ? html`<table><thead><tr><th scope="col">Name</th><th scope="col">Slug</th><th scope="col">Roles</th></tr></thead><tbody>
           ${organizations.map((o) => html`<tr><td><a href="${ctx.base}/organizations/${encodeURIComponent(o.id)}">${o.name}</a></td><td>${o.slug}</td><td>${pills(o.membership.roles)}</td></tr>`)}</tbody></table>`
-        : html`<p class="empty">Not a member of any organization.</p>`}</section>
-      <section class="card"><div class="card-head"><h2>Recent events</h2><a href="${ctx.base}/events?user=${uid}">All events →</a></div>${events.length
-        ? html`<table><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">IP</th><th scope="col">By admin</th></tr></thead><tbody>
+          : html`<p class="empty">Not a member of any organization.</p>`
+      }</section>
+      <section class="card"><div class="card-head"><h2>Recent events</h2><a href="${ctx.base}/events?user=${uid}">All events →</a></div>${
+        events.length
+          ? html`<table><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">IP</th><th scope="col">By admin</th></tr></thead><tbody>
           ${events.slice(0, 15).map((e) => html`<tr><td>${when(e.createdAt)}</td><td><code>${e.type}</code></td><td>${e.ipAddress ?? '—'}</td><td>${e.actorUserId ? html`<a href="${ctx.base}/users/${encodeURIComponent(e.actorUserId)}">${e.actorUserId.slice(0, 8)}…</a>` : ''}</td></tr>`)}</tbody></table>`
-        : html`<p class="empty">No events.</p>`}</section>`,
+          : html`<p class="empty">No events.</p>`
+      }</section>`,
   };
 };

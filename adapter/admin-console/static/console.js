@@ -16,7 +16,8 @@ function notice(kind, text) {
 
 function describeError(res) {
   const b = res.body || {};
-  if (b.error === 'cross_site_request_blocked') return 'Blocked: this request did not come from the console’s own origin.';
+  if (b.error === 'cross_site_request_blocked')
+    return 'Blocked: this request did not come from the console’s own origin.';
   if (b.error === 'forbidden') return 'You need the admin:write role for this.';
   const text = b.message || b.error || `Request failed (${res.status})`;
   return b.error && b.message ? `${text} (${b.error})` : text;
@@ -36,7 +37,11 @@ async function send(method, path, payload) {
   }
   const text = await res.text();
   let json = null;
-  try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
   return { status: res.status, body: json };
 }
 
@@ -45,7 +50,8 @@ async function request(method, path, payload) {
   let res = await send(method, path, payload);
   if (res.status === 403 && res.body && res.body.error === 'step_up_required') {
     const confirmed = await stepUp();
-    if (!confirmed) return { status: 403, body: { error: 'step_up_required', message: 'The action needs you to confirm it’s you.' } };
+    if (!confirmed)
+      return { status: 403, body: { error: 'step_up_required', message: 'The action needs you to confirm it’s you.' } };
     res = await send(method, path, payload);
   }
   if (res.status === 401) notice('error', 'Your session has ended. Reload the page to sign in again.');
@@ -53,8 +59,21 @@ async function request(method, path, payload) {
 }
 
 // ---- WebAuthn without a library: base64url <-> bytes, and the assertion as JSON.
-const fromB64u = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(s.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
-const toB64u = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const fromB64u = (s) =>
+  Uint8Array.from(
+    atob(
+      s
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(s.length / 4) * 4, '='),
+    ),
+    (c) => c.charCodeAt(0),
+  );
+const toB64u = (buf) =>
+  btoa(String.fromCharCode(...new Uint8Array(buf)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 async function passkeyStepUp() {
   if (!window.PublicKeyCredential) throw new Error('This browser has no passkey support.');
@@ -66,7 +85,11 @@ async function passkeyStepUp() {
     rpId: o.rpId,
     timeout: o.timeout,
     userVerification: o.userVerification,
-    allowCredentials: (o.allowCredentials || []).map((c) => ({ type: 'public-key', id: fromB64u(c.id), transports: c.transports })),
+    allowCredentials: (o.allowCredentials || []).map((c) => ({
+      type: 'public-key',
+      id: fromB64u(c.id),
+      transports: c.transports,
+    })),
   };
   const cred = await navigator.credentials.get({ publicKey });
   if (!cred) throw new Error('No passkey was used.');
@@ -102,22 +125,36 @@ function stepUp() {
       if (dialog.open) dialog.close(ok ? 'done' : 'cancel');
       resolve(ok);
     };
-    $('#step-up-passkey').addEventListener('click', async () => {
-      error.textContent = '';
-      try {
-        await passkeyStepUp();
-        finish(true);
-      } catch (e) {
-        error.textContent = e && e.name === 'NotAllowedError' ? 'The passkey prompt was dismissed.' : (e && e.message) || 'Passkey confirmation failed.';
-      }
-    }, { signal });
-    $('#step-up-code-submit').addEventListener('click', async () => {
-      error.textContent = '';
-      if (!/^\d{6}$/.test(code.value.trim())) { error.textContent = 'Enter the 6-digit code.'; return; }
-      const res = await send('POST', '/totp/verify-mfa', { code: code.value.trim() });
-      if (res.status === 200) finish(true);
-      else error.textContent = describeError(res);
-    }, { signal });
+    $('#step-up-passkey').addEventListener(
+      'click',
+      async () => {
+        error.textContent = '';
+        try {
+          await passkeyStepUp();
+          finish(true);
+        } catch (e) {
+          error.textContent =
+            e && e.name === 'NotAllowedError'
+              ? 'The passkey prompt was dismissed.'
+              : (e && e.message) || 'Passkey confirmation failed.';
+        }
+      },
+      { signal },
+    );
+    $('#step-up-code-submit').addEventListener(
+      'click',
+      async () => {
+        error.textContent = '';
+        if (!/^\d{6}$/.test(code.value.trim())) {
+          error.textContent = 'Enter the 6-digit code.';
+          return;
+        }
+        const res = await send('POST', '/totp/verify-mfa', { code: code.value.trim() });
+        if (res.status === 200) finish(true);
+        else error.textContent = describeError(res);
+      },
+      { signal },
+    );
     dialog.addEventListener('close', () => finish(dialog.returnValue === 'done'), { signal });
     // Escape closes without a value and keeps the previous one: start from none.
     dialog.returnValue = '';
@@ -137,9 +174,22 @@ function confirmAction(text, expected) {
   $('#confirm-expected').textContent = expected || '';
   ok.disabled = Boolean(expected);
   const listeners = new AbortController();
-  input.addEventListener('input', () => { ok.disabled = input.value.trim() !== expected; }, { signal: listeners.signal });
+  input.addEventListener(
+    'input',
+    () => {
+      ok.disabled = input.value.trim() !== expected;
+    },
+    { signal: listeners.signal },
+  );
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => { listeners.abort(); resolve(dialog.returnValue === 'ok'); }, { once: true });
+    dialog.addEventListener(
+      'close',
+      () => {
+        listeners.abort();
+        resolve(dialog.returnValue === 'ok');
+      },
+      { once: true },
+    );
     dialog.returnValue = '';
     dialog.showModal();
     (expected ? input : ok).focus();
@@ -151,9 +201,17 @@ function valueOf(el) {
   const kind = el.dataset.kind;
   if (kind === 'bool') return el.checked;
   if (kind === 'number') return el.value.trim() === '' ? null : Number(el.value);
-  if (kind === 'list') return el.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  if (kind === 'list')
+    return el.value
+      .split(/[,\n]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (kind === 'json') {
-    try { return JSON.parse(el.value); } catch { throw Object.assign(new Error('Not valid JSON'), { field: el.name }); }
+    try {
+      return JSON.parse(el.value);
+    } catch {
+      throw Object.assign(new Error('Not valid JSON'), { field: el.name });
+    }
   }
   return el.value.trim();
 }
@@ -182,7 +240,9 @@ function formBody(form, onlyChanged) {
 }
 
 function clearErrors(form) {
-  $$('[data-error-for]', form).forEach((el) => { el.textContent = ''; });
+  $$('[data-error-for]', form).forEach((el) => {
+    el.textContent = '';
+  });
   $$('.field.invalid', form).forEach((el) => el.classList.remove('invalid'));
   $$('[aria-invalid="true"]', form).forEach((el) => el.setAttribute('aria-invalid', 'false'));
 }
@@ -214,7 +274,10 @@ function after(el, res, fallbackDone) {
   if (res.status === 401) return; // request() already said the session ended
   if (res.status >= 200 && res.status < 300) {
     const done = el.dataset.done || fallbackDone;
-    if (el.dataset.redirect) { location.assign(el.dataset.redirect); return; }
+    if (el.dataset.redirect) {
+      location.assign(el.dataset.redirect);
+      return;
+    }
     sessionStorage.setItem('svc-console-notice', done);
     location.reload();
     return;
@@ -236,7 +299,10 @@ document.addEventListener('submit', async (ev) => {
     notice('error', 'Fix the highlighted field.');
     return;
   }
-  if (form.dataset.changedOnly === 'true' && Object.keys(payload).length === 0) { notice('info', 'Nothing changed.'); return; }
+  if (form.dataset.changedOnly === 'true' && Object.keys(payload).length === 0) {
+    notice('info', 'Nothing changed.');
+    return;
+  }
   if (form.dataset.confirm && !(await confirmAction(form.dataset.confirm))) return;
   const button = $('button[type="submit"], button:not([type])', form);
   if (button) button.disabled = true;
@@ -244,7 +310,10 @@ document.addEventListener('submit', async (ev) => {
   if (button) button.disabled = false;
   if (res.status === 401 || (res.status >= 200 && res.status < 300)) return after(form, res, 'Saved');
   const placed = showIssues(form, res);
-  notice('error', placed ? `Not saved: ${describeError(res)}. See the highlighted fields.` : `Not saved: ${describeError(res)}`);
+  notice(
+    'error',
+    placed ? `Not saved: ${describeError(res)}. See the highlighted fields.` : `Not saved: ${describeError(res)}`,
+  );
 });
 
 document.addEventListener('reset', (ev) => {
@@ -259,7 +328,11 @@ if (signOut) {
     const button = signOut;
     button.disabled = true;
     try {
-      await fetch(button.dataset.signOut, { method: 'DELETE', credentials: 'same-origin', headers: { accept: 'application/json' } });
+      await fetch(button.dataset.signOut, {
+        method: 'DELETE',
+        credentials: 'same-origin',
+        headers: { accept: 'application/json' },
+      });
     } catch {
       // Offline: the cookies stay; the app's page says what it sees.
     }
@@ -274,14 +347,22 @@ document.addEventListener('click', async (ev) => {
     if (!(await confirmAction(button.dataset.confirm || 'Are you sure?', button.dataset.typeToConfirm))) return;
   }
   button.disabled = true;
-  const res = await request(button.dataset.method || 'POST', button.dataset.api, button.dataset.body ? JSON.parse(button.dataset.body) : undefined);
+  const res = await request(
+    button.dataset.method || 'POST',
+    button.dataset.api,
+    button.dataset.body ? JSON.parse(button.dataset.body) : undefined,
+  );
   button.disabled = false;
   after(button, res, 'Done');
 });
 
 // Remember each field's initial value, so "changed only" forms send just the edits.
 for (const el of $$('form[data-changed-only] [name]')) {
-  try { el.dataset.initial = JSON.stringify(valueOf(el)); } catch { el.dataset.initial = ''; }
+  try {
+    el.dataset.initial = JSON.stringify(valueOf(el));
+  } catch {
+    el.dataset.initial = '';
+  }
 }
 
 const pending = sessionStorage.getItem('svc-console-notice');
@@ -305,11 +386,25 @@ if (chartData && window.uPlot) {
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
-      axes: [{ stroke: '#5d6778', grid: { stroke: '#eef0f3' } }, { stroke: '#5d6778', grid: { stroke: '#eef0f3' }, size: 44 }],
-      series: [{ label: chart.interval === 'day' ? 'Day' : 'Hour' }, ...chart.series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, fill: `${COLORS[i % COLORS.length]}14`, points: { show: chart.x.length <= 31 } }))],
+      axes: [
+        { stroke: '#5d6778', grid: { stroke: '#eef0f3' } },
+        { stroke: '#5d6778', grid: { stroke: '#eef0f3' }, size: 44 },
+      ],
+      series: [
+        { label: chart.interval === 'day' ? 'Day' : 'Hour' },
+        ...chart.series.map((s, i) => ({
+          label: s.label,
+          stroke: COLORS[i % COLORS.length],
+          width: 2,
+          fill: `${COLORS[i % COLORS.length]}14`,
+          points: { show: chart.x.length <= 31 },
+        })),
+      ],
     };
     made.push({ el, plot: new window.uPlot(opts, [chart.x, ...chart.series.map((s) => s.values)], el) });
   }
-  addEventListener('resize', () => made.forEach(({ el, plot }) => plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 })));
+  addEventListener('resize', () =>
+    made.forEach(({ el, plot }) => plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 })),
+  );
   document.documentElement.dataset.chartsReady = String(made.length);
 }

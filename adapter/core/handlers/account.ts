@@ -14,7 +14,8 @@ import { is2xx, isObject, omit, passthrough } from './forward.js';
 
 export function me(core: AdapterCore, res: UpstreamResponse, transport: Transport): HandlerResult {
   const out = passthrough(res);
-  if (transport === 'cookie' && res.ok && res.status === 200) out.clearCookies = [core.opts.names.registration, core.opts.names.preAuth];
+  if (transport === 'cookie' && res.ok && res.status === 200)
+    out.clearCookies = [core.opts.names.registration, core.opts.names.preAuth];
   return out;
 }
 
@@ -32,22 +33,45 @@ export function logout(core: AdapterCore, res: UpstreamResponse, transport: Tran
   return out;
 }
 
-export async function organizationSwitch(core: AdapterCore, res: UpstreamResponse, transport: Transport): Promise<HandlerResult> {
+export async function organizationSwitch(
+  core: AdapterCore,
+  res: UpstreamResponse,
+  transport: Transport,
+): Promise<HandlerResult> {
   if (!is2xx(res) || !isObject(res.body)) return passthrough(res);
   const body = omit(res.body, 'delivery') as Record<string, unknown>;
-  const check = await verifyUpstreamToken(core, body['token'], { typ: 'access', sub: body['sub'], sid: body['sessionId'] });
+  const check = await verifyUpstreamToken(core, body['token'], {
+    typ: 'access',
+    sub: body['sub'],
+    sid: body['sessionId'],
+  });
   if (!check.ok) return check.result;
   if (transport === 'bearer') return { status: res.status, body };
   const ttl = positiveSeconds(body['ttl']);
   if (ttl === null) return failure(502, 'invalid_upstream_response');
-  return { status: res.status, body: omit(body, 'token'), setCookies: [{ name: core.opts.names.access, payload: accessPayload(body), maxAge: ttl }] };
+  return {
+    status: res.status,
+    body: omit(body, 'token'),
+    setCookies: [{ name: core.opts.names.access, payload: accessPayload(body), maxAge: ttl }],
+  };
 }
 
-const REFRESH_BODY_KEYS = ['message', 'sub', 'sessionId', 'organizationId', 'roles', 'email', 'phone', 'ttl', 'refreshTtl'];
+const REFRESH_BODY_KEYS = [
+  'message',
+  'sub',
+  'sessionId',
+  'organizationId',
+  'roles',
+  'email',
+  'phone',
+  'ttl',
+  'refreshTtl',
+];
 
 /**
  * `POST /auth/refresh` (contract §5.7); `cookieSub` is the refresh cookie's `sub` in cookie transport;
- * `idempotencyKey` the client's `Idempotency-Key`, forwarded when well-formed (a malformed one is 400, as the API answers it).
+ * `idempotencyKey` the client's `Idempotency-Key`, forwarded when well-formed
+ * (a malformed one is 400, as the API answers it).
  */
 export async function refreshRoute(
   core: AdapterCore,
@@ -57,10 +81,12 @@ export async function refreshRoute(
   client: ClientInfo,
   idempotencyKey?: string | null,
 ): Promise<HandlerResult> {
-  if (idempotencyKey !== undefined && idempotencyKey !== null && !isIdempotencyKey(idempotencyKey)) return failure(400, 'invalid_request', INVALID_IDEMPOTENCY_KEY_MESSAGE);
+  if (idempotencyKey !== undefined && idempotencyKey !== null && !isIdempotencyKey(idempotencyKey))
+    return failure(400, 'invalid_request', INVALID_IDEMPOTENCY_KEY_MESSAGE);
   const value = await refreshSession(core, refreshToken, client, idempotencyKey ?? undefined);
   if (value.kind === 'failed') {
-    if (transport === 'cookie' && value.upstreamStatus === 401) return { ...value.result, clearCookies: allCookieNames(core) };
+    if (transport === 'cookie' && value.upstreamStatus === 401)
+      return { ...value.result, clearCookies: allCookieNames(core) };
     return value.result;
   }
   if (transport === 'bearer') return { status: 200, body: value.envelope };

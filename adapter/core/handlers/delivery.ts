@@ -7,7 +7,10 @@ export function collectDeliveries(core: AdapterCore, body: unknown): AuthMessage
   const messaging = core.opts.messaging;
   if (!messaging || !isObject(body)) return [];
   if (!('delivery' in body)) {
-    core.opts.log('warn', 'svc adapter: auth API returned no delivery payload; check that serviceSecret matches API_SERVICE_TOKEN');
+    core.opts.log(
+      'warn',
+      'svc adapter: auth API returned no delivery payload; check that serviceSecret matches API_SERVICE_TOKEN',
+    );
     return [];
   }
   const delivery = parseDelivery(body['delivery']);
@@ -17,5 +20,11 @@ export function collectDeliveries(core: AdapterCore, body: unknown): AuthMessage
     return [];
   }
   const d = messaging.defaults ?? {};
-  return [renderMessage(delivery, { appName: d.appName ?? new URL(core.opts.issuer).host, emailFrom: d.emailFrom, smsFrom: d.smsFrom })];
+  return [
+    renderMessage(delivery, {
+      appName: d.appName ?? new URL(core.opts.issuer).host,
+      emailFrom: d.emailFrom,
+      smsFrom: d.smsFrom,
+    }),
+  ];
 }

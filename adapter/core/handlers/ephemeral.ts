@@ -13,7 +13,12 @@ import { collectDeliveries } from './delivery.js';
 import { is2xx, isObject, omit, passthrough } from './forward.js';
 
 /** `POST /login` (ctx login) and `POST /registration/register` (ctx registration). */
-export async function ephemeralStart(core: AdapterCore, res: UpstreamResponse, transport: Transport, ctx: 'login' | 'registration'): Promise<HandlerResult> {
+export async function ephemeralStart(
+  core: AdapterCore,
+  res: UpstreamResponse,
+  transport: Transport,
+  ctx: 'login' | 'registration',
+): Promise<HandlerResult> {
   if (!is2xx(res) || !isObject(res.body)) return passthrough(res);
   const body = res.body;
   const check = await verifyUpstreamToken(core, body['token'], { typ: 'ephemeral', ctx, sub: body['sub'] });
@@ -25,22 +30,37 @@ export async function ephemeralStart(core: AdapterCore, res: UpstreamResponse, t
   const deliveries = ctx === 'registration' ? collectDeliveries(core, body) : [];
   if (transport === 'bearer') return { status: res.status, body: omit(body, 'delivery'), deliveries };
   const name = ctx === 'login' ? core.opts.names.preAuth : core.opts.names.registration;
-  const browserBody = ctx === 'login' ? { message: body['message'], identifierType: body['identifierType'], loginMethods: body['loginMethods'] } : omit(body, 'token', 'delivery');
+  const browserBody =
+    ctx === 'login'
+      ? { message: body['message'], identifierType: body['identifierType'], loginMethods: body['loginMethods'] }
+      : omit(body, 'token', 'delivery');
   return {
     status: res.status,
     body: browserBody,
-    setCookies: [{ name, payload: { kind: 'ephemeral', sub: body['sub'] as string, token: body['token'] as string }, maxAge: ttl }],
+    setCookies: [
+      { name, payload: { kind: 'ephemeral', sub: body['sub'] as string, token: body['token'] as string }, maxAge: ttl },
+    ],
     deliveries,
   };
 }
 
 /** OTP generate: the re-minted token replaces the route's ephemeral cookie. */
-export async function ephemeralRenew(core: AdapterCore, res: UpstreamResponse, transport: Transport, cred: 'pre' | 'reg', currentSub: string | null): Promise<HandlerResult> {
+export async function ephemeralRenew(
+  core: AdapterCore,
+  res: UpstreamResponse,
+  transport: Transport,
+  cred: 'pre' | 'reg',
+  currentSub: string | null,
+): Promise<HandlerResult> {
   if (!is2xx(res) || !isObject(res.body)) return passthrough(res);
   const body = res.body;
   const deliveries = collectDeliveries(core, body);
   if (transport === 'bearer') return { status: res.status, body: omit(body, 'delivery'), deliveries };
-  const check = await verifyUpstreamToken(core, body['token'], { typ: 'ephemeral', ctx: cred === 'pre' ? 'login' : 'registration', sub: currentSub });
+  const check = await verifyUpstreamToken(core, body['token'], {
+    typ: 'ephemeral',
+    ctx: cred === 'pre' ? 'login' : 'registration',
+    sub: currentSub,
+  });
   if (!check.ok) return check.result;
   const ttl = positiveSeconds(body['ttl']);
   if (ttl === null) return failure(502, 'invalid_upstream_response');
@@ -48,7 +68,9 @@ export async function ephemeralRenew(core: AdapterCore, res: UpstreamResponse, t
   return {
     status: res.status,
     body: omit(body, 'token', 'delivery'),
-    setCookies: [{ name, payload: { kind: 'ephemeral', sub: check.claims.sub!, token: body['token'] as string }, maxAge: ttl }],
+    setCookies: [
+      { name, payload: { kind: 'ephemeral', sub: check.claims.sub!, token: body['token'] as string }, maxAge: ttl },
+    ],
     deliveries,
   };
 }

@@ -21,13 +21,23 @@ export function takeBinding(body: unknown): { body: unknown; binding: string | u
   return { body: omit(body, 'binding'), binding: typeof binding === 'string' && binding !== '' ? binding : undefined };
 }
 
-export const bindingCookie = (name: string, payload: BindingPayload, maxAgeSeconds: number): SetCookieCommand => ({ name, payload, maxAge: maxAgeSeconds });
+export const bindingCookie = (name: string, payload: BindingPayload, maxAgeSeconds: number): SetCookieCommand => ({
+  name,
+  payload,
+  maxAge: maxAgeSeconds,
+});
 
 /** The verified binding cookie of `kind`, or null (absent, forged, expired, another kind). */
-export function readBindingCookie<K extends BindingPayload['kind']>(core: AdapterCore, name: string, kind: K, cookies: Record<string, string> | undefined): Extract<BindingPayload, { kind: K }> | null {
+export function readBindingCookie<K extends BindingPayload['kind']>(
+  core: AdapterCore,
+  name: string,
+  kind: K,
+  cookies: Record<string, string> | undefined,
+): Extract<BindingPayload, { kind: K }> | null {
   const cookie = core.codec.verify(cookies?.[name], kind, core.now()) as Extract<BindingPayload, { kind: K }> | null;
   return cookie && typeof cookie.binding === 'string' ? cookie : null;
 }
 
 /** The page's body with the cookie's binding in place of any it sent. */
-export const withBinding = (body: unknown, binding: string): unknown => (isObject(body) ? { ...(omit(body, 'binding') as Record<string, unknown>), binding } : body);
+export const withBinding = (body: unknown, binding: string): unknown =>
+  isObject(body) ? { ...(omit(body, 'binding') as Record<string, unknown>), binding } : body;

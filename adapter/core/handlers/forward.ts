@@ -6,7 +6,8 @@
 import type { UpstreamResponse } from '../upstream.js';
 import { failure, type HandlerResult } from '../result.js';
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A copy of `body` without the listed keys (non-objects are returned as they are). */
 export function omit(body: unknown, ...keys: string[]): unknown {
@@ -38,7 +39,12 @@ export function forwardFailure(res: Extract<UpstreamResponse, { ok: true }>): Ha
 export function passthrough(res: UpstreamResponse): HandlerResult {
   if (!res.ok) return unreachable();
   if (res.status < 200 || res.status >= 300) return forwardFailure(res);
-  return { status: res.status, body: res.status === 204 ? undefined : omit(res.body, 'delivery'), ...relayHeaders(res) };
+  return {
+    status: res.status,
+    body: res.status === 204 ? undefined : omit(res.body, 'delivery'),
+    ...relayHeaders(res),
+  };
 }
 
-export const is2xx = (res: UpstreamResponse): res is Extract<UpstreamResponse, { ok: true }> => res.ok && res.status >= 200 && res.status < 300;
+export const is2xx = (res: UpstreamResponse): res is Extract<UpstreamResponse, { ok: true }> =>
+  res.ok && res.status >= 200 && res.status < 300;

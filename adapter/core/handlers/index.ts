@@ -28,7 +28,9 @@ export interface RouteCall {
   query: Record<string, unknown>;
   body: unknown;
   client: ClientInfo;
-  /** Cookie transport: the request's cookies (the OAuth callback and the magic-link verify read their binding cookies). */
+  /**
+   * Cookie transport: the request's cookies (the OAuth callback and the magic-link verify read their binding cookies).
+   */
   cookies?: Record<string, string>;
   /** The client's `Idempotency-Key` (read only by `POST /auth/refresh`). */
   idempotencyKey?: string | undefined;
@@ -60,7 +62,10 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
     path: fillPath(route.raw, call.params),
     query: call.query,
     authorization: route.cred === 'none' ? null : authorization,
-    body: route.response === 'magic-verify' && call.transport === 'cookie' ? withMagicLinkBinding(core, body, call.cookies) : body,
+    body:
+      route.response === 'magic-verify' && call.transport === 'cookie'
+        ? withMagicLinkBinding(core, body, call.cookies)
+        : body,
     client: call.client,
     delivery: route.svc === 'D',
   });

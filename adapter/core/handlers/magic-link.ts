@@ -27,7 +27,11 @@ export function magicLinkRequest(core: AdapterCore, res: UpstreamResponse, trans
   if (transport === 'bearer') return out;
   const { body, binding } = takeBinding(out.body);
   if (!binding) return out;
-  return { ...out, body, setCookies: [bindingCookie(core.opts.names.magicLink, { kind: 'magic_link', binding }, MAGIC_LINK_TTL_SECONDS)] };
+  return {
+    ...out,
+    body,
+    setCookies: [bindingCookie(core.opts.names.magicLink, { kind: 'magic_link', binding }, MAGIC_LINK_TTL_SECONDS)],
+  };
 }
 
 /**
@@ -35,16 +39,32 @@ export function magicLinkRequest(core: AdapterCore, res: UpstreamResponse, trans
  * any) and the binding from this browser's cookie — never a `binding` the
  * page wrote itself, so only the cookie proves "the browser that asked".
  */
-export function withMagicLinkBinding(core: AdapterCore, body: unknown, cookies: Record<string, string> | undefined): unknown {
+export function withMagicLinkBinding(
+  core: AdapterCore,
+  body: unknown,
+  cookies: Record<string, string> | undefined,
+): unknown {
   const cookie = readBindingCookie(core, core.opts.names.magicLink, 'magic_link', cookies);
   if (cookie) return withBinding(isObject(body) ? body : {}, cookie.binding);
   return takeBinding(body).body;
 }
 
 /** The verify's answer as it is; a completed link also clears the binding cookie it was sent with (it is spent). */
-export function magicLinkVerified(core: AdapterCore, res: UpstreamResponse, transport: Transport, cookies: Record<string, string> | undefined): HandlerResult {
+export function magicLinkVerified(
+  core: AdapterCore,
+  res: UpstreamResponse,
+  transport: Transport,
+  cookies: Record<string, string> | undefined,
+): HandlerResult {
   const out = passthrough(res);
   const name = core.opts.names.magicLink;
-  if (transport === 'cookie' && cookies?.[name] && is2xx(res) && isObject(res.body) && res.body['message'] === 'Success') out.clearCookies = [name];
+  if (
+    transport === 'cookie' &&
+    cookies?.[name] &&
+    is2xx(res) &&
+    isObject(res.body) &&
+    res.body['message'] === 'Success'
+  )
+    out.clearCookies = [name];
   return out;
 }

@@ -28,7 +28,12 @@ const invalidState = (extra: Partial<HandlerResult> = {}): HandlerResult => ({
 });
 
 /** `POST /oauth/:providerId/start`: cookie transport keeps the binding out of the body and in its cookie. */
-export function oauthStart(core: AdapterCore, res: UpstreamResponse, transport: Transport, providerId: string): HandlerResult {
+export function oauthStart(
+  core: AdapterCore,
+  res: UpstreamResponse,
+  transport: Transport,
+  providerId: string,
+): HandlerResult {
   if (transport === 'bearer' || !is2xx(res) || !isObject(res.body)) return passthrough(res);
   const { body, binding } = takeBinding(res.body);
   // Without a binding the callback could never succeed; say so now rather than after the provider round trip.
@@ -36,7 +41,13 @@ export function oauthStart(core: AdapterCore, res: UpstreamResponse, transport: 
   return {
     status: res.status,
     body: omit(body, 'delivery'),
-    setCookies: [bindingCookie(core.opts.names.oauthBinding, { kind: 'oauth_binding', providerId, binding }, OAUTH_BINDING_MAX_AGE_SECONDS)],
+    setCookies: [
+      bindingCookie(
+        core.opts.names.oauthBinding,
+        { kind: 'oauth_binding', providerId, binding },
+        OAUTH_BINDING_MAX_AGE_SECONDS,
+      ),
+    ],
   };
 }
 
@@ -64,8 +75,13 @@ export function boundCallbackBody(
  * binding cookie cleared once the API has decided (any answer but 5xx or
  * unreachable, after which the same flow may be retried).
  */
-export async function oauthCallback(core: AdapterCore, res: UpstreamResponse, transport: Transport): Promise<HandlerResult> {
+export async function oauthCallback(
+  core: AdapterCore,
+  res: UpstreamResponse,
+  transport: Transport,
+): Promise<HandlerResult> {
   const out = is2xx(res) ? await sessionResult(core, res.status, res.body, transport) : passthrough(res);
-  if (transport === 'cookie' && res.ok && res.status < 500) out.clearCookies = [...(out.clearCookies ?? []), core.opts.names.oauthBinding];
+  if (transport === 'cookie' && res.ok && res.status < 500)
+    out.clearCookies = [...(out.clearCookies ?? []), core.opts.names.oauthBinding];
   return out;
 }

@@ -54,7 +54,10 @@ export function check(condition: unknown, reason: WebAuthnFailure, message: stri
 const LIBRARY_MESSAGES: readonly [RegExp, WebAuthnFailure][] = [
   [/^(Missing credential ID|Credential ID was not base64url-encoded)/, 'credential_id'],
   [/^Unexpected (registration|authentication) response type/, 'type'],
-  [/^(Custom challenge verifier returned false|Unexpected (registration|authentication) response challenge)/, 'challenge'],
+  [
+    /^(Custom challenge verifier returned false|Unexpected (registration|authentication) response challenge)/,
+    'challenge',
+  ],
   [/^Unexpected (registration|authentication) response origin/, 'origin'],
   [/^Unexpected RP ID hash/, 'rp_id'],
   [/^(User presence was required|User not present)/, 'user_presence'],
@@ -67,7 +70,10 @@ const LIBRARY_MESSAGES: readonly [RegExp, WebAuthnFailure][] = [
     'malformed',
   ],
   // @levischuck/tiny-cbor, the library's CBOR decoder.
-  [/^(CBOR |Float16 data|Length not supported|No data$|Not implemented$|array is not supported|Map is not supported|Data was decoded, but|Unsupported or not well formed)/, 'malformed'],
+  [
+    /^(CBOR |Float16 data|Length not supported|No data$|Not implemented$|array is not supported|Map is not supported|Data was decoded, but|Unsupported or not well formed)/,
+    'malformed',
+  ],
 ];
 
 /**

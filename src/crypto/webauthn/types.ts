@@ -37,4 +37,3 @@ export interface AuthenticationResponseJSON {
 }
 
 export type CredentialDeviceType = 'singleDevice' | 'multiDevice';
-

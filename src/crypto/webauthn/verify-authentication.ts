@@ -37,7 +37,10 @@ export interface VerifiedAuthentication {
  * Verifies an assertion; throws `WebAuthnError` whose `reason` names the rule
  * that failed (`signature` when the signature does not verify).
  */
-export async function verifyAuthentication(response: AuthenticationResponseJSON, expected: AuthenticationExpectations): Promise<VerifiedAuthentication> {
+export async function verifyAuthentication(
+  response: AuthenticationResponseJSON,
+  expected: AuthenticationExpectations,
+): Promise<VerifiedAuthentication> {
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     result = await verifyAuthenticationResponse({
@@ -53,5 +56,10 @@ export async function verifyAuthentication(response: AuthenticationResponseJSON,
   }
   check(result.verified, 'signature', 'assertion signature does not verify');
   const info = result.authenticationInfo;
-  return { counter: info.newCounter, userVerified: info.userVerified, deviceType: info.credentialDeviceType, backedUp: info.credentialBackedUp };
+  return {
+    counter: info.newCounter,
+    userVerified: info.userVerified,
+    deviceType: info.credentialDeviceType,
+    backedUp: info.credentialBackedUp,
+  };
 }

@@ -20,7 +20,12 @@
  * Failures are `WebAuthnError` with a short reason (`errors.ts`).
  */
 import { SettingsService, verifyRegistrationResponse } from '@simplewebauthn/server';
-import { cose, decodeAttestationObject, decodeCredentialPublicKey, verifySignature } from '@simplewebauthn/server/helpers';
+import {
+  cose,
+  decodeAttestationObject,
+  decodeCredentialPublicKey,
+  verifySignature,
+} from '@simplewebauthn/server/helpers';
 import { fromBase64Url, timingSafeEqual } from '../../../common/encoding.js';
 import { check, reasonOf, WebAuthnError } from './errors.js';
 import type { CredentialDeviceType, RegistrationResponseJSON } from './types.js';
@@ -77,7 +82,8 @@ const FORMATS_WITH_DEFAULT_ROOTS = ['android-key', 'android-safetynet', 'apple']
  * nothing else in the process can turn the CRL downloads back on for svc.
  */
 function withoutTrustAnchors(): void {
-  for (const identifier of FORMATS_WITH_DEFAULT_ROOTS) SettingsService.setRootCertificates({ identifier, certificates: [] });
+  for (const identifier of FORMATS_WITH_DEFAULT_ROOTS)
+    SettingsService.setRootCertificates({ identifier, certificates: [] });
 }
 
 /** A well-formed DER ECDSA signature (r = s = 1): lets `verifySignature` import the key without a real signature. */
@@ -94,16 +100,26 @@ async function checkKeyPolicy(publicKey: Uint8Array<ArrayBuffer>, alg: number): 
   const key = decodeCredentialPublicKey(publicKey) as unknown as Map<number, unknown>;
   const shape = KEY_SHAPES[alg];
   check(shape && key.get(cose.COSEKEYS.kty) === shape.kty, 'algorithm', 'COSE key type does not match its alg');
-  check(shape.crv === undefined || key.get(cose.COSEKEYS.crv) === shape.crv, 'algorithm', 'COSE key curve does not match its alg');
+  check(
+    shape.crv === undefined || key.get(cose.COSEKEYS.crv) === shape.crv,
+    'algorithm',
+    'COSE key curve does not match its alg',
+  );
   let rsaModulusBytes = 0;
   if (alg === cose.COSEALG.RS256) {
     const n = key.get(cose.COSEKEYS.n);
-    check(n instanceof Uint8Array && bitLength(n) >= MIN_RSA_MODULUS_BITS, 'public_key', 'RSA modulus is shorter than 2048 bits');
+    check(
+      n instanceof Uint8Array && bitLength(n) >= MIN_RSA_MODULUS_BITS,
+      'public_key',
+      'RSA modulus is shorter than 2048 bits',
+    );
     rsaModulusBytes = Math.ceil(bitLength(n) / 8);
   }
   // The library imports the key to verify; a key WebCrypto refuses (a point off the curve, a short coordinate)
-  // throws. The probe signature has the algorithm's size, so a runtime that throws on a wrong size cannot refuse a good key.
-  const signature = alg === cose.COSEALG.ES256 ? PROBE_EC_SIGNATURE : new Uint8Array(alg === cose.COSEALG.EdDSA ? 64 : rsaModulusBytes);
+  // throws. The probe signature has the algorithm's size, so a runtime that
+  // throws on a wrong size cannot refuse a good key.
+  const signature =
+    alg === cose.COSEALG.ES256 ? PROBE_EC_SIGNATURE : new Uint8Array(alg === cose.COSEALG.EdDSA ? 64 : rsaModulusBytes);
   try {
     await verifySignature({ signature, data: new Uint8Array(32), credentialPublicKey: publicKey });
   } catch {
@@ -129,7 +145,10 @@ function attestationTrust(fmt: string, attestationObject: Uint8Array<ArrayBuffer
  * Verifies a registration response; returns the credential to store or throws
  * `WebAuthnError` whose `reason` names the rule that failed.
  */
-export async function verifyRegistration(response: RegistrationResponseJSON, expected: RegistrationExpectations): Promise<VerifiedRegistration> {
+export async function verifyRegistration(
+  response: RegistrationResponseJSON,
+  expected: RegistrationExpectations,
+): Promise<VerifiedRegistration> {
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   withoutTrustAnchors();
   try {
@@ -147,8 +166,16 @@ export async function verifyRegistration(response: RegistrationResponseJSON, exp
   }
   check(result.verified, 'attestation', 'the attestation statement did not verify');
   const info = result.registrationInfo;
-  check(info.credential.id === response.rawId, 'credential_id', 'credential id in authenticator data differs from rawId');
-  check((fromBase64Url(info.credential.id)?.length ?? Infinity) <= MAX_CREDENTIAL_ID_BYTES, 'credential_id', 'credential id is longer than 1023 bytes');
+  check(
+    info.credential.id === response.rawId,
+    'credential_id',
+    'credential id in authenticator data differs from rawId',
+  );
+  check(
+    (fromBase64Url(info.credential.id)?.length ?? Infinity) <= MAX_CREDENTIAL_ID_BYTES,
+    'credential_id',
+    'credential id is longer than 1023 bytes',
+  );
 
   const publicKey = info.credential.publicKey;
   const alg = decodeCredentialPublicKey(publicKey).get(cose.COSEKEYS.alg);

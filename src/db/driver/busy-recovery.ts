@@ -21,5 +21,8 @@ const WEDGED = /SQLITE_BUSY|SQLITE_LOCKED|statements in progress|database is loc
 /** True for a failure after which an embedded connection may be wedged. */
 export function isBusyFailure(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
-  return (typeof e?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) || (typeof e?.message === 'string' && WEDGED.test(e.message));
+  return (
+    (typeof e?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) ||
+    (typeof e?.message === 'string' && WEDGED.test(e.message))
+  );
 }

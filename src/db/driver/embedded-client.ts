@@ -71,7 +71,10 @@ export interface EmbeddedClientOptions {
   statementCacheSize?: number;
   /** SQL run on every new connection (the first, after `reconnect()`, after `transaction()`), e.g. PRAGMAs. */
   connectionSetup?: string[];
-  /** Open a new connection after a busy failure (busy-recovery.ts). Files only: a new `:memory:` connection is a new, empty database. */
+  /**
+   * Open a new connection after a busy failure (busy-recovery.ts). Files only:
+   * a new `:memory:` connection is a new, empty database.
+   */
   reopenOnBusy?: boolean;
 }
 
@@ -100,9 +103,13 @@ export function embeddedPath(url: string): string {
   }
   if (query !== undefined && query !== '?') {
     const key = query.slice(1).split('&')[0]!.split('=')[0]!;
-    throw new LibsqlError(`Unsupported URL query parameter ${JSON.stringify(decodeURIComponent(key))}`, 'URL_PARAM_NOT_SUPPORTED');
+    throw new LibsqlError(
+      `Unsupported URL query parameter ${JSON.stringify(decodeURIComponent(key))}`,
+      'URL_PARAM_NOT_SUPPORTED',
+    );
   }
-  if (fragment !== undefined) throw new LibsqlError(`URL fragments are not supported: ${JSON.stringify(fragment)}`, 'URL_INVALID');
+  if (fragment !== undefined)
+    throw new LibsqlError(`URL fragments are not supported: ${JSON.stringify(fragment)}`, 'URL_INVALID');
   return decodeURIComponent(path!);
 }
 
@@ -115,7 +122,14 @@ export class EmbeddedClient implements Client {
   readonly #reopenOnBusy: boolean;
   #conn: Connection | null;
 
-  constructor(url: string, { statementCacheSize = DEFAULT_STATEMENT_CACHE_SIZE, connectionSetup = [], reopenOnBusy = false }: EmbeddedClientOptions = {}) {
+  constructor(
+    url: string,
+    {
+      statementCacheSize = DEFAULT_STATEMENT_CACHE_SIZE,
+      connectionSetup = [],
+      reopenOnBusy = false,
+    }: EmbeddedClientOptions = {},
+  ) {
     this.#path = embeddedPath(url);
     this.#cap = statementCacheSize;
     this.#setup = connectionSetup;

@@ -31,7 +31,10 @@ interface Prepared {
   select: boolean;
   /** Its last run returned no row: ask for one row first. */
   probe: boolean;
-  /** A SELECT ending in `LIMIT 1` (`literal`) or `LIMIT ?` (`param`: when its argument, the last, is 1): one row at most. */
+  /**
+   * A SELECT ending in `LIMIT 1` (`literal`) or `LIMIT ?` (`param`: when its
+   * argument, the last, is 1): one row at most.
+   */
   limitOne: 'literal' | 'param' | null;
   columns: string[];
   columnTypes: string[];
@@ -93,10 +96,27 @@ export class Connection {
       columnTypes = defs.map((c) => c.type ?? '');
     }
     const select = reader && SELECT.test(sql);
-    // Only where the text says it plainly: no comment, and for `LIMIT ?` only plain `?` placeholders (then its argument is the last).
+    // Only where the text says it plainly: no comment, and for `LIMIT ?` only
+    // plain `?` placeholders (then its argument is the last).
     const plain = select && !COMMENT.test(sql);
-    const limitOne = !plain ? null : LIMIT_1.test(sql) ? 'literal' : LIMIT_PARAM.test(sql) && !NAMED_OR_NUMBERED.test(sql) ? 'param' : null;
-    p = { stmt, one: null, reader, select, probe: false, limitOne, columns, columnTypes, row: reader ? rowBuilder(columns) : noRows };
+    const limitOne = !plain
+      ? null
+      : LIMIT_1.test(sql)
+        ? 'literal'
+        : LIMIT_PARAM.test(sql) && !NAMED_OR_NUMBERED.test(sql)
+          ? 'param'
+          : null;
+    p = {
+      stmt,
+      one: null,
+      reader,
+      select,
+      probe: false,
+      limitOne,
+      columns,
+      columnTypes,
+      row: reader ? rowBuilder(columns) : noRows,
+    };
     if (this.#cache.size >= this.#cap) this.#cache.delete(this.#cache.keys().next().value!);
     this.#cache.set(sql, p);
     return p;
@@ -128,14 +148,24 @@ export class Connection {
     try {
       p = this.#prepare(sql);
       if (p.reader) {
-        if (p.limitOne !== null && (p.limitOne === 'literal' || (Array.isArray(bound) && bound[bound.length - 1] === 1))) {
+        if (
+          p.limitOne !== null &&
+          (p.limitOne === 'literal' || (Array.isArray(bound) && bound[bound.length - 1] === 1))
+        ) {
           // At most one row: one native call (query, first row, reset).
           const first = this.#one(p, sql).get(bound) as unknown[] | undefined;
           if (first !== undefined && first.length !== p.columns.length) return this.#again(sql, args);
-          return new ResultSetImpl(p.columns, p.columnTypes, first === undefined ? [] : [p.row(fromSql(first))], 0, undefined);
+          return new ResultSetImpl(
+            p.columns,
+            p.columnTypes,
+            first === undefined ? [] : [p.row(fromSql(first))],
+            0,
+            undefined,
+          );
         }
         if (p.probe) {
-          if (this.#one(p, sql).get(bound) === undefined) return new ResultSetImpl(p.columns, p.columnTypes, [], 0, undefined);
+          if (this.#one(p, sql).get(bound) === undefined)
+            return new ResultSetImpl(p.columns, p.columnTypes, [], 0, undefined);
           p.probe = false;
         }
         const raw = p.stmt.all(bound) as unknown[][];

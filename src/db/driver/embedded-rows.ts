@@ -42,12 +42,18 @@ const INDEX_LIKE = /^(?:0|[1-9]\d*)$/;
  * those statements build rows the way `@libsql/client` does.
  */
 export function rowBuilder(columns: string[]): (values: Value[]) => Row {
-  if (columns.some((c) => c === 'length' || c === '__proto__' || INDEX_LIKE.test(c))) return (values) => genericRow(values, columns);
+  if (columns.some((c) => c === 'length' || c === '__proto__' || INDEX_LIKE.test(c)))
+    return (values) => genericRow(values, columns);
   const Class = class extends RowBase {};
   const proto = Class.prototype;
   Object.defineProperty(proto, 'length', { value: columns.length, enumerable: false });
   for (let i = 0; i < columns.length; i++) {
-    Object.defineProperty(proto, i, { get: function (this: RowBase) { return RowBase.valuesOf(this)[i]; }, enumerable: false });
+    Object.defineProperty(proto, i, {
+      get: function (this: RowBase) {
+        return RowBase.valuesOf(this)[i];
+      },
+      enumerable: false,
+    });
   }
   const named: [string, number][] = [];
   const seen = new Set<string>();
@@ -70,7 +76,8 @@ export function genericRow(values: Value[], columns: string[]): Row {
     const value = values[i];
     Object.defineProperty(row, i, { value });
     const column = columns[i]!;
-    if (!Object.hasOwn(row, column)) Object.defineProperty(row, column, { value, enumerable: true, configurable: true, writable: true });
+    if (!Object.hasOwn(row, column))
+      Object.defineProperty(row, column, { value, enumerable: true, configurable: true, writable: true });
   }
   return row as Row;
 }
@@ -80,7 +87,8 @@ export function fromSql(values: unknown[]): Value[] {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (typeof v === 'bigint') {
-      if (v < MIN_SAFE || v > MAX_SAFE) throw new RangeError('Received integer which cannot be safely represented as a JavaScript number');
+      if (v < MIN_SAFE || v > MAX_SAFE)
+        throw new RangeError('Received integer which cannot be safely represented as a JavaScript number');
       values[i] = Number(v);
     } else if (v instanceof Uint8Array) {
       // The native driver hands blobs over as Buffers of their own memory; the client returns that ArrayBuffer.
@@ -92,11 +100,13 @@ export function fromSql(values: unknown[]): Value[] {
 
 export function toSql(value: InValue): unknown {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new RangeError('Only finite numbers (not Infinity or NaN) can be passed as arguments');
+    if (!Number.isFinite(value))
+      throw new RangeError('Only finite numbers (not Infinity or NaN) can be passed as arguments');
     return value;
   }
   if (typeof value === 'bigint') {
-    if (value < MIN_I64 || value > MAX_I64) throw new RangeError('bigint is too large to be represented as a 64-bit integer and passed as argument');
+    if (value < MIN_I64 || value > MAX_I64)
+      throw new RangeError('bigint is too large to be represented as a 64-bit integer and passed as argument');
     return value;
   }
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -140,7 +150,9 @@ export class ResultSetImpl implements ResultSet {
       columns: this.columns,
       columnTypes: this.columnTypes,
       rows: this.rows.map((row) =>
-        Array.prototype.map.call(row, (v: Value) => (typeof v === 'bigint' ? `${v}` : v instanceof ArrayBuffer ? base64(v) : v)),
+        Array.prototype.map.call(row, (v: Value) =>
+          typeof v === 'bigint' ? `${v}` : v instanceof ArrayBuffer ? base64(v) : v,
+        ),
       ),
       rowsAffected: this.rowsAffected,
       lastInsertRowid: this.lastInsertRowid !== undefined ? `${this.lastInsertRowid}` : null,

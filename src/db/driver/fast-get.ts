@@ -86,7 +86,11 @@ function plan(query: DrizzlePrepared<unknown>): { slots: Slot[]; objects: Object
     if (o === undefined) {
       o = objects.length;
       byKey.set(objectKey, o);
-      objects.push({ key: objectKey, nullable: !!query.joinsNotNullableMap && !query.joinsNotNullableMap[table], first: i });
+      objects.push({
+        key: objectKey,
+        nullable: !!query.joinsNotNullableMap && !query.joinsNotNullableMap[table],
+        first: i,
+      });
       tables.push(table);
     } else if (tables[o] !== table) {
       objects[o]!.nullable = false; // drizzle nulls an object only when all its columns come from one table
@@ -98,7 +102,9 @@ function plan(query: DrizzlePrepared<unknown>): { slots: Slot[]; objects: Object
   return { slots, objects };
 }
 
-export function fastGet<T>(prepared: T): FastGet<T extends { get(v?: never): Promise<infer R> } ? NonNullable<R> : never> {
+export function fastGet<T>(
+  prepared: T,
+): FastGet<T extends { get(v?: never): Promise<infer R> } ? NonNullable<R> : never> {
   type R = T extends { get(v?: never): Promise<infer X> } ? NonNullable<X> : never;
   const query = prepared as unknown as DrizzlePrepared<R>;
   const p = query.tx ? null : plan(query as DrizzlePrepared<unknown>);

@@ -39,7 +39,8 @@ function bound(client: Client, sql: string, params: unknown[]): PreparedWrite {
 
 export function preparedWrite(prepared: unknown): PreparedWrite {
   const query = prepared as DrizzlePreparedWrite;
-  if (!query.client || query.tx) throw new Error('preparedWrite: prepare the query on the database handle, not in a transaction');
+  if (!query.client || query.tx)
+    throw new Error('preparedWrite: prepare the query on the database handle, not in a transaction');
   return bound(query.client, query.query.sql, query.query.params);
 }
 
@@ -58,8 +59,15 @@ export function preparedStatement(db: Db, query: SQL): PreparedWrite {
   return bound(clientOf(db), sql, params);
 }
 
-/** Statements, then builders (their `toSQL()`), in one `client.batch`: all commit or none does. Resolves to one result per statement, in order. */
-export async function batchWrites(client: Client, statements: InStatement[], builders: readonly unknown[] = []): Promise<ResultSet[]> {
+/**
+ * Statements, then builders (their `toSQL()`), in one `client.batch`: all
+ * commit or none does. Resolves to one result per statement, in order.
+ */
+export async function batchWrites(
+  client: Client,
+  statements: InStatement[],
+  builders: readonly unknown[] = [],
+): Promise<ResultSet[]> {
   const all = statements.slice();
   for (const builder of builders) {
     const { sql, params } = (builder as { toSQL(): { sql: string; params: unknown[] } }).toSQL();

@@ -38,7 +38,11 @@ export function prepared<T>(build: (db: Db) => T): (db: Db) => T {
  */
 export function placeholderBinder(params: unknown[]): (values: Record<string, unknown>) => InValue[] {
   const binders = params.map((param): ((values: Record<string, unknown>) => unknown) => {
-    const named = is(param, Placeholder) ? (param as Placeholder) : is(param, Param) && is((param as Param).value, Placeholder) ? ((param as Param).value as Placeholder) : null;
+    const named = is(param, Placeholder)
+      ? (param as Placeholder)
+      : is(param, Param) && is((param as Param).value, Placeholder)
+        ? ((param as Param).value as Placeholder)
+        : null;
     if (!named) return () => param;
     const encoder = named === param ? null : (param as Param).encoder;
     return (values) => {

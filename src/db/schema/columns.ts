@@ -6,6 +6,7 @@
  */
 import { integer } from 'drizzle-orm/sqlite-core';
 
-export const ts = (name?: string) => (name ? integer(name, { mode: 'timestamp_ms' }) : integer({ mode: 'timestamp_ms' }));
+export const ts = (name?: string) =>
+  name ? integer(name, { mode: 'timestamp_ms' }) : integer({ mode: 'timestamp_ms' });
 export const createdAt = () => ts().notNull();
 export const updatedAt = () => ts().notNull();

@@ -29,7 +29,9 @@ export const sessions = sqliteTable(
     idleExpiresAt: ts().notNull(),
     stepUpVerifiedAt: ts(),
     stepUpMethod: text(),
-    /** When the user signed in (RFC 9470 `auth_time`); copied along the chain. Null on sessions from before it existed. */
+    /**
+     * When the user signed in (RFC 9470 `auth_time`); copied along the chain. Null on sessions from before it existed.
+     */
     authTime: ts(),
     /** The sign-in method (`IssueMethod`), the source of the token's `amr`; copied along the chain. */
     authMethod: text(),
@@ -70,7 +72,9 @@ export const magicLinkTokens = sqliteTable(
      * `magic_link_confirmation` at request time. Rows from before the
      * column get `none`: they were issued under the original flow.
      */
-    confirmation: text({ enum: ['number_match', 'same_device', 'none'] }).notNull().default('none'),
+    confirmation: text({ enum: ['number_match', 'same_device', 'none'] })
+      .notNull()
+      .default('none'),
     /** number_match: the 2-digit number the asking tab shows. Stored as is: 90 values, a hash would not hide it. */
     confirmationNumber: integer(),
     /** same_device: b64url(SHA-256) of the asker's 32-byte binding. */

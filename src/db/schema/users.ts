@@ -95,9 +95,7 @@ export const totpCredentials = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('totp_credentials_one_enabled_per_user')
-      .on(t.userId)
-      .where(sql`enabled = 1`),
+    uniqueIndex('totp_credentials_one_enabled_per_user').on(t.userId).where(sql`enabled = 1`),
     index('totp_credentials_user_id_idx').on(t.userId),
     // Maintenance purges abandoned enrolments by age (services/maintenance.ts): without it, a full scan.
     index('totp_credentials_created_at_idx').on(t.createdAt),
@@ -113,7 +111,11 @@ export const webauthnChallenges = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text().$type<'registration' | 'authentication' | 'step_up'>().notNull(),
     challenge: text().notNull(),
-    context: text({ mode: 'json' }).$type<{ requirePrf?: boolean; prfRequested?: boolean; credentialId?: string } | null>(),
+    context: text({ mode: 'json' }).$type<{
+      requirePrf?: boolean;
+      prfRequested?: boolean;
+      credentialId?: string;
+    } | null>(),
     expiresAt: ts().notNull(),
     consumedAt: ts(),
     createdAt: createdAt(),

@@ -97,7 +97,11 @@ export const StepUpStatus = z.object({
 export const StepUpFreshResponse = z.extend(StepUpStatus, { message: z.literal('Success') });
 
 /** `GET /totp/status` (§3.12). */
-export const TotpStatus = z.object({ enabled: z.boolean(), verifiedAt: z.nullable(IsoTimestamp), lastUsedAt: z.nullable(IsoTimestamp) });
+export const TotpStatus = z.object({
+  enabled: z.boolean(),
+  verifiedAt: z.nullable(IsoTimestamp),
+  lastUsedAt: z.nullable(IsoTimestamp),
+});
 
 /** `POST /totp/enroll/start`: the only answer that carries the secret. */
 export const TotpEnrollmentStart = z.object({
@@ -119,7 +123,10 @@ export const TotpEnrollmentStart = z.object({
 export const WebAuthnOptions = z.looseObject({ challenge: z.string(), timeout: z.optional(z.number()) });
 
 /** `GET /organizations`. */
-export const OrganizationListResponse = z.object({ organizations: z.array(Organization), activeOrganizationId: z.nullable(z.string()) });
+export const OrganizationListResponse = z.object({
+  organizations: z.array(Organization),
+  activeOrganizationId: z.nullable(z.string()),
+});
 export const OrganizationResponse = z.object({ organization: Organization });
 export const MemberListResponse = z.object({ members: z.array(Member), total: z.number().check(z.int(), z.gte(0)) });
 export const MembershipResponse = z.object({ membership: Membership });
@@ -141,5 +148,13 @@ export const OrganizationSwitchResponse = z.object({
 /** The public face of an OAuth provider (§3.13). */
 export const PublicOAuthProvider = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()) });
 export const OAuthProviderListResponse = z.object({ providers: z.array(PublicOAuthProvider) });
-/** `binding`: the flow binding; the caller keeps it and sends it to the callback (the adapter keeps it in an HttpOnly cookie). */
-export const OAuthStartResponse = z.object({ provider: PublicOAuthProvider, state: z.string(), authorizationUrl: z.string(), binding: z.string() });
+/**
+ * `binding`: the flow binding; the caller keeps it and sends it to the callback
+ * (the adapter keeps it in an HttpOnly cookie).
+ */
+export const OAuthStartResponse = z.object({
+  provider: PublicOAuthProvider,
+  state: z.string(),
+  authorizationUrl: z.string(),
+  binding: z.string(),
+});

@@ -5,10 +5,21 @@
  * (`x-svc-auth-transport: bearer`) returns them. `delivery` never reaches a browser.
  */
 import { OAuthStartResponse, OrganizationSwitchResponse } from './account.js';
-import { LoginStartResponse, MagicLinkRequestResponse, MfaRequiredResponse, OtpGenerateResponse, RegistrationResponse, SessionEnvelope } from './session.js';
+import {
+  LoginStartResponse,
+  MagicLinkRequestResponse,
+  MfaRequiredResponse,
+  OtpGenerateResponse,
+  RegistrationResponse,
+  SessionEnvelope,
+} from './session.js';
 import * as z from 'zod/mini';
 
-export const AdapterLoginCookieResponse = z.pick(LoginStartResponse, { message: true, identifierType: true, loginMethods: true });
+export const AdapterLoginCookieResponse = z.pick(LoginStartResponse, {
+  message: true,
+  identifierType: true,
+  loginMethods: true,
+});
 export const AdapterRegistrationCookieResponse = z.omit(RegistrationResponse, { token: true, delivery: true });
 export const AdapterRegistrationBearerResponse = z.omit(RegistrationResponse, { delivery: true });
 export const AdapterOtpGenerateCookieResponse = z.omit(OtpGenerateResponse, { token: true, delivery: true });
@@ -16,9 +27,19 @@ export const AdapterOtpGenerateBearerResponse = z.omit(OtpGenerateResponse, { de
 export const AdapterMagicLinkRequestResponse = z.omit(MagicLinkRequestResponse, { delivery: true });
 export const AdapterSessionCookieResponse = z.omit(SessionEnvelope, { token: true, refreshToken: true });
 export const AdapterMfaRequiredCookieResponse = z.omit(MfaRequiredResponse, { token: true });
-export const AdapterSessionOrMfaCookieResponse = z.union([AdapterSessionCookieResponse, AdapterMfaRequiredCookieResponse]);
+export const AdapterSessionOrMfaCookieResponse = z.union([
+  AdapterSessionCookieResponse,
+  AdapterMfaRequiredCookieResponse,
+]);
 /** `POST /auth/refresh` in cookie transport: the envelope's non-secret fields (§5.7). */
-export const AdapterRefreshCookieResponse = z.omit(SessionEnvelope, { token: true, refreshToken: true, returnTo: true });
+export const AdapterRefreshCookieResponse = z.omit(SessionEnvelope, {
+  token: true,
+  refreshToken: true,
+  returnTo: true,
+});
 export const AdapterOrganizationSwitchCookieResponse = z.omit(OrganizationSwitchResponse, { token: true });
-/** `POST /auth/oauth/:providerId/start` in cookie transport: the flow binding is in the `svc-oauth-binding` cookie, not the body. */
+/**
+ * `POST /auth/oauth/:providerId/start` in cookie transport: the flow binding is
+ * in the `svc-oauth-binding` cookie, not the body.
+ */
 export const AdapterOAuthStartCookieResponse = z.omit(OAuthStartResponse, { binding: true });

@@ -49,7 +49,11 @@ export const AdminUserDetailResponse = z.object({
   organizations: z.array(z.extend(Organization, { membership: Membership })),
   events: z.array(AuthEvent),
 });
-export const AdminUserAnomaliesResponse = z.object({ suspiciousEvents: z.array(AuthEvent), relatedIps: z.array(z.string()), relatedAgents: z.array(z.string()) });
+export const AdminUserAnomaliesResponse = z.object({
+  suspiciousEvents: z.array(AuthEvent),
+  relatedIps: z.array(z.string()),
+  relatedAgents: z.array(z.string()),
+});
 export const DeviceReplacementResponse = z.object({
   userId: z.string(),
   revokedSessions: z.number().check(z.int(), z.gte(0)),
@@ -82,7 +86,11 @@ export const TimeseriesResponse = z.object({
     }),
   ),
 });
-export const LoginStatsResponse = z.object({ success: count, failed: count, successRate: z.number().check(z.gte(0), z.lte(1)) });
+export const LoginStatsResponse = z.object({
+  success: count,
+  failed: count,
+  successRate: z.number().check(z.gte(0), z.lte(1)),
+});
 export const GroupedSummaryResponse = z.object({
   summary: z.array(z.object({ key: z.string(), count })),
   outcomes: z.object({ success: count, failed: count, suspicious: count }),
@@ -103,7 +111,10 @@ export const DashboardResponse = z.object({
 
 // ---- §3.17 system config ----
 export const PublicConfigResponse = z.object({ loginMethods: z.array(z.enum(LOGIN_METHODS)), appName: z.string() });
-/** `GET /system-config/associations`: what `svcWellKnown` builds the association files from (all of it is published by them anyway). */
+/**
+ * `GET /system-config/associations`: what `svcWellKnown` builds the association
+ * files from (all of it is published by them anyway).
+ */
 export const PublicAssociationsResponse = z.object({
   webOrigins: z.array(z.string()),
   android: z.array(z.object({ packageName: z.string(), sha256CertFingerprints: z.array(z.string()) })),
@@ -112,7 +123,10 @@ export const PublicAssociationsResponse = z.object({
 export const RolesResponse = z.object({ roles: z.array(z.string()), defaultRoles: z.array(z.string()) });
 /** The stored config, key by key, with the same schemas the PATCH validates. */
 export const SystemConfigResponse = z.object(configSchemas);
-export const ConfigPatchResponse = z.object({ success: z.literal(true), updatedKeys: z.array(z.enum(Object.keys(configSchemas) as [keyof typeof configSchemas])) });
+export const ConfigPatchResponse = z.object({
+  success: z.literal(true),
+  updatedKeys: z.array(z.enum(Object.keys(configSchemas) as [keyof typeof configSchemas])),
+});
 
 const providerConfig = oauthProviderSchema(false);
 

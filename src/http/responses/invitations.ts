@@ -32,7 +32,10 @@ export const ReceivedInvitation = z.object({
   createdAt: IsoTimestamp,
 });
 
-/** `POST /organizations/:organizationId/invitations`: the same for every address (`delivery` in external delivery mode only). */
+/**
+ * `POST /organizations/:organizationId/invitations`: the same for every address
+ * (`delivery` in external delivery mode only).
+ */
 export const InvitationCreateResponse = z.object({ invitation: Invitation, ...deliveryField });
 /** The adapter's answer to the same route: `delivery` removed (§5.10). */
 export const InvitationResponse = z.object({ invitation: Invitation });

@@ -48,7 +48,12 @@ export const MagicLinkRequestResponse = z.object({
 
 /** `POST /magic-link/verify/:token`: the number challenge (nothing consumed yet) or the completed link. */
 export const MagicLinkVerifyResponse = z.union([
-  z.object({ status: z.literal('confirmation_required'), confirmation: z.literal('number_match'), choices: z.array(confirmationNumber).check(z.length(3)), requestedBy: RequestedBy }),
+  z.object({
+    status: z.literal('confirmation_required'),
+    confirmation: z.literal('number_match'),
+    choices: z.array(confirmationNumber).check(z.length(3)),
+    requestedBy: RequestedBy,
+  }),
   z.object({ message: z.literal('Success'), requestedBy: RequestedBy }),
 ]);
 
@@ -60,5 +65,14 @@ export const SessionOrMfaResponse = z.union([SessionEnvelope, MfaRequiredRespons
 
 /** `GET /.well-known/jwks.json` (§1.7). */
 export const JwksResponse = z.object({
-  keys: z.array(z.object({ kty: z.literal('RSA'), kid: z.string(), use: z.literal('sig'), alg: z.literal('RS256'), n: z.string(), e: z.string() })),
+  keys: z.array(
+    z.object({
+      kty: z.literal('RSA'),
+      kid: z.string(),
+      use: z.literal('sig'),
+      alg: z.literal('RS256'),
+      n: z.string(),
+      e: z.string(),
+    }),
+  ),
 });

@@ -38,7 +38,10 @@ export const DEVICE_REPLACEMENT_REASON = 'admin_device_replacement';
 
 type Statement = Parameters<Db['batch']>[0][number];
 
-export async function replaceDevices(deps: Pick<Deps, 'db' | 'clock' | 'events'>, input: DeviceReplacementInput): Promise<DeviceReplacementResult> {
+export async function replaceDevices(
+  deps: Pick<Deps, 'db' | 'clock' | 'events'>,
+  input: DeviceReplacementInput,
+): Promise<DeviceReplacementResult> {
   const { db, clock, events } = deps;
   const target = await findUserById(db, input.targetUserId);
   if (!target) throw fail('not_found', 'User not found');
@@ -48,16 +51,30 @@ export async function replaceDevices(deps: Pick<Deps, 'db' | 'clock' | 'events'>
 
   // Each slot is a statement whose rowsAffected is a reported count, or null when its flag is off.
   const counted: (Statement | null)[] = [
-    input.revokeSessions ? db.update(sessions).set(revoke).where(and(eq(sessions.userId, target.id), activeSessionWhere(nowMs))) : null,
+    input.revokeSessions
+      ? db
+          .update(sessions)
+          .set(revoke)
+          .where(and(eq(sessions.userId, target.id), activeSessionWhere(nowMs)))
+      : null,
     input.removePasskeys ? db.delete(credentials).where(eq(credentials.userId, target.id)) : null,
     input.disableTotp
-      ? db.update(totpCredentials).set({ enabled: false, updatedAt: now }).where(and(eq(totpCredentials.userId, target.id), eq(totpCredentials.enabled, true)))
+      ? db
+          .update(totpCredentials)
+          .set({ enabled: false, updatedAt: now })
+          .where(and(eq(totpCredentials.userId, target.id), eq(totpCredentials.enabled, true)))
       : null,
   ];
   const statements = counted.filter((s): s is Statement => s !== null);
   // Rotated-away sessions are not "active" (not counted), but their access tokens stay valid
   // until they expire; revoke them too so a thief's token dies with the recovery.
-  if (input.revokeSessions) statements.push(db.update(sessions).set(revoke).where(and(eq(sessions.userId, target.id), isNull(sessions.revokedAt))));
+  if (input.revokeSessions)
+    statements.push(
+      db
+        .update(sessions)
+        .set(revoke)
+        .where(and(eq(sessions.userId, target.id), isNull(sessions.revokedAt))),
+    );
 
   const results = statements.length ? await db.batch(statements as [Statement, ...Statement[]]) : [];
   let i = 0;
@@ -78,7 +95,11 @@ export async function replaceDevices(deps: Pick<Deps, 'db' | 'clock' | 'events'>
       revokedSessions,
       removedCredentials,
       disabledTotpCredentials,
-      options: { revokeSessions: input.revokeSessions, removePasskeys: input.removePasskeys, disableTotp: input.disableTotp },
+      options: {
+        revokeSessions: input.revokeSessions,
+        removePasskeys: input.removePasskeys,
+        disableTotp: input.disableTotp,
+      },
     },
   });
   return result;

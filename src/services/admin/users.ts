@@ -32,7 +32,11 @@ export interface AdminCreateUserInput {
 }
 
 /** Creates an unverified user; they finish registration through the email OTP. */
-export async function adminCreateUser(deps: AdminDeps, input: AdminCreateUserInput, actor: ActorFields): Promise<UserRow> {
+export async function adminCreateUser(
+  deps: AdminDeps,
+  input: AdminCreateUserInput,
+  actor: ActorFields,
+): Promise<UserRow> {
   await assertRolesAvailable(deps, input.roles);
   const now = new Date(deps.clock.now());
   const row = {
@@ -70,7 +74,12 @@ export interface AdminPatchUserInput {
  * email resets `emailVerified`, unless the same request sets them explicitly.
  * `revoked: true` revokes every session (reason `admin_user_revoked`).
  */
-export async function adminPatchUser(deps: AdminDeps, userId: string, patch: AdminPatchUserInput, actor: ActorFields): Promise<UserRow> {
+export async function adminPatchUser(
+  deps: AdminDeps,
+  userId: string,
+  patch: AdminPatchUserInput,
+  actor: ActorFields,
+): Promise<UserRow> {
   const current = await findUserById(deps.db, userId);
   if (!current) throw fail('not_found', 'User not found');
   if (patch.roles) await assertRolesAvailable(deps, patch.roles);
@@ -85,10 +94,13 @@ export async function adminPatchUser(deps: AdminDeps, userId: string, patch: Adm
     set.phoneVerified = false;
   }
   if (patch.emailVerified !== undefined) set.emailVerified = patch.emailVerified;
-  if (patch.phoneVerified !== undefined) set.phoneVerified = patch.phoneVerified && (set.phone ?? current.phone) !== null;
+  if (patch.phoneVerified !== undefined)
+    set.phoneVerified = patch.phoneVerified && (set.phone ?? current.phone) !== null;
   if (patch.roles !== undefined) set.roles = patch.roles;
   if (patch.revoked !== undefined) set.revoked = patch.revoked;
-  const changedFields = (Object.keys(set) as (keyof UserRow)[]).filter((k) => JSON.stringify(set[k]) !== JSON.stringify(current[k]));
+  const changedFields = (Object.keys(set) as (keyof UserRow)[]).filter(
+    (k) => JSON.stringify(set[k]) !== JSON.stringify(current[k]),
+  );
 
   const nowMs = deps.clock.now();
   if (changedFields.length) {
@@ -103,8 +115,14 @@ export async function adminPatchUser(deps: AdminDeps, userId: string, patch: Adm
   }
   // Revoking is applied even when the flag was already set, so stray sessions die.
   let revokedSessions = 0;
-  if (patch.revoked === true) revokedSessions = await revokeAllUserSessions(deps.db, userId, 'admin_user_revoked', nowMs);
-  await deps.events.record({ type: 'admin_user_updated', userId, ...actor, metadata: { changedFields, ...(patch.revoked ? { revokedSessions } : {}) } });
+  if (patch.revoked === true)
+    revokedSessions = await revokeAllUserSessions(deps.db, userId, 'admin_user_revoked', nowMs);
+  await deps.events.record({
+    type: 'admin_user_updated',
+    userId,
+    ...actor,
+    metadata: { changedFields, ...(patch.revoked ? { revokedSessions } : {}) },
+  });
   return (await findUserById(deps.db, userId))!;
 }
 
@@ -113,7 +131,12 @@ export async function adminPatchUser(deps: AdminDeps, userId: string, patch: Adm
  * cascade. The event keeps the id in metadata because `auth_events.user_id`
  * is set to null when the user row goes.
  */
-export async function deleteUserAccount(deps: AdminDeps, userId: string, actor: ActorFields, self: boolean): Promise<void> {
+export async function deleteUserAccount(
+  deps: AdminDeps,
+  userId: string,
+  actor: ActorFields,
+  self: boolean,
+): Promise<void> {
   const deleted = await deleteUserRow(deps.db, userId);
   if (!deleted) throw fail('not_found', 'User not found');
   await deps.events.record({ type: 'user_deleted', userId: null, ...actor, metadata: { deletedUserId: userId, self } });

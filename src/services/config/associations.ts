@@ -20,7 +20,13 @@ export function publicAssociations(cfg: Pick<SystemConfigValues, 'origins' | 'na
   return {
     webOrigins: [...new Set(cfg.origins.filter((o) => /^https?:/.test(o)).map((o) => o.replace(/\/$/, '')))],
     // Upper case, as `keytool` prints them and Google's statement examples show them.
-    android: cfg.native_apps.android.map((a) => ({ packageName: a.packageName, sha256CertFingerprints: a.sha256CertFingerprints.map((f) => f.toUpperCase()) })),
-    apple: cfg.native_apps.apple.map((a) => ({ appId: `${a.teamId}.${a.bundleId}`, applinksPaths: a.applinksPaths ?? [] })),
+    android: cfg.native_apps.android.map((a) => ({
+      packageName: a.packageName,
+      sha256CertFingerprints: a.sha256CertFingerprints.map((f) => f.toUpperCase()),
+    })),
+    apple: cfg.native_apps.apple.map((a) => ({
+      appId: `${a.teamId}.${a.bundleId}`,
+      applinksPaths: a.applinksPaths ?? [],
+    })),
   };
 }

@@ -11,7 +11,10 @@ import type { Deps } from '../../deps.js';
  * the roles in the same batch as the verification and the session, so a crash
  * can never leave a verified owner without the role.
  */
-export async function ownerGrantRole(deps: Pick<Deps, 'env' | 'config'>, user: Pick<UserRow, 'email' | 'roles'>): Promise<string | null> {
+export async function ownerGrantRole(
+  deps: Pick<Deps, 'env' | 'config'>,
+  user: Pick<UserRow, 'email' | 'roles'>,
+): Promise<string | null> {
   if (!deps.env.ownerEmails.includes(user.email.toLowerCase())) return null;
   const { available_roles } = await deps.config.get();
   const role = available_roles.includes('admin') ? 'admin' : 'admin:write';

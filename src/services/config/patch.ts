@@ -5,7 +5,13 @@
  */
 import * as z from 'zod/mini';
 import { oauthProviderSchema } from '../../config/oauth-provider.js';
-import { CONFIG_KEYS, configSchemas, crossKeyIssues, type ConfigKey, type SystemConfigValues } from '../../config/keys.js';
+import {
+  CONFIG_KEYS,
+  configSchemas,
+  crossKeyIssues,
+  type ConfigKey,
+  type SystemConfigValues,
+} from '../../config/keys.js';
 import type { Deps } from '../../deps.js';
 import { fail, type ApiError } from '../../errors.js';
 import { readConfigRows, rolesHeldByUsers } from '../../repositories/system-config.js';
@@ -15,7 +21,9 @@ import { safeParse } from '../../safe-parse.js';
 
 /** Every key optional, unknown keys rejected. */
 export const configPatchSchema = z.strictObject(
-  Object.fromEntries(CONFIG_KEYS.map((k) => [k, z.optional(configSchemas[k])])) as { [K in ConfigKey]: z.ZodMiniOptional<(typeof configSchemas)[K]> },
+  Object.fromEntries(CONFIG_KEYS.map((k) => [k, z.optional(configSchemas[k])])) as {
+    [K in ConfigKey]: z.ZodMiniOptional<(typeof configSchemas)[K]>;
+  },
 );
 
 export type ConfigPatch = Partial<SystemConfigValues>;
@@ -28,16 +36,39 @@ export async function readStoredConfig(deps: Pick<Deps, 'db'>): Promise<SystemCo
 }
 
 /** Cross-key rules of §6.4, in a fixed order so each refusal is deterministic. */
-async function crossKeyRefusal(deps: PatchDeps, before: SystemConfigValues, merged: SystemConfigValues): Promise<ApiError | null> {
+async function crossKeyRefusal(
+  deps: PatchDeps,
+  before: SystemConfigValues,
+  merged: SystemConfigValues,
+): Promise<ApiError | null> {
   const notAvailable = crossKeyIssues(merged)[0];
   // No role names in the body: they are the caller's own input (§0.4).
-  if (notAvailable) return fail('role_not_available', undefined, { details: { issues: [{ path: ['default_roles'], code: 'role_not_available', message: 'Every default role must be in available_roles' }] } });
+  if (notAvailable)
+    return fail('role_not_available', undefined, {
+      details: {
+        issues: [
+          {
+            path: ['default_roles'],
+            code: 'role_not_available',
+            message: 'Every default role must be in available_roles',
+          },
+        ],
+      },
+    });
 
   const dropped = before.available_roles.filter((r) => !merged.available_roles.includes(r));
   const droppedDefaults = dropped.filter((r) => before.default_roles.includes(r));
   if (droppedDefaults.length) {
     return fail('invalid_config', 'Invalid system config payload', {
-      details: { issues: [{ path: ['available_roles'], code: 'default_role_removed', message: 'available_roles cannot drop a role that is a current default role' }] },
+      details: {
+        issues: [
+          {
+            path: ['available_roles'],
+            code: 'default_role_removed',
+            message: 'available_roles cannot drop a role that is a current default role',
+          },
+        ],
+      },
     });
   }
   const held = await rolesHeldByUsers(deps.db, dropped);
@@ -50,7 +81,10 @@ async function crossKeyRefusal(deps: PatchDeps, before: SystemConfigValues, merg
  * Who applies a patch: the signed-in admin of the PATCH route, or no user
  * (the `svc config set` command line: `updated_by` null, events without actor).
  */
-export type PatchActor = Omit<ActorFields, 'actorUserId' | 'sessionId'> & { actorUserId: string | null; sessionId: string | null };
+export type PatchActor = Omit<ActorFields, 'actorUserId' | 'sessionId'> & {
+  actorUserId: string | null;
+  sessionId: string | null;
+};
 
 export interface PatchResult {
   updatedKeys: ConfigKey[];
@@ -62,7 +96,12 @@ export interface PatchResult {
  */
 export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: PatchActor): Promise<PatchResult> {
   const refuse = async (err: ApiError, keys: string[]): Promise<never> => {
-    await deps.events.record({ type: 'system_config_error', userId: actor.actorUserId, ...actor, metadata: { phase: 'patch', reason: err.code, keys } });
+    await deps.events.record({
+      type: 'system_config_error',
+      userId: actor.actorUserId,
+      ...actor,
+      metadata: { phase: 'patch', reason: err.code, keys },
+    });
     throw err;
   };
   const submittedKeys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).slice(0, 50) : [];
@@ -70,7 +109,13 @@ export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: Pa
   if (!parsed.success) {
     await refuse(
       fail('invalid_request', 'Request failed schema validation.', {
-        details: { issues: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message })) },
+        details: {
+          issues: parsed.error.issues.map((i) => ({
+            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+            code: i.code,
+            message: i.message,
+          })),
+        },
       }),
       submittedKeys,
     );
@@ -79,9 +124,19 @@ export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: Pa
   // Boot tolerates an invalid provider (it is hidden, §6.1); an admin write must not create one.
   const providerIssues = (patch.oauth_providers ?? []).flatMap((p, i) => {
     const r = safeParse(oauthProviderSchema(deps.env.production, deps.env.oauthClientSecretEnvs), p);
-    return r.success ? [] : r.error.issues.map((x) => ({ path: ['oauth_providers', i, ...x.path.map((k) => (typeof k === 'symbol' ? String(k) : k))], code: x.code, message: x.message }));
+    return r.success
+      ? []
+      : r.error.issues.map((x) => ({
+          path: ['oauth_providers', i, ...x.path.map((k) => (typeof k === 'symbol' ? String(k) : k))],
+          code: x.code,
+          message: x.message,
+        }));
   });
-  if (providerIssues.length) await refuse(fail('invalid_request', 'Request failed schema validation.', { details: { issues: providerIssues } }), submittedKeys);
+  if (providerIssues.length)
+    await refuse(
+      fail('invalid_request', 'Request failed schema validation.', { details: { issues: providerIssues } }),
+      submittedKeys,
+    );
   const updatedKeys = CONFIG_KEYS.filter((k) => k in patch);
   if (updatedKeys.length === 0) await refuse(fail('no_changes'), []);
 

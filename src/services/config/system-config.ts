@@ -140,7 +140,11 @@ export async function bootstrapSystemConfig(db: Db, env: EnvRecord, clock: Clock
     CONFIG_KEYS.filter((key) => !existing.has(key)),
     (key) => {
       const value = seedOrDefault(key, env);
-      if (value === undefined) throw new ConfigError(key, `is missing: set ${ENV_SEEDS[key][0]} (no row, no env seed and no built-in default)`);
+      if (value === undefined)
+        throw new ConfigError(
+          key,
+          `is missing: set ${ENV_SEEDS[key][0]} (no row, no env seed and no built-in default)`,
+        );
       values.push({ key, value });
     },
   );

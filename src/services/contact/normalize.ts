@@ -28,5 +28,8 @@ export const emailField = z.pipe(
 
 export const phoneField = z.pipe(
   z.string().check(z.maxLength(40)),
-  z.transform((v: string, ctx) => normalizePhone(v) ?? refuse(ctx, v, 'Invalid phone number (international format, starting with +)')),
+  z.transform(
+    (v: string, ctx) =>
+      normalizePhone(v) ?? refuse(ctx, v, 'Invalid phone number (international format, starting with +)'),
+  ),
 );

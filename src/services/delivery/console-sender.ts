@@ -9,7 +9,8 @@ export function createConsoleSender(write: (line: string) => void = (line) => co
   return {
     name: 'console',
     async send(message) {
-      const secret = message.code !== undefined ? `code: ${message.code}` : `link: ${message.magicLinkUrl ?? message.invitationUrl}`;
+      const secret =
+        message.code !== undefined ? `code: ${message.code}` : `link: ${message.magicLinkUrl ?? message.invitationUrl}`;
       write(`[svc-auth] DEV ONLY delivery (never enable in production) ${message.kind} to ${message.to} ${secret}`);
       return { accepted: true };
     },

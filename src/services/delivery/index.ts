@@ -35,14 +35,26 @@ export interface DispatchContext {
   attemptId?: string;
 }
 
-export async function dispatchMessage(deps: Pick<Deps, 'extensions' | 'config' | 'events' | 'log'>, payload: DeliveryPayload, ctx: DispatchContext): Promise<void> {
+export async function dispatchMessage(
+  deps: Pick<Deps, 'extensions' | 'config' | 'events' | 'log'>,
+  payload: DeliveryPayload,
+  ctx: DispatchContext,
+): Promise<void> {
   const sender = senderOf(deps);
   const base = { userId: ctx.userId, ipAddress: ctx.ipAddress, userAgent: ctx.userAgent };
   const channel = payload.kind === 'otp_sms' ? 'sms' : 'email';
   const metadata = { kind: payload.kind, channel, attemptId: ctx.attemptId };
   if (!sender) {
-    deps.log.log('warn', 'no delivery transport configured (DELIVERY_MODE=none) and external delivery was not requested', { kind: payload.kind });
-    await deps.events.record({ ...base, type: 'notification_failed', metadata: { ...metadata, reason: 'no_transport' } });
+    deps.log.log(
+      'warn',
+      'no delivery transport configured (DELIVERY_MODE=none) and external delivery was not requested',
+      { kind: payload.kind },
+    );
+    await deps.events.record({
+      ...base,
+      type: 'notification_failed',
+      metadata: { ...metadata, reason: 'no_transport' },
+    });
     return;
   }
   try {
@@ -52,7 +64,15 @@ export async function dispatchMessage(deps: Pick<Deps, 'extensions' | 'config' |
     await deps.events.record({ ...base, type: 'notification_sent', metadata: { ...metadata, provider: sender.name } });
   } catch (err) {
     // The error text of a transport may echo the request: log only its class.
-    deps.log.log('error', 'message delivery failed', { kind: payload.kind, provider: sender.name, error: (err as Error)?.name ?? 'Error' });
-    await deps.events.record({ ...base, type: 'notification_failed', metadata: { ...metadata, provider: sender.name, reason: 'send_failed' } });
+    deps.log.log('error', 'message delivery failed', {
+      kind: payload.kind,
+      provider: sender.name,
+      error: (err as Error)?.name ?? 'Error',
+    });
+    await deps.events.record({
+      ...base,
+      type: 'notification_failed',
+      metadata: { ...metadata, provider: sender.name, reason: 'send_failed' },
+    });
   }
 }

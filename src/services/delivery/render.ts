@@ -19,7 +19,14 @@ export function renderMessage(payload: DeliveryPayload, appName: string): Outbou
         html: `<p>Your ${escapeHtml(appName)} verification code is: <strong>${escapeHtml(payload.code)}</strong></p><p>It expires in 5 minutes. If you did not request it, ignore this email.</p>`,
       };
     case 'otp_sms':
-      return { kind: payload.kind, channel: 'sms', to: payload.to, code: payload.code, appName, text: `Your ${appName} verification code is: ${payload.code}` };
+      return {
+        kind: payload.kind,
+        channel: 'sms',
+        to: payload.to,
+        code: payload.code,
+        appName,
+        text: `Your ${appName} verification code is: ${payload.code}`,
+      };
     case 'magic_link_email': {
       // Who asked, so the owner can tell a link they did not request.
       const asked = `Requested from ${describeRequester(payload.requestedBy)}. If this wasn't you, ignore this email.`;

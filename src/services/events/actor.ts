@@ -1,4 +1,6 @@
-/** Who did an admin or account write, as event fields (contract §2.10): the routes fill it from the access credential. */
+/**
+ * Who did an admin or account write, as event fields (contract §2.10): the routes fill it from the access credential.
+ */
 export interface ActorFields {
   actorUserId: string;
   sessionId: string;

@@ -47,7 +47,8 @@ const insertEvent = prepared((db) =>
 );
 
 const isForeignKeyError = (err: unknown): boolean => {
-  for (let e = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) if (/FOREIGN KEY/i.test(e.message)) return true;
+  for (let e = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++)
+    if (/FOREIGN KEY/i.test(e.message)) return true;
   return false;
 };
 

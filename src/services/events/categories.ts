@@ -6,9 +6,22 @@
 
 export const EVENT_GROUPS = {
   login: ['login_started', 'login_failed', 'login_suspicious', 'account_locked'],
-  registration: ['user_created', 'registration_started', 'registration_success', 'registration_suspicious', 'registration_failed', 'owner_role_granted'],
+  registration: [
+    'user_created',
+    'registration_started',
+    'registration_success',
+    'registration_suspicious',
+    'registration_failed',
+    'owner_role_granted',
+  ],
   otp: ['otp_sent', 'verify_otp_success', 'verify_otp_failed', 'sms_budget_exceeded', 'sms_calling_code_blocked'],
-  magicLink: ['magic_link_requested', 'magic_link_success', 'magic_link_failed', 'magic_link_suspicious', 'magic_link_poll_completed_successfully'],
+  magicLink: [
+    'magic_link_requested',
+    'magic_link_success',
+    'magic_link_failed',
+    'magic_link_suspicious',
+    'magic_link_poll_completed_successfully',
+  ],
   webauthn: [
     'login_challenge',
     'webauthn_login_success',
@@ -19,17 +32,51 @@ export const EVENT_GROUPS = {
     'credential_updated',
     'credential_deleted',
   ],
-  token: ['session_issued', 'refresh_token_success', 'refresh_token_failed', 'refresh_token_suspicious', 'logout_success', 'session_revoked', 'bearer_token_failed', 'service_token_failed'],
-  totp: ['mfa_required', 'totp_enrollment_started', 'totp_enrollment_success', 'totp_success', 'totp_failed', 'totp_disabled', 'totp_suspicious', 'mfa_otp_success', 'mfa_otp_failed'],
+  token: [
+    'session_issued',
+    'refresh_token_success',
+    'refresh_token_failed',
+    'refresh_token_suspicious',
+    'logout_success',
+    'session_revoked',
+    'bearer_token_failed',
+    'service_token_failed',
+  ],
+  totp: [
+    'mfa_required',
+    'totp_enrollment_started',
+    'totp_enrollment_success',
+    'totp_success',
+    'totp_failed',
+    'totp_disabled',
+    'totp_suspicious',
+    'mfa_otp_success',
+    'mfa_otp_failed',
+  ],
   stepUp: ['step_up_challenge', 'step_up_success', 'step_up_failed', 'step_up_required'],
   oauth: ['oauth_login_started', 'oauth_login_success', 'oauth_login_failed', 'oauth_identity_linked'],
   system: ['system_config_read', 'system_config_updated', 'system_config_error', 'request_suspicious'],
 } as const satisfies Record<string, readonly string[]>;
 
-export const CATEGORIES = ['suspicious', 'login', 'registration', 'webauthn', 'oauth', 'magicLink', 'otp', 'totp', 'stepUp', 'token', 'system', 'other'] as const;
+export const CATEGORIES = [
+  'suspicious',
+  'login',
+  'registration',
+  'webauthn',
+  'oauth',
+  'magicLink',
+  'otp',
+  'totp',
+  'stepUp',
+  'token',
+  'system',
+  'other',
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-const groupOf = new Map<string, Category>(Object.entries(EVENT_GROUPS).flatMap(([group, types]) => types.map((t) => [t, group as Category])));
+const groupOf = new Map<string, Category>(
+  Object.entries(EVENT_GROUPS).flatMap(([group, types]) => types.map((t) => [t, group as Category])),
+);
 
 /** The metrics category of one event type (delivery, organization and admin events are `other`). */
 export function categoryOf(type: string): Category {
@@ -48,7 +95,14 @@ export function outcomeOf(type: string): Outcome {
 
 /** Sign-in outcomes for login statistics: an issued session vs a failed first or second factor. */
 export const LOGIN_SUCCESS_TYPES = ['session_issued'] as const;
-export const LOGIN_FAILURE_TYPES = ['login_failed', 'webauthn_login_failed', 'verify_otp_failed', 'totp_failed', 'magic_link_failed', 'oauth_login_failed'] as const;
+export const LOGIN_FAILURE_TYPES = [
+  'login_failed',
+  'webauthn_login_failed',
+  'verify_otp_failed',
+  'totp_failed',
+  'magic_link_failed',
+  'oauth_login_failed',
+] as const;
 
 /** SMS sends the pumping guard refused (allowlist or budget). */
 export const SMS_REFUSAL_TYPES = ['sms_budget_exceeded', 'sms_calling_code_blocked'] as const;

@@ -8,7 +8,15 @@ import type { Deps } from '../../deps.js';
 import { sessions, users } from '../../db/schema.js';
 import { countByBucketAndType, countByType, countSignInDetailByBucket } from '../../repositories/auth-event-queries.js';
 import { activeSessionWhere } from '../../repositories/sessions.js';
-import { CATEGORIES, categoryOf, LOGIN_FAILURE_TYPES, LOGIN_SUCCESS_TYPES, outcomeOf, SMS_REFUSAL_TYPES, type Category } from './categories.js';
+import {
+  CATEGORIES,
+  categoryOf,
+  LOGIN_FAILURE_TYPES,
+  LOGIN_SUCCESS_TYPES,
+  outcomeOf,
+  SMS_REFUSAL_TYPES,
+  type Category,
+} from './categories.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -29,8 +37,12 @@ export async function eventSummary(deps: MetricsDeps, w: Window) {
 
 export async function loginStats(deps: MetricsDeps, w: Window) {
   const rows = await countByType(deps.db, w.fromMs, w.toMs, [...LOGIN_SUCCESS_TYPES, ...LOGIN_FAILURE_TYPES]);
-  const success = rows.filter((r) => (LOGIN_SUCCESS_TYPES as readonly string[]).includes(r.type)).reduce((n, r) => n + r.count, 0);
-  const failed = rows.filter((r) => (LOGIN_FAILURE_TYPES as readonly string[]).includes(r.type)).reduce((n, r) => n + r.count, 0);
+  const success = rows
+    .filter((r) => (LOGIN_SUCCESS_TYPES as readonly string[]).includes(r.type))
+    .reduce((n, r) => n + r.count, 0);
+  const failed = rows
+    .filter((r) => (LOGIN_FAILURE_TYPES as readonly string[]).includes(r.type))
+    .reduce((n, r) => n + r.count, 0);
   return { success, failed, successRate: rate(success, failed) };
 }
 
@@ -44,7 +56,9 @@ export async function groupedSummary(deps: MetricsDeps, w: Window, groupBy: 'typ
     const o = outcomeOf(r.type);
     if (o) outcomes[o] += r.count;
   }
-  const summary = [...groups].map(([key, n]) => ({ key, count: n })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  const summary = [...groups]
+    .map(([key, n]) => ({ key, count: n }))
+    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
   return { summary, outcomes };
 }
 
@@ -57,12 +71,24 @@ const emptyCategories = () => Object.fromEntries(CATEGORIES.map((c) => [c, 0])) 
  */
 export async function timeseries(deps: MetricsDeps, w: Window, interval: 'hour' | 'day') {
   const size = interval === 'hour' ? HOUR_MS : DAY_MS;
-  const [rows, details] = await Promise.all([countByBucketAndType(deps.db, w.fromMs, w.toMs, size), countSignInDetailByBucket(deps.db, w.fromMs, w.toMs, size)]);
+  const [rows, details] = await Promise.all([
+    countByBucketAndType(deps.db, w.fromMs, w.toMs, size),
+    countSignInDetailByBucket(deps.db, w.fromMs, w.toMs, size),
+  ]);
   const first = Math.floor(w.fromMs / size) * size;
   const last = Math.floor(w.toMs / size) * size;
   const buckets = new Map<number, Bucket>();
   for (let start = first; start <= last; start += size) {
-    buckets.set(start, { start: new Date(start).toISOString(), success: 0, failed: 0, total: 0, categories: emptyCategories(), byType: {}, signInsByMethod: {}, otpSendsByChannel: {} });
+    buckets.set(start, {
+      start: new Date(start).toISOString(),
+      success: 0,
+      failed: 0,
+      total: 0,
+      categories: emptyCategories(),
+      byType: {},
+      signInsByMethod: {},
+      otpSendsByChannel: {},
+    });
   }
   for (const r of rows) {
     const b = buckets.get(Number(r.bucket));
@@ -98,7 +124,10 @@ interface Bucket {
 /** `page_count × page_size`; null when the database does not answer the pragmas (some remote servers). */
 export async function databaseSizeBytes(deps: MetricsDeps): Promise<number | null> {
   try {
-    const [pages, size] = await Promise.all([deps.database.client.execute('PRAGMA page_count'), deps.database.client.execute('PRAGMA page_size')]);
+    const [pages, size] = await Promise.all([
+      deps.database.client.execute('PRAGMA page_count'),
+      deps.database.client.execute('PRAGMA page_size'),
+    ]);
     const n = Number(pages.rows[0]?.[0]);
     const s = Number(size.rows[0]?.[0]);
     return Number.isFinite(n) && Number.isFinite(s) ? n * s : null;
@@ -114,7 +143,10 @@ export async function dashboard(deps: MetricsDeps) {
   const [[totalUsers], [activeSessions], [newUsers], logins, usage, databaseSize] = await Promise.all([
     deps.db.select({ n: count() }).from(users),
     deps.db.select({ n: count() }).from(sessions).where(activeSessionWhere(nowMs)),
-    deps.db.select({ n: count() }).from(users).where(gte(users.createdAt, new Date(day.fromMs))),
+    deps.db
+      .select({ n: count() })
+      .from(users)
+      .where(gte(users.createdAt, new Date(day.fromMs))),
     loginStats(deps, day),
     countByType(deps.db, day.fromMs, day.toMs, ['otp_sent', 'webauthn_login_success', ...SMS_REFUSAL_TYPES]),
     databaseSizeBytes(deps),

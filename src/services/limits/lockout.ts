@@ -11,7 +11,13 @@ import { authFailures, lockouts } from '../../db/schema.js';
 import { fail } from '../../errors.js';
 import type { AuthEvents, AuthEventInput } from '../events/auth-events.js';
 
-export const COUNTED_FAILURES = ['login_failed', 'webauthn_login_failed', 'verify_otp_failed', 'totp_failed', 'magic_link_failed'] as const;
+export const COUNTED_FAILURES = [
+  'login_failed',
+  'webauthn_login_failed',
+  'verify_otp_failed',
+  'totp_failed',
+  'magic_link_failed',
+] as const;
 export type CountedFailure = (typeof COUNTED_FAILURES)[number];
 
 export interface Lockout {
@@ -23,11 +29,22 @@ export interface Lockout {
    */
   assertNotLocked(subject: string, policy: LockoutPolicy, event: Omit<AuthEventInput, 'type'>): Promise<void>;
   /** Writes the failure row and starts a lock when the policy maximum is reached. */
-  recordFailure(subject: string, type: CountedFailure, policy: LockoutPolicy, event: Omit<AuthEventInput, 'type'>): Promise<void>;
+  recordFailure(
+    subject: string,
+    type: CountedFailure,
+    policy: LockoutPolicy,
+    event: Omit<AuthEventInput, 'type'>,
+  ): Promise<void>;
 }
 
 /** The lock check runs on every /login and code or passkey verify: prepared once. */
-const lockOf = prepared((db) => db.select({ lockedUntil: lockouts.lockedUntil }).from(lockouts).where(eq(lockouts.subject, sql.placeholder('subject'))).prepare());
+const lockOf = prepared((db) =>
+  db
+    .select({ lockedUntil: lockouts.lockedUntil })
+    .from(lockouts)
+    .where(eq(lockouts.subject, sql.placeholder('subject')))
+    .prepare(),
+);
 
 export function createLockout(db: Db, clock: Clock, events: AuthEvents): Lockout {
   async function lockedUntil(subject: string): Promise<number> {
@@ -46,7 +63,11 @@ export function createLockout(db: Db, clock: Clock, events: AuthEvents): Lockout
     async assertNotLocked(subject, policy, event) {
       const retryAfterSeconds = await this.retryAfterSeconds(subject, policy);
       if (retryAfterSeconds > 0) {
-        await events.record({ ...event, type: 'login_suspicious', metadata: { ...(event.metadata ?? {}), reason: 'locked' } });
+        await events.record({
+          ...event,
+          type: 'login_suspicious',
+          metadata: { ...(event.metadata ?? {}), reason: 'locked' },
+        });
         throw fail('account_locked', undefined, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
       }
     },
@@ -71,7 +92,11 @@ export function createLockout(db: Db, clock: Clock, events: AuthEvents): Lockout
           target: lockouts.subject,
           set: { lockedAt: new Date(now), lockedUntil: until, failureCount: sql`excluded.failure_count` },
         });
-      await events.record({ ...event, type: 'account_locked', metadata: { ...(event.metadata ?? {}), failures, lockoutSeconds: policy.lockoutSeconds } });
+      await events.record({
+        ...event,
+        type: 'account_locked',
+        metadata: { ...(event.metadata ?? {}), failures, lockoutSeconds: policy.lockoutSeconds },
+      });
     },
   };
 }

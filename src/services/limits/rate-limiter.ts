@@ -35,7 +35,12 @@ export interface RateLimiter {
 const upsertHit = prepared((db) =>
   db
     .insert(rateLimitCounters)
-    .values({ key: sql.placeholder('key'), windowStart: sql.placeholder('windowStart'), count: 1, expiresAt: sql.placeholder('expiresAt') })
+    .values({
+      key: sql.placeholder('key'),
+      windowStart: sql.placeholder('windowStart'),
+      count: 1,
+      expiresAt: sql.placeholder('expiresAt'),
+    })
     .onConflictDoUpdate({
       target: rateLimitCounters.key,
       set: {

@@ -22,7 +22,8 @@ export const CONFIRMATION_MAX = 99;
 const CHOICE_COUNT = 3;
 
 /** A uniform 2-digit number, 10–99. */
-export const randomConfirmationNumber = (): number => CONFIRMATION_MIN + randomInt(CONFIRMATION_MAX - CONFIRMATION_MIN + 1);
+export const randomConfirmationNumber = (): number =>
+  CONFIRMATION_MIN + randomInt(CONFIRMATION_MAX - CONFIRMATION_MIN + 1);
 
 /** What the request answers (for real and decoy alike) and what the row keeps. */
 export interface NewConfirmation {
@@ -33,11 +34,17 @@ export interface NewConfirmation {
 export function newConfirmation(mode: MagicLinkConfirmation): NewConfirmation {
   if (mode === 'number_match') {
     const n = randomConfirmationNumber();
-    return { body: { confirmation: mode, confirmationNumber: n }, row: { confirmation: mode, confirmationNumber: n, bindingHash: null } };
+    return {
+      body: { confirmation: mode, confirmationNumber: n },
+      row: { confirmation: mode, confirmationNumber: n, bindingHash: null },
+    };
   }
   if (mode === 'same_device') {
     const binding = newFlowBinding();
-    return { body: { confirmation: mode, binding }, row: { confirmation: mode, confirmationNumber: null, bindingHash: flowBindingHash(binding) } };
+    return {
+      body: { confirmation: mode, binding },
+      row: { confirmation: mode, confirmationNumber: null, bindingHash: flowBindingHash(binding) },
+    };
   }
   return { body: { confirmation: mode }, row: { confirmation: mode, confirmationNumber: null, bindingHash: null } };
 }
@@ -55,7 +62,8 @@ export function confirmationChoices(right: number): number[] {
 }
 
 /** Constant time, though the number is low-entropy: its guess is single-use anyway. */
-export const numberMatches = (stored: number | null, given: number): boolean => stored !== null && timingSafeEqual(String(stored), String(given));
+export const numberMatches = (stored: number | null, given: number): boolean =>
+  stored !== null && timingSafeEqual(String(stored), String(given));
 
 /** The presented binding against the link's stored hash (src/crypto/flow-binding.ts). */
 export const bindingMatches = flowBindingMatchesHash;

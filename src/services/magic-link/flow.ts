@@ -9,12 +9,26 @@ import { sha256Hex } from '../../crypto/hash.js';
 import { randomId, randomToken } from '../../crypto/random.js';
 import type { Deps, EphemeralAuth, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
-import { claimMagicLinkSession, findLiveMagicLink, findMagicLinkByHash, newestLiveMagicLink, replaceMagicLink, settleMagicLink, type MagicLinkRow } from '../../repositories/magic-links.js';
+import {
+  claimMagicLinkSession,
+  findLiveMagicLink,
+  findMagicLinkByHash,
+  newestLiveMagicLink,
+  replaceMagicLink,
+  settleMagicLink,
+  type MagicLinkRow,
+} from '../../repositories/magic-links.js';
 import { findUserById } from '../../repositories/users.js';
 import { clientFields } from '../events/auth-events.js';
 import type { DispatchContext } from '../delivery/index.js';
 import type { DeliveryPayload } from '../delivery/types.js';
-import { bindingMatches, confirmationChoices, newConfirmation, numberMatches, type NewConfirmation } from './confirmation.js';
+import {
+  bindingMatches,
+  confirmationChoices,
+  newConfirmation,
+  numberMatches,
+  type NewConfirmation,
+} from './confirmation.js';
 import { requestedBy, unknownRequester, type RequestedBy } from './requested-by.js';
 import { issueSession, type MfaRequiredBody, type SessionEnvelope } from '../session/issuance.js';
 
@@ -37,7 +51,8 @@ export function buildMagicLinkUrl(origins: readonly string[], redirectUri: strin
       throw fail('redirect_not_allowed');
     }
     const allowed = origins.filter((o) => /^https?:\/\//.test(o)).map((o) => new URL(o).origin);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !allowed.includes(url.origin)) throw fail('redirect_not_allowed');
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !allowed.includes(url.origin))
+      throw fail('redirect_not_allowed');
   } else {
     url = new URL(`${origins[0]!.replace(/\/+$/, '')}/verify-magiclink`);
   }
@@ -51,7 +66,11 @@ export interface MagicLinkRequestResult {
   dispatch: DispatchContext | null;
 }
 
-export async function requestMagicLink(deps: MlDeps, auth: EphemeralAuth, input: { redirectUri?: string; client: RequestContext }): Promise<MagicLinkRequestResult> {
+export async function requestMagicLink(
+  deps: MlDeps,
+  auth: EphemeralAuth,
+  input: { redirectUri?: string; client: RequestContext },
+): Promise<MagicLinkRequestResult> {
   const { client } = input;
   const { origins, magic_link_confirmation } = await deps.config.get();
   const raw = randomToken(32);
@@ -81,7 +100,12 @@ export async function requestMagicLink(deps: MlDeps, auth: EphemeralAuth, input:
     },
     new Date(now),
   );
-  await deps.events.record({ ...clientFields(client), type: 'magic_link_requested', userId: auth.user.id, metadata: { attemptId: auth.claims.jti } });
+  await deps.events.record({
+    ...clientFields(client),
+    type: 'magic_link_requested',
+    userId: auth.user.id,
+    metadata: { attemptId: auth.claims.jti },
+  });
   return {
     body,
     payload: { kind: 'magic_link_email', to: auth.user.email, magicLinkUrl, requestedBy: asker },
@@ -110,7 +134,12 @@ const requesterOf = (link: MagicLinkRow): RequestedBy => link.requestedBy ?? unk
  * as an unknown token. Unknown token → suspicious; used or expired → counted
  * failure of the link's user.
  */
-export async function verifyMagicLink(deps: MlDeps, rawToken: string, client: RequestContext, input: MagicLinkVerifyInput = {}): Promise<MagicLinkVerifyResult> {
+export async function verifyMagicLink(
+  deps: MlDeps,
+  rawToken: string,
+  client: RequestContext,
+  input: MagicLinkVerifyInput = {},
+): Promise<MagicLinkVerifyResult> {
   const now = deps.clock.now();
   const tokenHash = sha256Hex(rawToken);
   const fields = clientFields(client);
@@ -120,18 +149,34 @@ export async function verifyMagicLink(deps: MlDeps, rawToken: string, client: Re
 
   if (link.confirmation === 'same_device' && !bindingMatches(link.bindingHash, input.binding)) {
     // Not spent: the owner may still open it in the browser that asked. Same answer as an unknown token.
-    await deps.events.record({ ...fields, type: 'magic_link_failed', userId: link.userId, metadata: { reason: 'binding_mismatch' } });
+    await deps.events.record({
+      ...fields,
+      type: 'magic_link_failed',
+      userId: link.userId,
+      metadata: { reason: 'binding_mismatch' },
+    });
     throw fail('invalid_verification_token');
   }
   if (link.confirmation === 'number_match') {
     if (input.number === undefined) {
-      return { status: 'confirmation_required', confirmation: 'number_match', choices: confirmationChoices(link.confirmationNumber ?? 0), requestedBy: asker };
+      return {
+        status: 'confirmation_required',
+        confirmation: 'number_match',
+        choices: confirmationChoices(link.confirmationNumber ?? 0),
+        requestedBy: asker,
+      };
     }
     const matched = numberMatches(link.confirmationNumber, input.number);
-    if (!(await settleMagicLink(deps.db, link.id, new Date(now), !matched))) return refuseUnusable(deps, tokenHash, client);
+    if (!(await settleMagicLink(deps.db, link.id, new Date(now), !matched)))
+      return refuseUnusable(deps, tokenHash, client);
     if (!matched) {
       // The owner refused (or guessed): the link is spent and its poll never issues a session.
-      await deps.events.record({ ...fields, type: 'magic_link_failed', userId: link.userId, metadata: { reason: 'number_mismatch' } });
+      await deps.events.record({
+        ...fields,
+        type: 'magic_link_failed',
+        userId: link.userId,
+        metadata: { reason: 'number_mismatch' },
+      });
       throw fail('magic_link_confirmation_failed');
     }
   } else if (!(await settleMagicLink(deps.db, link.id, new Date(now), false))) {
@@ -149,7 +194,11 @@ async function refuseUnusable(deps: MlDeps, tokenHash: string, client: RequestCo
     const reason = known.usedAt ? 'used' : 'expired';
     const { lockout_policy } = await deps.config.get();
     await deps.events.record({ ...fields, type: 'magic_link_failed', userId: known.userId, metadata: { reason } });
-    await deps.lockout.recordFailure(known.userId, 'magic_link_failed', lockout_policy, { ...fields, userId: known.userId, metadata: { reason } });
+    await deps.lockout.recordFailure(known.userId, 'magic_link_failed', lockout_policy, {
+      ...fields,
+      userId: known.userId,
+      metadata: { reason },
+    });
   } else {
     await deps.events.record({ ...fields, type: 'magic_link_suspicious', metadata: { reason: 'invalid_token' } });
   }
@@ -157,25 +206,46 @@ async function refuseUnusable(deps: MlDeps, tokenHash: string, client: RequestCo
 }
 
 /** The poll. Null means 204 (pending, no link, device mismatch, already consumed, decoy). */
-export async function checkMagicLink(deps: MlDeps, auth: EphemeralAuth, client: RequestContext): Promise<SessionEnvelope | MfaRequiredBody | null> {
+export async function checkMagicLink(
+  deps: MlDeps,
+  auth: EphemeralAuth,
+  client: RequestContext,
+): Promise<SessionEnvelope | MfaRequiredBody | null> {
   const { lockout_policy } = await deps.config.get();
   const fields = clientFields(client);
-  await deps.lockout.assertNotLocked(auth.subject, lockout_policy, { ...fields, userId: auth.user?.id ?? null, metadata: { flow: 'magic_link', attemptId: auth.claims.jti } });
+  await deps.lockout.assertNotLocked(auth.subject, lockout_policy, {
+    ...fields,
+    userId: auth.user?.id ?? null,
+    metadata: { flow: 'magic_link', attemptId: auth.claims.jti },
+  });
   if (!auth.user) return null;
   const now = deps.clock.now();
   const link = await newestLiveMagicLink(deps.db, auth.user.id, new Date(now));
-  // No early return on `sessionIssuedAt`: the atomic claim below is the only judge (one session per link, even across instances).
-  // A refused link (wrong number) is used but never confirmed.
+  // No early return on `sessionIssuedAt`: the atomic claim below is the only judge (one session per link, even across
+  // instances). A refused link (wrong number) is used but never confirmed.
   if (!link || !link.usedAt || link.refusedAt) return null;
   const sameDevice =
-    !!client.ip && !!client.userAgent && timingSafeEqual(sha256Hex(client.ip), link.ipHash) && timingSafeEqual(sha256Hex(client.userAgent), link.userAgentHash);
+    !!client.ip &&
+    !!client.userAgent &&
+    timingSafeEqual(sha256Hex(client.ip), link.ipHash) &&
+    timingSafeEqual(sha256Hex(client.userAgent), link.userAgentHash);
   if (!sameDevice) {
-    await deps.events.record({ ...fields, type: 'magic_link_suspicious', userId: auth.user.id, metadata: { reason: 'device_mismatch', attemptId: auth.claims.jti } });
+    await deps.events.record({
+      ...fields,
+      type: 'magic_link_suspicious',
+      userId: auth.user.id,
+      metadata: { reason: 'device_mismatch', attemptId: auth.claims.jti },
+    });
     return null;
   }
   if ((await claimMagicLinkSession(deps.db, link.id, new Date(now))) !== 1) return null;
   const user = await findUserById(deps.db, auth.user.id);
   if (!user || user.revoked) return null;
-  await deps.events.record({ ...fields, type: 'magic_link_poll_completed_successfully', userId: user.id, metadata: { attemptId: auth.claims.jti } });
+  await deps.events.record({
+    ...fields,
+    type: 'magic_link_poll_completed_successfully',
+    userId: user.id,
+    metadata: { attemptId: auth.claims.jti },
+  });
   return issueSession(deps, { user, method: 'magic_link', client, attemptId: auth.claims.jti });
 }

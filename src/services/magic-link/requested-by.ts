@@ -37,7 +37,12 @@ export function requestedBy(client: Pick<RequestContext, 'userAgent' | 'place'>,
 }
 
 /** Rows from before `requested_by` existed. */
-export const unknownRequester = (createdAt: Date): RequestedBy => ({ browser: UNKNOWN, os: UNKNOWN, place: null, at: createdAt.toISOString() });
+export const unknownRequester = (createdAt: Date): RequestedBy => ({
+  browser: UNKNOWN,
+  os: UNKNOWN,
+  place: null,
+  at: createdAt.toISOString(),
+});
 
 /**
  * A place label from a trusted source, or null: letters, digits, spaces and

@@ -40,7 +40,8 @@ export class LinkRefused extends Error {
 const refuse = (reason: string, code: Parameters<typeof fail>[0], extras?: Record<string, unknown>) =>
   new LinkRefused(reason, fail(code, undefined, extras));
 
-const emailNotVerified = () => refuse('email_not_verified', 'oauth_email_not_verified', { code: 'oauth_email_not_verified' });
+const emailNotVerified = () =>
+  refuse('email_not_verified', 'oauth_email_not_verified', { code: 'oauth_email_not_verified' });
 
 /** OWNER_EMAIL (contract §0.6): the role a first verification of a listed email adds, or null. */
 async function ownerRole(deps: LinkDeps, email: string, roles: string[]): Promise<string | null> {
@@ -121,14 +122,29 @@ async function linkToLocalUser(call: LinkCall, local: UserRow): Promise<LinkResu
   const identityRow = { ...newIdentityRow(call), userId: local.id };
   if (claim) await claimUnverifiedUser(call, identityRow, role ? [...local.roles, role] : local.roles);
   else await insertOAuthIdentity(deps.db, identityRow);
-  if (role) await deps.events.record({ ...eventBase, type: 'owner_role_granted', userId: local.id, metadata: { role, method: 'oauth' } });
-  await deps.events.record({ ...eventBase, type: 'oauth_identity_linked', userId: local.id, metadata: { providerId: provider.id, claimed: claim } });
+  if (role)
+    await deps.events.record({
+      ...eventBase,
+      type: 'owner_role_granted',
+      userId: local.id,
+      metadata: { role, method: 'oauth' },
+    });
+  await deps.events.record({
+    ...eventBase,
+    type: 'oauth_identity_linked',
+    userId: local.id,
+    metadata: { providerId: provider.id, claimed: claim },
+  });
   const user = await findUserById(deps.db, local.id);
   return { user: user!, outcome: 'linked' };
 }
 
 /** An unverified account is claimed (contract §3.13): verified, pending codes gone, an unverified phone cleared. */
-async function claimUnverifiedUser({ deps, nowMs }: LinkCall, identityRow: IdentityRow & { userId: string }, roles: string[]): Promise<void> {
+async function claimUnverifiedUser(
+  { deps, nowMs }: LinkCall,
+  identityRow: IdentityRow & { userId: string },
+  roles: string[],
+): Promise<void> {
   const { db } = deps;
   await db.batch([
     insertOAuthIdentity(db, identityRow),
@@ -168,9 +184,20 @@ async function createOAuthUser(call: LinkCall): Promise<LinkResult> {
     }),
     insertOAuthIdentity(db, { ...newIdentityRow(call), userId }),
   ]);
-  await events.record({ ...eventBase, type: 'user_created', userId, metadata: { method: 'oauth', providerId: provider.id } });
-  if (role) await events.record({ ...eventBase, type: 'owner_role_granted', userId, metadata: { role, method: 'oauth' } });
-  await events.record({ ...eventBase, type: 'oauth_identity_linked', userId, metadata: { providerId: provider.id, claimed: false } });
+  await events.record({
+    ...eventBase,
+    type: 'user_created',
+    userId,
+    metadata: { method: 'oauth', providerId: provider.id },
+  });
+  if (role)
+    await events.record({ ...eventBase, type: 'owner_role_granted', userId, metadata: { role, method: 'oauth' } });
+  await events.record({
+    ...eventBase,
+    type: 'oauth_identity_linked',
+    userId,
+    metadata: { providerId: provider.id, claimed: false },
+  });
   const user = await findUserById(db, userId);
   return { user: user!, outcome: 'created' };
 }

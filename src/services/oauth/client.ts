@@ -94,7 +94,12 @@ export async function exchangeCodeForProfile(input: ExchangeInput): Promise<Reco
   const client: oauth.Client = { client_id: provider.clientId };
 
   const tokens = await step('token_exchange', async () => {
-    const params = oauth.validateAuthResponse(as, client, new URLSearchParams({ code: input.code }), oauth.expectNoState);
+    const params = oauth.validateAuthResponse(
+      as,
+      client,
+      new URLSearchParams({ code: input.code }),
+      oauth.expectNoState,
+    );
     const response = await oauth.authorizationCodeGrantRequest(
       as,
       client,
@@ -110,7 +115,12 @@ export async function exchangeCodeForProfile(input: ExchangeInput): Promise<Reco
       .catch(() => null)) as { id_token?: unknown } | null;
     const issuer = peekIssuer(peeked?.id_token);
     if (issuer) as = { ...as, issuer };
-    return oauth.processAuthorizationCodeResponse(as, client, response, oidc ? { expectedNonce: input.nonce, requireIdToken: true } : undefined);
+    return oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      response,
+      oidc ? { expectedNonce: input.nonce, requireIdToken: true } : undefined,
+    );
   });
 
   const idClaims = oidc ? oauth.getValidatedIdTokenClaims(tokens) : undefined;
@@ -119,10 +129,12 @@ export async function exchangeCodeForProfile(input: ExchangeInput): Promise<Reco
       ...options(),
       headers: { 'user-agent': 'svc-auth' },
     });
-    if (idClaims) return (await oauth.processUserInfoResponse(as, client, idClaims.sub, response)) as Record<string, unknown>;
+    if (idClaims)
+      return (await oauth.processUserInfoResponse(as, client, idClaims.sub, response)) as Record<string, unknown>;
     if (response.status !== 200) throw new OAuthExchangeError('userinfo', `status_${response.status}`);
     const body: unknown = await response.json();
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthExchangeError('userinfo', 'not_an_object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new OAuthExchangeError('userinfo', 'not_an_object');
     return body as Record<string, unknown>;
   });
 }

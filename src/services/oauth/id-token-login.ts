@@ -40,7 +40,12 @@ export function nonceMatches(claim: unknown, rawNonce: string): boolean {
 const nonceKey = (rawNonce: string) => `id-token-nonce:${toHex(sha256(rawNonce))}`;
 
 /** ID-token profiles use the standard OIDC claims, whatever paths the provider's userinfo needs. */
-const CLAIM_PATHS = { subjectJsonPath: 'sub', emailJsonPath: 'email', emailVerifiedJsonPath: 'email_verified', nameJsonPath: 'name' } as const;
+const CLAIM_PATHS = {
+  subjectJsonPath: 'sub',
+  emailJsonPath: 'email',
+  emailVerifiedJsonPath: 'email_verified',
+  nameJsonPath: 'name',
+} as const;
 
 export async function completeIdTokenLogin(
   deps: IdTokenDeps,
@@ -81,5 +86,11 @@ export async function completeIdTokenLogin(
   });
   if (!consumed) throw await failed('nonce_replayed', fail('id_token_replayed'));
 
-  return signInWithProfile(deps, { provider: { ...provider, ...CLAIM_PATHS }, source: claims, client, failed, metadata: { flow: 'id_token' } });
+  return signInWithProfile(deps, {
+    provider: { ...provider, ...CLAIM_PATHS },
+    source: claims,
+    client,
+    failed,
+    metadata: { flow: 'id_token' },
+  });
 }

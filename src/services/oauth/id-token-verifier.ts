@@ -13,7 +13,18 @@ import * as oauth from 'oauth4webapi';
 import { idTokenAudiences, type OAuthProviderConfig } from '../../config/oauth-provider.js';
 
 /** Asymmetric JWS algorithms only: `none` and the HMAC family (a key the app also holds) never verify. */
-export const ID_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+export const ID_TOKEN_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
 export const ID_TOKEN_SKEW_SECONDS = 30;
 /**
  * Oldest `iat` accepted. jose checks that `iat` is not in the future only when a maximum age is
@@ -84,7 +95,15 @@ async function jwksUriOf(provider: OAuthProviderConfig, production: boolean, now
 function jwksFor(uri: string): RemoteJwks {
   return (
     jwksByUrl.get(uri) ??
-    remember(jwksByUrl, uri, createRemoteJWKSet(new URL(uri), { cacheMaxAge: JWKS_MAX_AGE_MS, cooldownDuration: JWKS_REFETCH_COOLDOWN_MS, timeoutDuration: PROVIDER_TIMEOUT_MS }))
+    remember(
+      jwksByUrl,
+      uri,
+      createRemoteJWKSet(new URL(uri), {
+        cacheMaxAge: JWKS_MAX_AGE_MS,
+        cooldownDuration: JWKS_REFETCH_COOLDOWN_MS,
+        timeoutDuration: PROVIDER_TIMEOUT_MS,
+      }),
+    )
   );
 }
 
@@ -100,7 +119,8 @@ function reasonOf(err: unknown): IdTokenFailure | 'provider_unreachable' {
   if (err instanceof errors.JOSEAlgNotAllowed) return 'alg_not_allowed';
   if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys) return 'unknown_key';
   if (err instanceof errors.JWSSignatureVerificationFailed) return 'signature';
-  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || err instanceof ProviderUnreachable) return 'provider_unreachable';
+  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || err instanceof ProviderUnreachable)
+    return 'provider_unreachable';
   if (err instanceof errors.JOSEError) return 'malformed';
   // A failed JWKS fetch surfaces as the fetch's own error (TypeError, AbortError).
   return 'provider_unreachable';
@@ -125,7 +145,11 @@ export async function verifyIdToken(
       requiredClaims: ['sub', 'exp', 'iat'],
     });
     // OIDC Core §3.1.3.7 (4, 5): with several audiences, the authorized party must be one of ours.
-    if (Array.isArray(payload.aud) && payload.aud.length > 1 && !(typeof payload.azp === 'string' && audiences.includes(payload.azp))) {
+    if (
+      Array.isArray(payload.aud) &&
+      payload.aud.length > 1 &&
+      !(typeof payload.azp === 'string' && audiences.includes(payload.azp))
+    ) {
       return { ok: false, reason: 'audience', detail: 'azp' };
     }
     return { ok: true, claims: payload as JWTPayload & Record<string, unknown> };

@@ -26,20 +26,32 @@ import { signInWithProfile } from './sign-in.js';
 
 type OAuthDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'keys' | 'log' | 'refreshTokenHasher'>;
 
-const httpOrigins = (origins: string[]) => origins.filter((o) => /^https?:\/\//.test(o)).map((o) => o.replace(/\/$/, ''));
+const httpOrigins = (origins: string[]) =>
+  origins.filter((o) => /^https?:\/\//.test(o)).map((o) => o.replace(/\/$/, ''));
 
 /**
  * The redirect allowlist (contract §3.13, "Start"): exact string equality with
  * `redirectUris ∪ {redirectUri}` when that set is non-empty; otherwise the
  * URL's origin must equal an http(s) entry of `origins` (never a prefix match).
  */
-export function resolveRedirectUri(provider: OAuthProviderConfig, origins: string[], requested: string | undefined): string | null {
+export function resolveRedirectUri(
+  provider: OAuthProviderConfig,
+  origins: string[],
+  requested: string | undefined,
+): string | null {
   const allowed = [...provider.redirectUris, ...(provider.redirectUri ? [provider.redirectUri] : [])];
   const web = httpOrigins(origins);
   if (requested === undefined) return provider.redirectUri ?? (web[0] ? `${web[0]}/oauth/callback` : null);
   if (allowed.length > 0) return allowed.includes(requested) ? requested : null;
   const url = parseUrl(requested);
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || requested.includes('#')) return null;
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    requested.includes('#')
+  )
+    return null;
   return web.includes(url.origin) ? requested : null;
 }
 
@@ -94,17 +106,30 @@ export async function startOAuthLogin(
 
 export async function completeOAuthLogin(
   deps: OAuthDeps,
-  input: { provider: OAuthProviderConfig; code: string; state: string; binding?: string; client: RequestContext; fetch?: typeof fetch },
+  input: {
+    provider: OAuthProviderConfig;
+    code: string;
+    state: string;
+    binding?: string;
+    client: RequestContext;
+    fetch?: typeof fetch;
+  },
 ) {
   const { provider, client } = input;
   const now = deps.clock.now();
   const key = deps.env.secrets.oauthState;
   const failed = async (reason: string, err: ApiError, userId?: string) => {
-    await deps.events.record({ ...clientFields(client), type: 'oauth_login_failed', userId: userId ?? null, metadata: { providerId: provider.id, reason } });
+    await deps.events.record({
+      ...clientFields(client),
+      type: 'oauth_login_failed',
+      userId: userId ?? null,
+      metadata: { providerId: provider.id, reason },
+    });
     return err;
   };
 
-  // §1.9 checks 1–5, the flow binding, then 6: consumption before any provider call, so a failed exchange spends the state.
+  // §1.9 checks 1–5, the flow binding, then 6: consumption before any provider
+  // call, so a failed exchange spends the state.
   const checked = verifyOAuthState(key, input.state, { providerId: provider.id, nowMs: now });
   if (!checked.ok) throw await failed(`state_${checked.reason}`, fail('oauth_invalid_state'));
   const { payload } = checked;
@@ -125,12 +150,17 @@ export async function completeOAuthLogin(
   // Checked again at use: whatever path handed us this provider, a
   // variable the service reads for itself is never read here, so never posted to tokenUrl.
   if (clientSecretEnvProblem(provider.clientSecretEnv, deps.env.oauthClientSecretEnvs) !== null) {
-    deps.log.log('error', 'OAuth provider names a client secret env variable it may not use', { providerId: provider.id });
+    deps.log.log('error', 'OAuth provider names a client secret env variable it may not use', {
+      providerId: provider.id,
+    });
     throw await failed('client_secret_env_refused', fail('oauth_login_failed'));
   }
   const clientSecret = deps.env.raw[provider.clientSecretEnv];
   if (!clientSecret) {
-    deps.log.log('error', 'OAuth client secret env variable is not set', { providerId: provider.id, env: provider.clientSecretEnv });
+    deps.log.log('error', 'OAuth client secret env variable is not set', {
+      providerId: provider.id,
+      env: provider.clientSecretEnv,
+    });
     throw await failed('client_secret_missing', fail('oauth_login_failed'));
   }
 
@@ -148,9 +178,19 @@ export async function completeOAuthLogin(
     });
   } catch (err) {
     if (!(err instanceof OAuthExchangeError)) throw err;
-    deps.log.log('warn', 'OAuth provider exchange failed', { providerId: provider.id, stage: err.stage, detail: err.detail });
+    deps.log.log('warn', 'OAuth provider exchange failed', {
+      providerId: provider.id,
+      stage: err.stage,
+      detail: err.detail,
+    });
     throw await failed(err.stage, fail('oauth_login_failed'));
   }
 
-  return signInWithProfile(deps, { provider, source: json, client, failed, ...(payload.returnTo ? { returnTo: payload.returnTo } : {}) });
+  return signInWithProfile(deps, {
+    provider,
+    source: json,
+    client,
+    failed,
+    ...(payload.returnTo ? { returnTo: payload.returnTo } : {}),
+  });
 }

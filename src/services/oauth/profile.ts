@@ -31,7 +31,8 @@ export function normaliseEmail(value: unknown): string | null {
 }
 
 /** Boolean `true` or the string `"true"` (contract §3.13); anything else is unverified. */
-const isVerified = (value: unknown) => value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
+const isVerified = (value: unknown) =>
+  value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
 
 export type ProfileResult =
   | { ok: true; profile: OAuthProfile }
@@ -41,7 +42,11 @@ export function readProfile(provider: OAuthProviderConfig, json: Record<string, 
   const rawSubject = readPath(json, provider.subjectJsonPath);
   // Numeric ids (GitHub) are kept as their decimal string.
   const subject =
-    typeof rawSubject === 'string' ? rawSubject : typeof rawSubject === 'number' && Number.isSafeInteger(rawSubject) ? String(rawSubject) : '';
+    typeof rawSubject === 'string'
+      ? rawSubject
+      : typeof rawSubject === 'number' && Number.isSafeInteger(rawSubject)
+        ? String(rawSubject)
+        : '';
   if (!subject || subject.length > MAX_SUBJECT_LENGTH) return { ok: false, code: 'oauth_missing_subject' };
   const email = normaliseEmail(readPath(json, provider.emailJsonPath));
   if (!email) return { ok: false, code: 'oauth_missing_email' };
@@ -49,6 +54,11 @@ export function readProfile(provider: OAuthProviderConfig, json: Record<string, 
   const name = typeof rawName === 'string' && rawName.trim() ? rawName.trim().slice(0, 200) : undefined;
   return {
     ok: true,
-    profile: { subject, email, emailVerified: isVerified(readPath(json, provider.emailVerifiedJsonPath)), ...(name ? { name } : {}) },
+    profile: {
+      subject,
+      email,
+      emailVerified: isVerified(readPath(json, provider.emailVerifiedJsonPath)),
+      ...(name ? { name } : {}),
+    },
   };
 }

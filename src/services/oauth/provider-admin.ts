@@ -20,14 +20,26 @@ import { safeParse } from '../../safe-parse.js';
 type AdminDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events'>;
 
 const issuesOf = (error: z.core.$ZodError) =>
-  error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
+  error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    code: i.code,
+    message: i.message,
+  }));
 
-const invalid = (error: z.core.$ZodError) => fail('invalid_request', 'Request failed schema validation.', { details: { issues: issuesOf(error) } });
+const invalid = (error: z.core.$ZodError) =>
+  fail('invalid_request', 'Request failed schema validation.', { details: { issues: issuesOf(error) } });
 
 /** PATCH body: known fields only (values are checked on the merged provider); `null` resets a field. */
-export const patchSchema = z.strictObject(Object.fromEntries(PROVIDER_FIELDS.map((f) => [f, z.optional(z.unknown())])) as Record<string, z.ZodMiniOptional<z.ZodMiniUnknown>>);
+export const patchSchema = z.strictObject(
+  Object.fromEntries(PROVIDER_FIELDS.map((f) => [f, z.optional(z.unknown())])) as Record<
+    string,
+    z.ZodMiniOptional<z.ZodMiniUnknown>
+  >,
+);
 
-/** Whether the named variable is set; never asked of a name a provider may not use (no oracle on the service's own env). */
+/**
+ * Whether the named variable is set; never asked of a name a provider may not use (no oracle on the service's own env).
+ */
 const secretConfigured = (deps: AdminDeps, envName: unknown) =>
   typeof envName === 'string' &&
   clientSecretEnvProblem(envName, deps.env.oauthClientSecretEnvs) === null &&
@@ -40,14 +52,22 @@ const secretConfigured = (deps: AdminDeps, envName: unknown) =>
  * key (say, a pasted secret) is never echoed.
  */
 function adminView(deps: AdminDeps, e: ProviderEntry) {
-  if (e.provider) return { ...e.provider, secretConfigured: secretConfigured(deps, e.provider.clientSecretEnv), valid: true };
+  if (e.provider)
+    return { ...e.provider, secretConfigured: secretConfigured(deps, e.provider.clientSecretEnv), valid: true };
   const bad = new Set(e.issues.map((i) => String(i.path[0] ?? '')));
   const known = Object.fromEntries(PROVIDER_FIELDS.filter((f) => f in e.raw && !bad.has(f)).map((f) => [f, e.raw[f]]));
-  return { ...known, id: e.id, secretConfigured: !bad.has('clientSecretEnv') && secretConfigured(deps, e.raw.clientSecretEnv), valid: false, issues: e.issues };
+  return {
+    ...known,
+    id: e.id,
+    secretConfigured: !bad.has('clientSecretEnv') && secretConfigured(deps, e.raw.clientSecretEnv),
+    valid: false,
+    issues: e.issues,
+  };
 }
 
 /** Known fields only (for events and merges of stored entries). */
-const knownFields = (raw: Record<string, unknown>) => Object.fromEntries(PROVIDER_FIELDS.filter((f) => f in raw).map((f) => [f, raw[f]]));
+const knownFields = (raw: Record<string, unknown>) =>
+  Object.fromEntries(PROVIDER_FIELDS.filter((f) => f in raw).map((f) => [f, raw[f]]));
 
 async function storedEntries(deps: AdminDeps): Promise<Record<string, unknown>[]> {
   const cfg = await readStoredConfig(deps);
@@ -58,7 +78,13 @@ async function save(
   deps: AdminDeps,
   actor: ActorFields,
   next: Record<string, unknown>[],
-  change: { action: 'create' | 'update' | 'delete'; providerId: string; changedFields?: string[]; before: unknown; after: unknown },
+  change: {
+    action: 'create' | 'update' | 'delete';
+    providerId: string;
+    changedFields?: string[];
+    before: unknown;
+    after: unknown;
+  },
 ) {
   await writeConfigKeys(deps.db, { oauth_providers: next as { id: string }[] }, actor.actorUserId, deps.clock);
   deps.config.invalidate();
@@ -71,7 +97,11 @@ async function save(
 }
 
 export async function listProvidersForAdmin(deps: AdminDeps) {
-  const entries = validateProviderEntries(await storedEntries(deps), deps.env.production, deps.env.oauthClientSecretEnvs);
+  const entries = validateProviderEntries(
+    await storedEntries(deps),
+    deps.env.production,
+    deps.env.oauthClientSecretEnvs,
+  );
   return entries.map((e) => adminView(deps, e));
 }
 
@@ -81,7 +111,12 @@ export async function createProvider(deps: AdminDeps, body: unknown, actor: Acto
   const provider = parsed.data;
   const current = await storedEntries(deps);
   if (current.some((p) => p.id === provider.id)) throw fail('already_exists', 'OAuth provider already exists');
-  await save(deps, actor, [...current, provider], { action: 'create', providerId: provider.id, before: null, after: provider });
+  await save(deps, actor, [...current, provider], {
+    action: 'create',
+    providerId: provider.id,
+    before: null,
+    after: provider,
+  });
   return { ...provider, secretConfigured: secretConfigured(deps, provider.clientSecretEnv) };
 }
 
@@ -101,7 +136,8 @@ export async function patchProvider(deps: AdminDeps, id: string, body: unknown, 
   const before = knownFields(current[index]!);
   const merged: Record<string, unknown> = { ...before };
   for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete merged[k]; // back to the default (or unset)
+    if (v === null)
+      delete merged[k]; // back to the default (or unset)
     else if (v !== undefined) merged[k] = v;
   }
   merged.id = id;
@@ -109,7 +145,13 @@ export async function patchProvider(deps: AdminDeps, id: string, body: unknown, 
   if (!parsed.success) throw invalid(parsed.error);
   const provider: OAuthProviderConfig = parsed.data;
   const next = current.map((p, i) => (i === index ? provider : p));
-  await save(deps, actor, next, { action: 'update', providerId: id, changedFields: Object.keys(patch), before, after: provider });
+  await save(deps, actor, next, {
+    action: 'update',
+    providerId: id,
+    changedFields: Object.keys(patch),
+    before,
+    after: provider,
+  });
   return { ...provider, secretConfigured: secretConfigured(deps, provider.clientSecretEnv) };
 }
 
@@ -117,6 +159,11 @@ export async function deleteProvider(deps: AdminDeps, id: string, actor: ActorFi
   const current = await storedEntries(deps);
   const existing = current.find((p) => p.id === id);
   if (!existing) throw fail('not_found', 'OAuth provider not found');
-  await save(deps, actor, current.filter((p) => p.id !== id), { action: 'delete', providerId: id, before: knownFields(existing), after: null });
+  await save(
+    deps,
+    actor,
+    current.filter((p) => p.id !== id),
+    { action: 'delete', providerId: id, before: knownFields(existing), after: null },
+  );
   return { success: true as const, id };
 }

@@ -27,7 +27,11 @@ type ProviderDeps = Pick<Deps, 'config' | 'env' | 'events' | 'log'>;
 
 const memo = new WeakMap<object, { version: string; entries: ProviderEntry[] }>();
 
-export function validateProviderEntries(raw: readonly Record<string, unknown>[], production: boolean, secretEnvAllowlist: readonly string[] = []): ProviderEntry[] {
+export function validateProviderEntries(
+  raw: readonly Record<string, unknown>[],
+  production: boolean,
+  secretEnvAllowlist: readonly string[] = [],
+): ProviderEntry[] {
   const schema = oauthProviderSchema(production, secretEnvAllowlist);
   return raw.map((entry) => {
     const parsed = safeParse(schema, entry);
@@ -37,7 +41,10 @@ export function validateProviderEntries(raw: readonly Record<string, unknown>[],
       provider: parsed.success ? parsed.data : null,
       issues: parsed.success
         ? []
-        : parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })),
+        : parsed.error.issues.map((i) => ({
+            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+            message: i.message,
+          })),
     };
   });
 }
@@ -76,4 +83,3 @@ export async function requireUsableProvider(deps: ProviderDeps, providerId: stri
   if (!provider) throw fail('oauth_provider_not_found');
   return provider;
 }
-

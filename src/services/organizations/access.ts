@@ -23,7 +23,11 @@ export interface OrganizationAccess {
 
 export const notFoundOrganization = () => fail('not_found', 'Organization not found');
 
-export function accessFor(user: Pick<UserRow, 'roles'>, organization: OrganizationRow, membership: MembershipRow | null): OrganizationAccess {
+export function accessFor(
+  user: Pick<UserRow, 'roles'>,
+  organization: OrganizationRow,
+  membership: MembershipRow | null,
+): OrganizationAccess {
   const globalWrite = satisfiesAny(user.roles, ['admin:write']);
   const globalRead = satisfiesAny(user.roles, ['admin:read']);
   const memberRoles = membership?.roles ?? [];
@@ -40,8 +44,15 @@ export function accessFor(user: Pick<UserRow, 'roles'>, organization: Organizati
 }
 
 /** Loads the organization and the caller's membership; unknown id → 404. */
-export async function loadAccess(db: Db, user: Pick<UserRow, 'id' | 'roles'>, organizationId: string): Promise<OrganizationAccess> {
-  const [organization, membership] = await Promise.all([findOrganization(db, organizationId), findMembership(db, organizationId, user.id)]);
+export async function loadAccess(
+  db: Db,
+  user: Pick<UserRow, 'id' | 'roles'>,
+  organizationId: string,
+): Promise<OrganizationAccess> {
+  const [organization, membership] = await Promise.all([
+    findOrganization(db, organizationId),
+    findMembership(db, organizationId, user.id),
+  ]);
   if (!organization) throw notFoundOrganization();
   return accessFor(user, organization, membership);
 }

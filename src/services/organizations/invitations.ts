@@ -26,7 +26,10 @@ import type { OrganizationInvitationPayload } from '../delivery/types.js';
 import { loadAccess, requireAccessRight } from './access.js';
 import { assertMemberRoles, assertOwnerChange, DEFAULT_MEMBER_ROLES } from './members.js';
 
-/** How long an invitation can be accepted; a re-invite starts a new period. The email renderings say "7 days" (delivery/render.ts, common/messaging.ts). */
+/**
+ * How long an invitation can be accepted; a re-invite starts a new period. The email renderings say "7 days"
+ * (delivery/render.ts, common/messaging.ts).
+ */
 export const INVITATION_TTL_SECONDS = 7 * 86_400;
 
 type InvitationDeps = Pick<Deps, 'db' | 'clock' | 'events' | 'config'>;
@@ -52,7 +55,13 @@ export interface InviteResult {
   dispatch: DispatchContext;
 }
 
-export async function createInvitation(deps: InvitationDeps, inviter: UserRow, organizationId: string, input: InviteInput, actor: ActorFields): Promise<InviteResult> {
+export async function createInvitation(
+  deps: InvitationDeps,
+  inviter: UserRow,
+  organizationId: string,
+  input: InviteInput,
+  actor: ActorFields,
+): Promise<InviteResult> {
   const access = await loadAccess(deps.db, inviter, organizationId);
   requireAccessRight(access, 'manager');
   const roles = input.roles ?? DEFAULT_MEMBER_ROLES;
@@ -71,28 +80,55 @@ export async function createInvitation(deps: InvitationDeps, inviter: UserRow, o
     createdAt: new Date(nowMs),
     expiresAt: new Date(nowMs + INVITATION_TTL_SECONDS * 1000),
   });
-  await deps.events.record({ type: 'organization_invitation_created', userId: inviter.id, ...actor, metadata: { organizationId, invitationId: invitation.id, roles, scopes } });
+  await deps.events.record({
+    type: 'organization_invitation_created',
+    userId: inviter.id,
+    ...actor,
+    metadata: { organizationId, invitationId: invitation.id, roles, scopes },
+  });
   const { origins } = await deps.config.get();
   return {
     invitation,
-    payload: { kind: 'organization_invitation_email', to: invitation.email, organizationName: access.organization.name, invitationUrl: invitationUrl(origins, invitation.id), invitedBy: inviter.email },
+    payload: {
+      kind: 'organization_invitation_email',
+      to: invitation.email,
+      organizationName: access.organization.name,
+      invitationUrl: invitationUrl(origins, invitation.id),
+      invitedBy: inviter.email,
+    },
     // The delivery audit rows name the inviter: the invitee's account (if any) is never looked up.
     dispatch: { userId: inviter.id, ipAddress: actor.ipAddress, userAgent: actor.userAgent },
   };
 }
 
-export async function listInvitations(deps: InvitationDeps, user: UserRow, organizationId: string, page: { limit: number; offset: number }) {
+export async function listInvitations(
+  deps: InvitationDeps,
+  user: UserRow,
+  organizationId: string,
+  page: { limit: number; offset: number },
+) {
   const access = await loadAccess(deps.db, user, organizationId);
   requireAccessRight(access, 'manager');
   return listOrganizationInvitations(deps.db, organizationId, page, deps.clock.now());
 }
 
-export async function revokeInvitation(deps: InvitationDeps, user: UserRow, organizationId: string, invitationId: string, actor: ActorFields): Promise<void> {
+export async function revokeInvitation(
+  deps: InvitationDeps,
+  user: UserRow,
+  organizationId: string,
+  invitationId: string,
+  actor: ActorFields,
+): Promise<void> {
   const access = await loadAccess(deps.db, user, organizationId);
   requireAccessRight(access, 'manager');
   const row = await revokeInvitationRow(deps.db, organizationId, invitationId, deps.clock.now());
   if (!row) throw notFoundInvitation();
-  await deps.events.record({ type: 'organization_invitation_revoked', userId: user.id, ...actor, metadata: { organizationId, invitationId } });
+  await deps.events.record({
+    type: 'organization_invitation_revoked',
+    userId: user.id,
+    ...actor,
+    metadata: { organizationId, invitationId },
+  });
 }
 
 /** Only a verified email proves the invitation is addressed to this user. */
@@ -103,26 +139,57 @@ export async function myInvitations(deps: InvitationDeps, user: UserRow) {
   return email ? listPendingForEmail(deps.db, email, deps.clock.now()) : [];
 }
 
-export async function acceptInvitation(deps: InvitationDeps, user: UserRow, invitationId: string, actor: ActorFields): Promise<MembershipRow> {
+export async function acceptInvitation(
+  deps: InvitationDeps,
+  user: UserRow,
+  invitationId: string,
+  actor: ActorFields,
+): Promise<MembershipRow> {
   const email = verifiedEmail(user);
   if (!email) throw notFoundInvitation();
   const nowMs = deps.clock.now();
-  const outcome = await acceptInvitationRow(deps.db, { id: invitationId, email, userId: user.id, membershipId: randomId(), nowMs });
+  const outcome = await acceptInvitationRow(deps.db, {
+    id: invitationId,
+    email,
+    userId: user.id,
+    membershipId: randomId(),
+    nowMs,
+  });
   if (!outcome.accepted) throw notFoundInvitation();
   const invitation = (await findInvitation(deps.db, invitationId))!;
   const { organizationId, roles, scopes } = invitation;
-  await deps.events.record({ type: 'organization_invitation_accepted', userId: user.id, ...actor, metadata: { organizationId, invitationId, roles, scopes } });
+  await deps.events.record({
+    type: 'organization_invitation_accepted',
+    userId: user.id,
+    ...actor,
+    metadata: { organizationId, invitationId, roles, scopes },
+  });
   if (outcome.membershipCreated) {
-    await deps.events.record({ type: 'organization_member_added', userId: user.id, ...actor, metadata: { organizationId, roles, scopes, invitationId } });
+    await deps.events.record({
+      type: 'organization_member_added',
+      userId: user.id,
+      ...actor,
+      metadata: { organizationId, roles, scopes, invitationId },
+    });
   }
   const membership = await findMembership(deps.db, organizationId, user.id);
   if (!membership) throw notFoundInvitation(); // removed again in between
   return membership;
 }
 
-export async function declineInvitation(deps: InvitationDeps, user: UserRow, invitationId: string, actor: ActorFields): Promise<void> {
+export async function declineInvitation(
+  deps: InvitationDeps,
+  user: UserRow,
+  invitationId: string,
+  actor: ActorFields,
+): Promise<void> {
   const email = verifiedEmail(user);
   const row = email ? await declineInvitationRow(deps.db, invitationId, email, deps.clock.now()) : null;
   if (!row) throw notFoundInvitation();
-  await deps.events.record({ type: 'organization_invitation_declined', userId: user.id, ...actor, metadata: { organizationId: row.organizationId, invitationId } });
+  await deps.events.record({
+    type: 'organization_invitation_declined',
+    userId: user.id,
+    ...actor,
+    metadata: { organizationId: row.organizationId, invitationId },
+  });
 }

@@ -30,7 +30,8 @@ export async function assertMemberRoles(deps: MemberDeps, roles: string[]) {
 /** Granting `owner`, or changing or removing an owner's membership, needs an owner (or global admin:write). */
 export function assertOwnerChange(access: OrganizationAccess, before: string[], after: string[]) {
   const touchesOwner = before.includes('owner') || after.includes('owner');
-  if (touchesOwner && !access.canManageOwners) throw fail('forbidden', 'Only an owner can change owners', { required: ['owner'] });
+  if (touchesOwner && !access.canManageOwners)
+    throw fail('forbidden', 'Only an owner can change owners', { required: ['owner'] });
 }
 
 export interface AddMemberInput {
@@ -40,14 +41,22 @@ export interface AddMemberInput {
   scopes?: string[];
 }
 
-export async function addMember(deps: MemberDeps, actorUser: UserRow, organizationId: string, input: AddMemberInput, actor: ActorFields): Promise<MembershipRow> {
+export async function addMember(
+  deps: MemberDeps,
+  actorUser: UserRow,
+  organizationId: string,
+  input: AddMemberInput,
+  actor: ActorFields,
+): Promise<MembershipRow> {
   const access = await loadAccess(deps.db, actorUser, organizationId);
   requireAccessRight(access, 'manager');
   const roles = input.roles ?? DEFAULT_MEMBER_ROLES;
   const scopes = input.scopes ?? [];
   await assertMemberRoles(deps, roles);
   assertOwnerChange(access, [], roles);
-  const target = input.userId ? await findUserById(deps.db, input.userId) : await findUserByEmail(deps.db, input.email!);
+  const target = input.userId
+    ? await findUserById(deps.db, input.userId)
+    : await findUserByEmail(deps.db, input.email!);
   if (!target) throw fail('not_found', 'User not found');
   const now = new Date(deps.clock.now());
   const res = await deps.db
@@ -55,7 +64,12 @@ export async function addMember(deps: MemberDeps, actorUser: UserRow, organizati
     .values({ id: randomId(), organizationId, userId: target.id, roles, scopes, createdAt: now, updatedAt: now })
     .onConflictDoNothing();
   if (res.rowsAffected === 0) throw fail('already_exists', 'User is already an organization member');
-  await deps.events.record({ type: 'organization_member_added', userId: target.id, ...actor, metadata: { organizationId, roles, scopes } });
+  await deps.events.record({
+    type: 'organization_member_added',
+    userId: target.id,
+    ...actor,
+    metadata: { organizationId, roles, scopes },
+  });
   return (await findMembership(deps.db, organizationId, target.id))!;
 }
 
@@ -64,7 +78,14 @@ export interface UpdateMemberInput {
   scopes?: string[];
 }
 
-export async function updateMember(deps: MemberDeps, actorUser: UserRow, organizationId: string, userId: string, input: UpdateMemberInput, actor: ActorFields): Promise<MembershipRow> {
+export async function updateMember(
+  deps: MemberDeps,
+  actorUser: UserRow,
+  organizationId: string,
+  userId: string,
+  input: UpdateMemberInput,
+  actor: ActorFields,
+): Promise<MembershipRow> {
   const access = await loadAccess(deps.db, actorUser, organizationId);
   requireAccessRight(access, 'manager');
   const current = await findMembership(deps.db, organizationId, userId);
@@ -76,11 +97,22 @@ export async function updateMember(deps: MemberDeps, actorUser: UserRow, organiz
   const outcome = await updateMembershipGuarded(deps.db, organizationId, userId, { roles, scopes }, deps.clock.now());
   if (outcome === 'missing') throw fail('not_found', 'Membership not found');
   if (outcome === 'last_owner') throw fail('last_owner');
-  await deps.events.record({ type: 'organization_member_updated', userId, ...actor, metadata: { organizationId, roles, scopes } });
+  await deps.events.record({
+    type: 'organization_member_updated',
+    userId,
+    ...actor,
+    metadata: { organizationId, roles, scopes },
+  });
   return (await findMembership(deps.db, organizationId, userId))!;
 }
 
-export async function removeMember(deps: MemberDeps, actorUser: UserRow, organizationId: string, userId: string, actor: ActorFields): Promise<void> {
+export async function removeMember(
+  deps: MemberDeps,
+  actorUser: UserRow,
+  organizationId: string,
+  userId: string,
+  actor: ActorFields,
+): Promise<void> {
   const access = await loadAccess(deps.db, actorUser, organizationId);
   requireAccessRight(access, 'manager');
   const current = await findMembership(deps.db, organizationId, userId);

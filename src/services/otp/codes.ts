@@ -7,7 +7,14 @@ import { timingSafeEqual } from '../../../common/encoding.js';
 import { hmacSha256Hex } from '../../crypto/hash.js';
 import { randomInt } from '../../crypto/random.js';
 import type { Deps } from '../../deps.js';
-import { consumeOtpCode, countWrongAttempt, deleteOtpCode, findOtpCode, upsertOtpCode, type OtpChannel } from '../../repositories/otp-codes.js';
+import {
+  consumeOtpCode,
+  countWrongAttempt,
+  deleteOtpCode,
+  findOtpCode,
+  upsertOtpCode,
+  type OtpChannel,
+} from '../../repositories/otp-codes.js';
 
 export type { OtpChannel } from '../../repositories/otp-codes.js';
 
@@ -23,7 +30,8 @@ export function generateOtpCode(channel: OtpChannel): string {
   return code;
 }
 
-export const normaliseOtpCode = (channel: OtpChannel, raw: string): string => (channel === 'email' ? raw.trim().toUpperCase() : raw.trim());
+export const normaliseOtpCode = (channel: OtpChannel, raw: string): string =>
+  channel === 'email' ? raw.trim().toUpperCase() : raw.trim();
 
 export function otpCodeHash(key: string, userId: string, channel: OtpChannel, code: string): string {
   return `hmac-sha256:${hmacSha256Hex(key, `svc/otp:${userId}:${channel}:${normaliseOtpCode(channel, code)}`)}`;
@@ -47,7 +55,12 @@ export async function issueOtpCode(deps: OtpDeps, userId: string, channel: OtpCh
 
 export type OtpCheck = 'ok' | 'no_code' | 'expired' | 'wrong';
 
-export async function checkOtpCode(deps: OtpDeps, userId: string, channel: OtpChannel, submitted: string): Promise<OtpCheck> {
+export async function checkOtpCode(
+  deps: OtpDeps,
+  userId: string,
+  channel: OtpChannel,
+  submitted: string,
+): Promise<OtpCheck> {
   const row = await findOtpCode(deps.db, userId, channel);
   if (!row) return 'no_code';
   if (row.expiresAt.getTime() <= deps.clock.now()) {

@@ -28,7 +28,10 @@ export interface OtpGenerateResult {
 
 async function decoyHasVerifiedPhone(deps: FlowDeps, auth: EphemeralAuth): Promise<boolean> {
   const cfg = await deps.config.get();
-  return decoyShapeForSubject(deps.env.secrets.decoySubject, auth.subject, auth.claims.idt, { loginMethods: cfg.login_methods, fallback: cfg.passkey_login_fallback_enabled }).hasVerifiedPhone;
+  return decoyShapeForSubject(deps.env.secrets.decoySubject, auth.subject, auth.claims.idt, {
+    loginMethods: cfg.login_methods,
+    fallback: cfg.passkey_login_fallback_enabled,
+  }).hasVerifiedPhone;
 }
 
 /** The phone a code may go to: any phone on a registration, only a verified one on a login. */
@@ -37,7 +40,13 @@ function phoneOf(user: UserRow, flow: OtpFlow): string | null {
   return flow === 'login' && !user.phoneVerified ? null : user.phone;
 }
 
-export async function generateOtp(deps: FlowDeps, auth: EphemeralAuth, channel: OtpChannel, flow: OtpFlow, client: RequestContext): Promise<OtpGenerateResult> {
+export async function generateOtp(
+  deps: FlowDeps,
+  auth: EphemeralAuth,
+  channel: OtpChannel,
+  flow: OtpFlow,
+  client: RequestContext,
+): Promise<OtpGenerateResult> {
   const { user } = auth;
   let payload: DeliveryPayload | null = null;
   if (channel === 'phone') {
@@ -45,12 +54,24 @@ export async function generateOtp(deps: FlowDeps, auth: EphemeralAuth, channel: 
     if (!available) throw fail('phone_not_available');
   }
   const sends = !!user && !registrationPhoneLocked(user, channel, flow);
-  // SMS-pumping guard, only where a send would happen: a refusal is answered exactly as a decoy's (no code, `delivery: null`).
-  const admitted = !sends || channel !== 'phone' || (await admitSms(deps, phoneOf(user!, flow)!, { userId: user!.id, client, attemptId: auth.claims.jti })).ok;
+  // SMS-pumping guard, only where a send would happen: a refusal is answered
+  // exactly as a decoy's (no code, `delivery: null`).
+  const admitted =
+    !sends ||
+    channel !== 'phone' ||
+    (await admitSms(deps, phoneOf(user!, flow)!, { userId: user!.id, client, attemptId: auth.claims.jti })).ok;
   if (user && sends && admitted) {
     const code = await issueOtpCode(deps, user.id, channel);
-    payload = channel === 'email' ? { kind: 'otp_email', to: user.email, code } : { kind: 'otp_sms', to: phoneOf(user, flow)!, code };
-    await deps.events.record({ ...clientFields(client), type: 'otp_sent', userId: user.id, metadata: { channel, flow, attemptId: auth.claims.jti } });
+    payload =
+      channel === 'email'
+        ? { kind: 'otp_email', to: user.email, code }
+        : { kind: 'otp_sms', to: phoneOf(user, flow)!, code };
+    await deps.events.record({
+      ...clientFields(client),
+      type: 'otp_sent',
+      userId: user.id,
+      metadata: { channel, flow, attemptId: auth.claims.jti },
+    });
   }
   // Re-minted with the same jti, ctx and idt and a fresh 5-minute exp (contract §3.4).
   const token = await signEphemeralToken(
@@ -71,21 +92,36 @@ export async function generateOtp(deps: FlowDeps, auth: EphemeralAuth, channel: 
  * the phone routes behave like a decoy's (200 and nothing sent; verify fails
  * and is counted), so the answers still do not reveal verification state.
  */
-const registrationPhoneLocked = (user: UserRow, channel: OtpChannel, flow: OtpFlow) => flow === 'registration' && channel === 'phone' && user.verified;
+const registrationPhoneLocked = (user: UserRow, channel: OtpChannel, flow: OtpFlow) =>
+  flow === 'registration' && channel === 'phone' && user.verified;
 
 /**
  * Lock check, then the code check. Returns the fresh user row on success;
  * every failure (no code, wrong, expired, burned, decoy) writes
  * `verify_otp_failed` plus an `auth_failures` row and throws 401.
  */
-export async function verifyOtp(deps: FlowDeps, auth: EphemeralAuth, channel: OtpChannel, flow: OtpFlow, submitted: string, client: RequestContext): Promise<UserRow> {
+export async function verifyOtp(
+  deps: FlowDeps,
+  auth: EphemeralAuth,
+  channel: OtpChannel,
+  flow: OtpFlow,
+  submitted: string,
+  client: RequestContext,
+): Promise<UserRow> {
   const { lockout_policy } = await deps.config.get();
   const userId = auth.user?.id ?? null;
   const attemptId = auth.claims.jti;
   const eventBase = { ...clientFields(client), userId };
-  await deps.lockout.assertNotLocked(auth.subject, lockout_policy, { ...eventBase, metadata: { flow, channel, attemptId } });
+  await deps.lockout.assertNotLocked(auth.subject, lockout_policy, {
+    ...eventBase,
+    metadata: { flow, channel, attemptId },
+  });
 
-  const outcome = !auth.user ? 'decoy' : registrationPhoneLocked(auth.user, channel, flow) ? 'verified_account' : await checkOtpCode(deps, auth.user.id, channel, submitted);
+  const outcome = !auth.user
+    ? 'decoy'
+    : registrationPhoneLocked(auth.user, channel, flow)
+      ? 'verified_account'
+      : await checkOtpCode(deps, auth.user.id, channel, submitted);
   if (outcome === 'ok') {
     const fresh = await findUserById(deps.db, auth.user!.id);
     if (fresh && !fresh.revoked) {
@@ -93,9 +129,18 @@ export async function verifyOtp(deps: FlowDeps, auth: EphemeralAuth, channel: Ot
       return fresh;
     }
   }
-  const metadata = { flow, channel, attemptId, reason: outcome === 'ok' ? 'revoked' : outcome, ...(auth.user ? {} : { decoy: true }) };
+  const metadata = {
+    flow,
+    channel,
+    attemptId,
+    reason: outcome === 'ok' ? 'revoked' : outcome,
+    ...(auth.user ? {} : { decoy: true }),
+  };
   await deps.events.record({ ...eventBase, type: 'verify_otp_failed', metadata });
-  await deps.lockout.recordFailure(auth.subject, 'verify_otp_failed', lockout_policy, { ...eventBase, metadata: { flow, channel, attemptId } });
+  await deps.lockout.recordFailure(auth.subject, 'verify_otp_failed', lockout_policy, {
+    ...eventBase,
+    metadata: { flow, channel, attemptId },
+  });
   throw fail('otp_verification_failed');
 }
 
@@ -114,12 +159,21 @@ export function completeRegistrationWrite(deps: Pick<Deps, 'db' | 'clock'>, user
 /** Marks the email proven. Returns true when this verification completed the registration. */
 export async function markEmailVerified(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<boolean> {
   const now = new Date(deps.clock.now());
-  const res = await deps.db.update(users).set({ verified: true, emailVerified: true, updatedAt: now }).where(and(eq(users.id, userId), eq(users.verified, false)));
+  const res = await deps.db
+    .update(users)
+    .set({ verified: true, emailVerified: true, updatedAt: now })
+    .where(and(eq(users.id, userId), eq(users.verified, false)));
   if (res.rowsAffected === 1) return true;
-  await deps.db.update(users).set({ emailVerified: true, updatedAt: now }).where(and(eq(users.id, userId), eq(users.emailVerified, false)));
+  await deps.db
+    .update(users)
+    .set({ emailVerified: true, updatedAt: now })
+    .where(and(eq(users.id, userId), eq(users.emailVerified, false)));
   return false;
 }
 
 export async function markPhoneVerified(deps: Pick<Deps, 'db' | 'clock'>, userId: string): Promise<void> {
-  await deps.db.update(users).set({ phoneVerified: true, updatedAt: new Date(deps.clock.now()) }).where(eq(users.id, userId));
+  await deps.db
+    .update(users)
+    .set({ phoneVerified: true, updatedAt: new Date(deps.clock.now()) })
+    .where(eq(users.id, userId));
 }

@@ -33,8 +33,12 @@ async function decide(deps: GuardDeps, phoneE164: string): Promise<SmsAdmission>
   const now = deps.clock.now();
   try {
     // Both counters move on every admitted attempt, so neither budget can be drained through the other.
-    const [perCode, global] = await Promise.all([store.hit(`sms:cc:${callingCode}`, HOUR_MS, now), store.hit('sms:global', HOUR_MS, now)]);
-    if (perCode.count > cfg.sms_hourly_budget.perCallingCode) return { ok: false, reason: 'calling_code_budget', callingCode };
+    const [perCode, global] = await Promise.all([
+      store.hit(`sms:cc:${callingCode}`, HOUR_MS, now),
+      store.hit('sms:global', HOUR_MS, now),
+    ]);
+    if (perCode.count > cfg.sms_hourly_budget.perCallingCode)
+      return { ok: false, reason: 'calling_code_budget', callingCode };
     if (global.count > cfg.sms_hourly_budget.global) return { ok: false, reason: 'global_budget', callingCode };
   } catch (err) {
     // Fails closed like the per-flow limiters: an unmetered send is what the guard exists to stop.
@@ -49,14 +53,22 @@ async function decide(deps: GuardDeps, phoneE164: string): Promise<SmsAdmission>
  * `sms_budget_exceeded` (budgets) or `sms_calling_code_blocked` (allowlist)
  * with the calling code, never the number.
  */
-export async function admitSms(deps: GuardDeps, phoneE164: string, audit: { userId: string; client: RequestContext; attemptId?: string }): Promise<SmsAdmission> {
+export async function admitSms(
+  deps: GuardDeps,
+  phoneE164: string,
+  audit: { userId: string; client: RequestContext; attemptId?: string },
+): Promise<SmsAdmission> {
   const admission = await decide(deps, phoneE164);
   if (!admission.ok) {
     await deps.events.record({
       ...clientFields(audit.client),
       type: admission.reason === 'calling_code_not_allowed' ? 'sms_calling_code_blocked' : 'sms_budget_exceeded',
       userId: audit.userId,
-      metadata: { reason: admission.reason, callingCode: admission.callingCode, ...(audit.attemptId ? { attemptId: audit.attemptId } : {}) },
+      metadata: {
+        reason: admission.reason,
+        callingCode: admission.callingCode,
+        ...(audit.attemptId ? { attemptId: audit.attemptId } : {}),
+      },
     });
   }
   return admission;

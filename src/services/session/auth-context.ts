@@ -56,7 +56,8 @@ export function authClaims(s: SessionAuth): AuthClaims {
 }
 
 /** SQLite answers raw `RETURNING` timestamps as epoch ms. */
-export const msToDate = (v: unknown): Date | null => (typeof v === 'number' ? new Date(v) : v instanceof Date ? v : null);
+export const msToDate = (v: unknown): Date | null =>
+  typeof v === 'number' ? new Date(v) : v instanceof Date ? v : null;
 
 /**
  * RFC 9470 §3 challenge for a 403 `step_up_required`: `max_age` is the step-up

@@ -53,7 +53,9 @@ const issuanceContext = prepared((db) =>
     .select({
       // Written out with aliases: inside a select from users drizzle renders columns unqualified.
       totp: sql<number>`exists (select 1 from "totp_credentials" t where t."user_id" = "users"."id" and t."enabled" = 1)`,
-      organizationId: sql<string | null>`(select m."organization_id" from "organization_memberships" m where m."user_id" = "users"."id" order by m."created_at" asc limit 1)`,
+      organizationId: sql<
+        string | null
+      >`(select m."organization_id" from "organization_memberships" m where m."user_id" = "users"."id" order by m."created_at" asc limit 1)`,
     })
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
@@ -76,10 +78,19 @@ export async function buildEnvelope(
 ): Promise<SessionEnvelope> {
   const cfg = await deps.config.get();
   const ttl = durationToSeconds(cfg.access_token_ttl);
-  const refreshTtl = Math.max(1, Math.min(durationToSeconds(cfg.refresh_token_ttl), Math.floor((input.expiresAtMs - input.nowMs) / 1000)));
+  const refreshTtl = Math.max(
+    1,
+    Math.min(durationToSeconds(cfg.refresh_token_ttl), Math.floor((input.expiresAtMs - input.nowMs) / 1000)),
+  );
   const token = await signAccessToken(
     deps.keys,
-    { sub: input.user.id, sid: input.sessionId, roles: input.user.roles, orgId: input.organizationId, auth: authClaims(input.auth) },
+    {
+      sub: input.user.id,
+      sid: input.sessionId,
+      roles: input.user.roles,
+      orgId: input.organizationId,
+      auth: authClaims(input.auth),
+    },
     ttl,
     { issuer: deps.env.issuer, nowMs: input.nowMs },
   );
@@ -107,8 +118,16 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
   const context = (await issuanceContext(db).get({ userId: user.id })) ?? { totp: 0, organizationId: null };
   if (!input.mfaSatisfied && context.totp) {
     if (input.alsoWrite?.length) await db.batch(input.alsoWrite as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
-    const token = await signEphemeralToken(deps.keys, { sub: user.id, ctx: 'mfa', jti: input.attemptId ?? randomId() }, { issuer: env.issuer, nowMs: now });
-    await events.record({ ...eventBase, type: 'mfa_required', metadata: { method: input.method, attemptId: input.attemptId } });
+    const token = await signEphemeralToken(
+      deps.keys,
+      { sub: user.id, ctx: 'mfa', jti: input.attemptId ?? randomId() },
+      { issuer: env.issuer, nowMs: now },
+    );
+    await events.record({
+      ...eventBase,
+      type: 'mfa_required',
+      metadata: { method: input.method, attemptId: input.attemptId },
+    });
     return {
       message: 'MFA required',
       mfaRequired: true,
@@ -150,9 +169,22 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
     ],
     input.alsoWrite ?? [],
   );
-  await events.record({ ...eventBase, type: 'session_issued', sessionId: id, metadata: { method: input.method, attemptId: input.attemptId } });
+  await events.record({
+    ...eventBase,
+    type: 'session_issued',
+    sessionId: id,
+    metadata: { method: input.method, attemptId: input.attemptId },
+  });
   const auth = { authTime: new Date(now), authMethod: input.method, stepUpVerifiedAt: null, stepUpMethod: null };
-  const envelope = await buildEnvelope(deps, { user, sessionId: id, organizationId, expiresAtMs, refreshToken, nowMs: now, auth });
+  const envelope = await buildEnvelope(deps, {
+    user,
+    sessionId: id,
+    organizationId,
+    expiresAtMs,
+    refreshToken,
+    nowMs: now,
+    auth,
+  });
   return input.returnTo ? { ...envelope, returnTo: input.returnTo } : envelope;
 }
 

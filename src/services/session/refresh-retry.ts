@@ -33,9 +33,15 @@ export const idempotencyKeyHash = (key: string | null): string | null => (key ==
  * that rotation; 0 turns retries off. The successor's being unused is decided
  * by the write itself.
  */
-export function isKeyedRetry(session: SessionRow, keyHash: string | null, nowMs: number, graceSeconds: number): boolean {
+export function isKeyedRetry(
+  session: SessionRow,
+  keyHash: string | null,
+  nowMs: number,
+  graceSeconds: number,
+): boolean {
   const rotatedAt = session.lastUsedAt?.getTime();
   const stored = session.refreshIdempotencyKeyHash;
-  if (graceSeconds <= 0 || session.revokedAt || rotatedAt === undefined || nowMs - rotatedAt > graceSeconds * 1000) return false;
+  if (graceSeconds <= 0 || session.revokedAt || rotatedAt === undefined || nowMs - rotatedAt > graceSeconds * 1000)
+    return false;
   return stored !== null && keyHash !== null && timingSafeEqual(stored, keyHash);
 }

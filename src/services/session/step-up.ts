@@ -14,7 +14,10 @@ export interface StepUpStatus {
   maxAgeSeconds: number;
 }
 
-export function stepUpStatus(session: Pick<SessionRow, 'stepUpVerifiedAt' | 'stepUpMethod'>, nowMs: number): StepUpStatus {
+export function stepUpStatus(
+  session: Pick<SessionRow, 'stepUpVerifiedAt' | 'stepUpMethod'>,
+  nowMs: number,
+): StepUpStatus {
   const verified = session.stepUpVerifiedAt?.getTime() ?? null;
   const expires = verified === null ? null : verified + STEP_UP_MAX_AGE_SECONDS * 1000;
   return {
@@ -27,8 +30,16 @@ export function stepUpStatus(session: Pick<SessionRow, 'stepUpVerifiedAt' | 'ste
 }
 
 /** Marks the session fresh; returns the new status. */
-export async function markStepUp(db: Db, sessionId: string, method: 'webauthn' | 'totp', nowMs: number): Promise<StepUpStatus> {
-  await db.update(sessions).set({ stepUpVerifiedAt: new Date(nowMs), stepUpMethod: method, updatedAt: new Date(nowMs) }).where(eq(sessions.id, sessionId));
+export async function markStepUp(
+  db: Db,
+  sessionId: string,
+  method: 'webauthn' | 'totp',
+  nowMs: number,
+): Promise<StepUpStatus> {
+  await db
+    .update(sessions)
+    .set({ stepUpVerifiedAt: new Date(nowMs), stepUpMethod: method, updatedAt: new Date(nowMs) })
+    .where(eq(sessions.id, sessionId));
   return stepUpStatus({ stepUpVerifiedAt: new Date(nowMs), stepUpMethod: method }, nowMs);
 }
 
@@ -36,6 +47,9 @@ export async function markStepUp(db: Db, sessionId: string, method: 'webauthn' |
 export async function isStepUpCapable(db: Db, userId: string): Promise<boolean> {
   const [p] = await db.select({ n: count() }).from(credentials).where(eq(credentials.userId, userId));
   if ((p?.n ?? 0) > 0) return true;
-  const [t] = await db.select({ n: count() }).from(totpCredentials).where(and(eq(totpCredentials.userId, userId), eq(totpCredentials.enabled, true)));
+  const [t] = await db
+    .select({ n: count() })
+    .from(totpCredentials)
+    .where(and(eq(totpCredentials.userId, userId), eq(totpCredentials.enabled, true)));
   return (t?.n ?? 0) > 0;
 }

@@ -45,11 +45,19 @@ export interface DecoyPolicy {
  * verified phone (computed without the client hint, so every later step
  * re-derives the same shape from the token alone).
  */
-export function decoyShapeForSubject(secret: string, subject: string, idt?: IdentifierType, policy?: DecoyPolicy): DecoyShape {
+export function decoyShapeForSubject(
+  secret: string,
+  subject: string,
+  idt?: IdentifierType,
+  policy?: DecoyPolicy,
+): DecoyShape {
   const b = hmacSha256(secret, `svc/decoy-shape:${subject}`)[0]!;
   let hasPasskey = (b & 1) === 1;
   let hasVerifiedPhone = idt === 'phone' || (b & 2) === 2;
-  if (policy && computeLoginMethods(policy.loginMethods, policy.fallback, { hasPasskey, hasVerifiedPhone }).length === 0) {
+  if (
+    policy &&
+    computeLoginMethods(policy.loginMethods, policy.fallback, { hasPasskey, hasVerifiedPhone }).length === 0
+  ) {
     hasPasskey = true;
     hasVerifiedPhone = true;
   }
@@ -62,7 +70,12 @@ export function decoyShapeForSubject(secret: string, subject: string, idt?: Iden
   };
 }
 
-export function decoyPrincipal(secret: string, type: IdentifierType, identifier: string, policy?: DecoyPolicy): DecoyPrincipal {
+export function decoyPrincipal(
+  secret: string,
+  type: IdentifierType,
+  identifier: string,
+  policy?: DecoyPolicy,
+): DecoyPrincipal {
   const subject = decoySubject(secret, type, identifier);
   return { subject, ...decoyShapeForSubject(secret, subject, type, policy) };
 }

@@ -6,7 +6,12 @@
 import type { LoginMethod } from '../../config/keys.js';
 
 /** The order every list is returned in. `oauth` is never listed (it needs no `/login`). */
-export const CANONICAL_ORDER = ['passkey', 'magic_link', 'email_otp', 'phone_otp'] as const satisfies readonly LoginMethod[];
+export const CANONICAL_ORDER = [
+  'passkey',
+  'magic_link',
+  'email_otp',
+  'phone_otp',
+] as const satisfies readonly LoginMethod[];
 
 export interface PrincipalFactors {
   hasPasskey: boolean;

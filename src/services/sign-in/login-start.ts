@@ -27,7 +27,10 @@ type DecoyReason = 'unknown' | 'unverified' | 'revoked' | 'no_method';
 
 type LoginDeps = Pick<Deps, 'db' | 'config' | 'env' | 'clock' | 'keys' | 'events' | 'lockout'>;
 
-export async function startLogin(deps: LoginDeps, input: { identifier: Identifier; passkeyAvailable?: boolean; client: RequestContext }): Promise<LoginStartResult> {
+export async function startLogin(
+  deps: LoginDeps,
+  input: { identifier: Identifier; passkeyAvailable?: boolean; client: RequestContext },
+): Promise<LoginStartResult> {
   const { identifier, passkeyAvailable, client } = input;
   const cfg = await deps.config.get();
   const policy = { loginMethods: cfg.login_methods, fallback: cfg.passkey_login_fallback_enabled };
@@ -57,14 +60,36 @@ export async function startLogin(deps: LoginDeps, input: { identifier: Identifie
   const attemptId = randomId();
   const realUserId = decoyReason ? null : subject;
   const eventBase = { ...clientFields(client), userId: realUserId };
-  await deps.lockout.assertNotLocked(subject, cfg.lockout_policy, { ...eventBase, metadata: { identifierType: identifier.type, attemptId, ...(decoyReason ? { decoy: true } : {}) } });
+  await deps.lockout.assertNotLocked(subject, cfg.lockout_policy, {
+    ...eventBase,
+    metadata: { identifierType: identifier.type, attemptId, ...(decoyReason ? { decoy: true } : {}) },
+  });
 
-  const token = await signEphemeralToken(deps.keys, { sub: subject, ctx: 'login', idt: identifier.type, jti: attemptId }, { issuer: deps.env.issuer, nowMs: deps.clock.now() });
+  const token = await signEphemeralToken(
+    deps.keys,
+    { sub: subject, ctx: 'login', idt: identifier.type, jti: attemptId },
+    { issuer: deps.env.issuer, nowMs: deps.clock.now() },
+  );
   if (decoyReason) {
     // The real user id is kept out of decoy rows on purpose: a decoy is not the account.
-    await deps.events.record({ ...eventBase, type: 'login_failed', metadata: { decoy: true, reason: decoyReason, identifierType: identifier.type, attemptId } });
+    await deps.events.record({
+      ...eventBase,
+      type: 'login_failed',
+      metadata: { decoy: true, reason: decoyReason, identifierType: identifier.type, attemptId },
+    });
   } else {
-    await deps.events.record({ ...eventBase, type: 'login_started', metadata: { identifierType: identifier.type, loginMethods, attemptId } });
+    await deps.events.record({
+      ...eventBase,
+      type: 'login_started',
+      metadata: { identifierType: identifier.type, loginMethods, attemptId },
+    });
   }
-  return { message: 'Success', sub: subject, token, identifierType: identifier.type, loginMethods, ttl: EPHEMERAL_TTL_SECONDS };
+  return {
+    message: 'Success',
+    sub: subject,
+    token,
+    identifierType: identifier.type,
+    loginMethods,
+    ttl: EPHEMERAL_TTL_SECONDS,
+  };
 }

@@ -30,12 +30,26 @@ async function createUser(deps: RegDeps, email: string, phone: string | null): P
   const now = new Date(deps.clock.now());
   const res = await deps.db
     .insert(users)
-    .values({ id: randomId(), email, phone, roles: default_roles, verified: false, emailVerified: false, phoneVerified: false, revoked: false, createdAt: now, updatedAt: now })
+    .values({
+      id: randomId(),
+      email,
+      phone,
+      roles: default_roles,
+      verified: false,
+      emailVerified: false,
+      phoneVerified: false,
+      revoked: false,
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing();
   return res.rowsAffected === 1 ? findUserByEmail(deps.db, email) : null;
 }
 
-export async function register(deps: RegDeps, input: { email: string; phone: string | null; client: RequestContext }): Promise<RegistrationResult> {
+export async function register(
+  deps: RegDeps,
+  input: { email: string; phone: string | null; client: RequestContext },
+): Promise<RegistrationResult> {
   const { email, phone, client } = input;
   const fields = clientFields(client);
   const attemptId = randomId();
@@ -48,23 +62,46 @@ export async function register(deps: RegDeps, input: { email: string; phone: str
     const attach = phone && !phoneHolder ? phone : null;
     user = await createUser(deps, email, attach);
     if (user) {
-      await deps.events.record({ ...fields, type: 'user_created', userId: user.id, metadata: { flow: 'registration', attemptId } });
+      await deps.events.record({
+        ...fields,
+        type: 'user_created',
+        userId: user.id,
+        metadata: { flow: 'registration', attemptId },
+      });
       if (phone && !attach) await suspicious(user.id, 'phone_in_use');
     } else {
       // Lost a unique-index race (same email, or the phone was taken meanwhile): re-read and continue.
       user = await findUserByEmail(deps.db, email);
       if (!user) {
         user = await createUser(deps, email, null);
-        if (user) await deps.events.record({ ...fields, type: 'user_created', userId: user.id, metadata: { flow: 'registration', attemptId } });
+        if (user)
+          await deps.events.record({
+            ...fields,
+            type: 'user_created',
+            userId: user.id,
+            metadata: { flow: 'registration', attemptId },
+          });
         if (phone) await suspicious(user?.id ?? null, 'phone_in_use');
       }
       if (!user) throw new Error('registration: user row not found after insert race');
     }
   } else if (user.revoked) {
     const subject = decoySubject(deps.env.secrets.decoySubject, 'email', email);
-    const token = await signEphemeralToken(deps.keys, { sub: subject, ctx: 'registration', jti: attemptId }, { issuer: deps.env.issuer, nowMs: deps.clock.now() });
-    await deps.events.record({ ...fields, type: 'registration_suspicious', metadata: { reason: 'revoked', decoy: true, attemptId } });
-    return { body: { message: 'Success', sub: subject, token, ttl: EPHEMERAL_TTL_SECONDS }, payload: null, dispatch: null };
+    const token = await signEphemeralToken(
+      deps.keys,
+      { sub: subject, ctx: 'registration', jti: attemptId },
+      { issuer: deps.env.issuer, nowMs: deps.clock.now() },
+    );
+    await deps.events.record({
+      ...fields,
+      type: 'registration_suspicious',
+      metadata: { reason: 'revoked', decoy: true, attemptId },
+    });
+    return {
+      body: { message: 'Success', sub: subject, token, ttl: EPHEMERAL_TTL_SECONDS },
+      payload: null,
+      dispatch: null,
+    };
   } else if (!user.verified) {
     // Whoever starts a registration may not be whoever started the previous one, so a
     // phone verified by an earlier attempt is not trusted any more (extends §3.3's reset).
@@ -81,9 +118,18 @@ export async function register(deps: RegDeps, input: { email: string; phone: str
   }
 
   const code = await issueOtpCode(deps, user.id, 'email');
-  const token = await signEphemeralToken(deps.keys, { sub: user.id, ctx: 'registration', jti: attemptId }, { issuer: deps.env.issuer, nowMs: deps.clock.now() });
+  const token = await signEphemeralToken(
+    deps.keys,
+    { sub: user.id, ctx: 'registration', jti: attemptId },
+    { issuer: deps.env.issuer, nowMs: deps.clock.now() },
+  );
   await deps.events.record({ ...fields, type: 'registration_started', userId: user.id, metadata: { attemptId } });
-  await deps.events.record({ ...fields, type: 'otp_sent', userId: user.id, metadata: { channel: 'email', flow: 'registration', attemptId } });
+  await deps.events.record({
+    ...fields,
+    type: 'otp_sent',
+    userId: user.id,
+    metadata: { channel: 'email', flow: 'registration', attemptId },
+  });
   return {
     body: { message: 'Success', sub: user.id, token, ttl: EPHEMERAL_TTL_SECONDS },
     payload: { kind: 'otp_email', to: user.email, code },
@@ -96,7 +142,10 @@ async function replacePhone(deps: RegDeps, user: UserRow, phone: string | null):
   const now = new Date(deps.clock.now());
   try {
     await deps.db.batch([
-      deps.db.update(users).set({ phone, phoneVerified: false, updatedAt: now }).where(and(eq(users.id, user.id), eq(users.verified, false), ne(users.revoked, true))),
+      deps.db
+        .update(users)
+        .set({ phone, phoneVerified: false, updatedAt: now })
+        .where(and(eq(users.id, user.id), eq(users.verified, false), ne(users.revoked, true))),
       deps.db.delete(otpCodes).where(and(eq(otpCodes.userId, user.id), eq(otpCodes.channel, 'phone'))),
     ]);
   } catch (err) {

@@ -3,7 +3,14 @@
  * disable, the MFA login step (verify-login) and TOTP step-up (verify-mfa).
  */
 import { sealSecret } from '../../crypto/secret-box.js';
-import { newTotpSecret, otpauthUrl, TOTP_ALGORITHM, TOTP_DIGITS, TOTP_PERIOD_SECONDS, totpSecretBase32 } from '../../crypto/totp.js';
+import {
+  newTotpSecret,
+  otpauthUrl,
+  TOTP_ALGORITHM,
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+  totpSecretBase32,
+} from '../../crypto/totp.js';
 import { randomId } from '../../crypto/random.js';
 import type { Db } from '../../db/client.js';
 import { fail } from '../../errors.js';
@@ -109,7 +116,11 @@ export async function disableTotp(deps: TotpDeps, actor: TotpActor, code: string
 }
 
 /** Completes the MFA login step (contract §3.7): a valid code issues the session. */
-export async function verifyTotpLogin(deps: TotpDeps, actor: TotpActor, code: string): Promise<SessionEnvelope | MfaRequiredBody> {
+export async function verifyTotpLogin(
+  deps: TotpDeps,
+  actor: TotpActor,
+  code: string,
+): Promise<SessionEnvelope | MfaRequiredBody> {
   await spendTotpCode(deps, {
     actor,
     flow: 'login',
@@ -118,12 +129,26 @@ export async function verifyTotpLogin(deps: TotpDeps, actor: TotpActor, code: st
     spend: (row, counter, nowMs) => useTotpCounter(deps.db, row.id, counter, new Date(nowMs)),
     onMissing: () => fail('totp_verification_failed'),
   });
-  await deps.events.record({ ...eventBase(actor), type: 'totp_success', metadata: { flow: 'login', ...(actor.attemptId ? { attemptId: actor.attemptId } : {}) } });
-  return issueSession(deps, { user: actor.user, method: 'totp', client: actor.client, mfaSatisfied: true, attemptId: actor.attemptId });
+  await deps.events.record({
+    ...eventBase(actor),
+    type: 'totp_success',
+    metadata: { flow: 'login', ...(actor.attemptId ? { attemptId: actor.attemptId } : {}) },
+  });
+  return issueSession(deps, {
+    user: actor.user,
+    method: 'totp',
+    client: actor.client,
+    mfaSatisfied: true,
+    attemptId: actor.attemptId,
+  });
 }
 
 /** TOTP step-up: a valid code marks the current session fresh (contract §3.11). */
-export async function verifyTotpStepUp(deps: TotpDeps, actor: TotpActor & { sessionId: string }, code: string): Promise<StepUpStatus> {
+export async function verifyTotpStepUp(
+  deps: TotpDeps,
+  actor: TotpActor & { sessionId: string },
+  code: string,
+): Promise<StepUpStatus> {
   await spendTotpCode(deps, {
     actor,
     flow: 'step_up',
@@ -133,6 +158,10 @@ export async function verifyTotpStepUp(deps: TotpDeps, actor: TotpActor & { sess
     onMissing: () => fail('step_up_unavailable'),
   });
   const status = await markStepUp(deps.db, actor.sessionId, 'totp', deps.clock.now());
-  await deps.events.record({ ...eventBase(actor), type: 'mfa_otp_success', metadata: { flow: 'step_up', method: 'totp' } });
+  await deps.events.record({
+    ...eventBase(actor),
+    type: 'mfa_otp_success',
+    metadata: { flow: 'step_up', method: 'totp' },
+  });
   return status;
 }

@@ -12,7 +12,10 @@ import type { TotpCredentialRow, UserRow } from '../../db/schema.js';
 import type { Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 
-export type TotpDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'env' | 'events' | 'lockout' | 'keys' | 'refreshTokenHasher'>;
+export type TotpDeps = Pick<
+  Deps,
+  'db' | 'clock' | 'config' | 'env' | 'events' | 'lockout' | 'keys' | 'refreshTokenHasher'
+>;
 
 /** Where a code is used; recorded as `metadata.flow`. */
 export type TotpFlow = 'enrollment' | 'disable' | 'login' | 'step_up';
@@ -43,7 +46,11 @@ export const eventBase = (a: TotpActor) => ({
   userAgent: a.client.userAgent,
 });
 
-async function failure(deps: TotpDeps, input: SpendCodeInput, reason: 'invalid_code' | 'replay' | 'decrypt_failed'): Promise<Error> {
+async function failure(
+  deps: TotpDeps,
+  input: SpendCodeInput,
+  reason: 'invalid_code' | 'replay' | 'decrypt_failed',
+): Promise<Error> {
   const { actor, flow } = input;
   const base = eventBase(actor);
   const metadata = { flow, reason, ...(actor.attemptId ? { attemptId: actor.attemptId } : {}) };
@@ -67,7 +74,10 @@ export async function spendTotpCode(deps: TotpDeps, input: SpendCodeInput): Prom
   await assertTotpNotLocked(deps, input.actor, input.flow);
   const row = await input.load();
   if (!row) throw input.onMissing();
-  const secret = await openSecret(deps.env.secrets.totpEncryption, row.userId, { ciphertext: row.secretCiphertext, iv: row.secretIv });
+  const secret = await openSecret(deps.env.secrets.totpEncryption, row.userId, {
+    ciphertext: row.secretCiphertext,
+    iv: row.secretIv,
+  });
   if (!secret) throw await failure(deps, input, 'decrypt_failed');
   const now = deps.clock.now();
   const counter = matchTotpCounter(secret, input.code, now);

@@ -26,11 +26,19 @@ export interface AllowedCredential {
 }
 
 /** Applies the request filters: `credentialId`, and PRF capability when `prf` is requested. */
-export function filterCredentials<T extends AllowedCredential>(creds: T[], filters: { credentialId?: string | undefined; prf?: PrfInput | undefined }): T[] {
-  return creds.filter((c) => (filters.credentialId === undefined || c.id === filters.credentialId) && (!filters.prf || c.prfCapable));
+export function filterCredentials<T extends AllowedCredential>(
+  creds: T[],
+  filters: { credentialId?: string | undefined; prf?: PrfInput | undefined },
+): T[] {
+  return creds.filter(
+    (c) => (filters.credentialId === undefined || c.id === filters.credentialId) && (!filters.prf || c.prfCapable),
+  );
 }
 
-export async function assertionOptions(deps: Pick<Deps, 'config'>, input: { challenge: string; allow: AllowedCredential[]; prf?: PrfInput | undefined }) {
+export async function assertionOptions(
+  deps: Pick<Deps, 'config'>,
+  input: { challenge: string; allow: AllowedCredential[]; prf?: PrfInput | undefined },
+) {
   const rp = relyingParty(await deps.config.get());
   return requestOptions({
     rpId: rp.rpId,
@@ -68,7 +76,12 @@ export async function verifyAssertion(
   let verified: VerifiedAuthentication;
   try {
     // UV is required by the verifier; the backup-eligibility and counter rules are ours, below.
-    verified = await verifyAuthentication(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, publicKey });
+    verified = await verifyAuthentication(input.response, {
+      challenge: live.challenge,
+      origins: rp.origins,
+      rpId: rp.rpId,
+      publicKey,
+    });
   } catch (err) {
     return { ok: false, reason: classifyVerificationError(err) };
   }

@@ -21,14 +21,23 @@ export interface LiveChallenge {
 }
 
 /** Stores a fresh challenge and returns it (base64url, as sent to the client). */
-export async function issueChallenge(db: Db, input: { userId: string; purpose: ChallengePurpose; context?: ChallengeContext; nowMs: number }): Promise<string> {
+export async function issueChallenge(
+  db: Db,
+  input: { userId: string; purpose: ChallengePurpose; context?: ChallengeContext; nowMs: number },
+): Promise<string> {
   const challenge = randomToken(32);
   const now = new Date(input.nowMs);
   await db.batch([
     db
       .update(webauthnChallenges)
       .set({ consumedAt: now })
-      .where(and(eq(webauthnChallenges.userId, input.userId), eq(webauthnChallenges.purpose, input.purpose), isNull(webauthnChallenges.consumedAt))),
+      .where(
+        and(
+          eq(webauthnChallenges.userId, input.userId),
+          eq(webauthnChallenges.purpose, input.purpose),
+          isNull(webauthnChallenges.consumedAt),
+        ),
+      ),
     db.insert(webauthnChallenges).values({
       id: randomId(),
       userId: input.userId,
@@ -44,7 +53,12 @@ export async function issueChallenge(db: Db, input: { userId: string; purpose: C
 }
 
 /** Consumes the newest live challenge atomically; null when there is none. */
-export async function consumeChallenge(db: Db, userId: string, purpose: ChallengePurpose, nowMs: number): Promise<LiveChallenge | null> {
+export async function consumeChallenge(
+  db: Db,
+  userId: string,
+  purpose: ChallengePurpose,
+  nowMs: number,
+): Promise<LiveChallenge | null> {
   const now = new Date(nowMs);
   const newest = sql`(SELECT id FROM ${webauthnChallenges} WHERE user_id = ${userId} AND purpose = ${purpose} AND consumed_at IS NULL AND expires_at > ${nowMs} ORDER BY created_at DESC LIMIT 1)`;
   const [row] = await db

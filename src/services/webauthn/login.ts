@@ -41,10 +41,16 @@ export async function startPasskeyLogin(deps: Deps, input: LoginStartInput) {
       loginMethods: cfg.login_methods,
       fallback: cfg.passkey_login_fallback_enabled,
     });
-    const fabricated = decoy.hasPasskey ? [{ id: decoy.credentialId, transports: decoy.transports, prfCapable: decoy.prfCapable }] : [];
+    const fabricated = decoy.hasPasskey
+      ? [{ id: decoy.credentialId, transports: decoy.transports, prfCapable: decoy.prfCapable }]
+      : [];
     const allow = filterCredentials(fabricated, filters);
     if (allow.length === 0) throw fail('credentials_not_found');
-    await deps.events.record({ ...eventBase, type: 'login_challenge', metadata: { ...eventBase.metadata, decoy: true } });
+    await deps.events.record({
+      ...eventBase,
+      type: 'login_challenge',
+      metadata: { ...eventBase.metadata, decoy: true },
+    });
     return assertionOptions(deps, { challenge: randomToken(32), allow, prf: input.prf });
   }
 
@@ -60,17 +66,26 @@ export async function startPasskeyLogin(deps: Deps, input: LoginStartInput) {
   return assertionOptions(deps, { challenge, allow, prf: input.prf });
 }
 
-export async function finishPasskeyLogin(deps: Deps, input: { auth: EphemeralAuth; client: RequestContext; response: AuthenticationResponseJSON }) {
+export async function finishPasskeyLogin(
+  deps: Deps,
+  input: { auth: EphemeralAuth; client: RequestContext; response: AuthenticationResponseJSON },
+) {
   const cfg = await assertPasskeyAllowed(deps);
   const { auth, client } = input;
   const attemptId = auth.claims.jti;
   const eventBase = { userId: auth.user?.id ?? null, ...clientFields(client) };
-  await deps.lockout.assertNotLocked(auth.subject, cfg.lockout_policy, { ...eventBase, metadata: { attemptId, flow: 'webauthn_login' } });
+  await deps.lockout.assertNotLocked(auth.subject, cfg.lockout_policy, {
+    ...eventBase,
+    metadata: { attemptId, flow: 'webauthn_login' },
+  });
 
   const failed = async (reason: string) => {
     const metadata = { reason, attemptId, ...(auth.user ? {} : { decoy: true }) };
     await deps.events.record({ ...eventBase, type: 'webauthn_login_failed', metadata });
-    await deps.lockout.recordFailure(auth.subject, 'webauthn_login_failed', cfg.lockout_policy, { ...eventBase, metadata });
+    await deps.lockout.recordFailure(auth.subject, 'webauthn_login_failed', cfg.lockout_policy, {
+      ...eventBase,
+      metadata,
+    });
     return fail('authentication_failed');
   };
 
@@ -78,7 +93,11 @@ export async function finishPasskeyLogin(deps: Deps, input: { auth: EphemeralAut
     assertNoPrfOutput(input.response.clientExtensionResults);
     throw await failed('unknown_credential');
   }
-  const result = await verifyAssertion(deps, { userId: auth.user.id, purpose: 'authentication', response: input.response });
+  const result = await verifyAssertion(deps, {
+    userId: auth.user.id,
+    purpose: 'authentication',
+    response: input.response,
+  });
   if (!result.ok) throw await failed(result.reason);
 
   await deps.events.record({ ...eventBase, type: 'webauthn_login_success', metadata: { attemptId } });

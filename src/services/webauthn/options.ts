@@ -5,9 +5,12 @@
  * `test/api/services/webauthn-options.test.ts` pins the JSON clients receive,
  * field for field and in order.
  */
-import { generateAuthenticationOptions, generateRegistrationOptions, type AuthenticatorTransportFuture } from '@simplewebauthn/server';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type AuthenticatorTransportFuture,
+} from '@simplewebauthn/server';
 import { fromBase64Url, utf8 } from '../../../common/encoding.js';
-
 
 /** The challenge svc issued (base64url of random bytes) as the bytes the library wants. */
 function challengeBytes(challenge: string): Uint8Array<ArrayBuffer> {

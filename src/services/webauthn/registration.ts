@@ -42,7 +42,8 @@ export async function startRegistration(deps: WebAuthnDeps, input: RegistrationS
     context: { requirePrf, prfRequested },
     nowMs: clock.now(),
   });
-  // `prf: {}` asks the authenticator to report PRF support: with requirePrf (required PRF), or requestPrf (optional PRF).
+  // `prf: {}` asks the authenticator to report PRF support: with requirePrf
+  // (required PRF), or requestPrf (optional PRF).
   const options = await creationOptions({
     rpName: rp.rpName,
     rpId: rp.rpId,
@@ -84,7 +85,10 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
   const { db, clock, events } = deps;
   const now = clock.now();
   const base = { userId: input.user.id, sessionId: input.sessionId, ...clientFields(input.client) };
-  const refuse = async (reason: string, code: 'webauthn_registration_failed' | 'prf_required' = 'webauthn_registration_failed') => {
+  const refuse = async (
+    reason: string,
+    code: 'webauthn_registration_failed' | 'prf_required' = 'webauthn_registration_failed',
+  ) => {
     await events.record({ ...base, type: 'webauthn_registration_failed', metadata: { reason } });
     return fail(code);
   };
@@ -97,7 +101,12 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
   const rp = relyingParty(await deps.config.get());
   let info: VerifiedRegistration;
   try {
-    info = await verifyRegistration(input.response, { challenge: live.challenge, origins: rp.origins, rpId: rp.rpId, algorithms: SUPPORTED_ALGORITHMS });
+    info = await verifyRegistration(input.response, {
+      challenge: live.challenge,
+      origins: rp.origins,
+      rpId: rp.rpId,
+      algorithms: SUPPORTED_ALGORITHMS,
+    });
   } catch (err) {
     throw await refuse(classifyVerificationError(err));
   }
@@ -126,10 +135,15 @@ export async function finishRegistration(deps: WebAuthnDeps, input: Registration
     updatedAt: new Date(now),
   };
   if (!(await insertCredential(db, row))) {
-    await events.record({ ...base, type: 'webauthn_registration_failed', metadata: { reason: 'duplicate_credential' } });
+    await events.record({
+      ...base,
+      type: 'webauthn_registration_failed',
+      metadata: { reason: 'duplicate_credential' },
+    });
     throw fail('already_exists', 'Credential already registered');
   }
-  // `fmt` and `attestation` (none | self | chain): what the attestation statement was and what the library verified of it.
+  // `fmt` and `attestation` (none | self | chain): what the attestation
+  // statement was and what the library verified of it.
   await events.record({
     ...base,
     type: 'webauthn_registration_success',

@@ -20,7 +20,9 @@ export interface RelyingParty {
   origins: string[];
 }
 
-export function relyingParty(cfg: Pick<SystemConfigValues, 'app_name' | 'rpid' | 'origins' | 'native_apps'>): RelyingParty {
+export function relyingParty(
+  cfg: Pick<SystemConfigValues, 'app_name' | 'rpid' | 'origins' | 'native_apps'>,
+): RelyingParty {
   // Config validation allows one trailing slash on http(s) origins; clientDataJSON never has one.
   const listed = cfg.origins.map((o) => (o.startsWith('android:') ? o : o.replace(/\/$/, '')));
   const origins = [...new Set([...listed, ...nativeOrigins(cfg.native_apps)])];

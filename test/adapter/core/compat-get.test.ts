@@ -10,7 +10,12 @@ import { expressMount } from '../express/harness.js';
 import { honoMount, makeHarness, recordingMessaging, settle, signedInBrowser, type Mount } from '../helpers.js';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
-const CROSS_SITE: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
+const CROSS_SITE: Record<string, string>[] = [
+  { 'sec-fetch-site': 'cross-site' },
+  { 'sec-fetch-site': 'same-site' },
+  { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+  { origin: 'null' },
+];
 
 const REFERENCE_CLIENT = { MAGIC_LINK_CONFIRMATION: 'none' };
 
@@ -52,29 +57,35 @@ describe.each([
     expect(h.upstream.filter((c) => c.path.startsWith('/magic-link/')).every((c) => c.method === 'POST')).toBe(true);
   });
 
-  it.each([undefined, 'none'] as const)('refuses every GET form cross-site (SameSite=%s) before any upstream call, and the link stays usable', async (sameSite) => {
-    const { h, login, token } = await magicLinkStarted(sameSite);
-    const { cookies: signedIn } = await signedInBrowser(h);
-    h.upstream.length = 0;
-    for (const headers of CROSS_SITE) {
-      const tries = [
-        await h.send('GET', `/auth/magic-link/verify/${token}`, { headers }),
-        await h.send('GET', '/auth/magic-link/check', { cookies: login.cookies, headers }),
-        await h.send('GET', '/auth/webAuthn/register/start?requestPrf=true', { cookies: signedIn, headers }),
-      ];
-      for (const res of tries) {
-        expect(res.status, JSON.stringify(headers)).toBe(403);
-        expect(res.body).toEqual({ error: 'cross_site_request_blocked' });
+  it.each([undefined, 'none'] as const)(
+    'refuses every GET form cross-site (SameSite=%s) before any upstream call, and the link stays usable',
+    async (sameSite) => {
+      const { h, login, token } = await magicLinkStarted(sameSite);
+      const { cookies: signedIn } = await signedInBrowser(h);
+      h.upstream.length = 0;
+      for (const headers of CROSS_SITE) {
+        const tries = [
+          await h.send('GET', `/auth/magic-link/verify/${token}`, { headers }),
+          await h.send('GET', '/auth/magic-link/check', { cookies: login.cookies, headers }),
+          await h.send('GET', '/auth/webAuthn/register/start?requestPrf=true', { cookies: signedIn, headers }),
+        ];
+        for (const res of tries) {
+          expect(res.status, JSON.stringify(headers)).toBe(403);
+          expect(res.body).toEqual({ error: 'cross_site_request_blocked' });
+        }
       }
-    }
-    expect(h.upstream.filter((c) => !c.path.startsWith('/.well-known/'))).toEqual([]);
-    expect((await h.send('GET', `/auth/magic-link/verify/${token}`, { headers: SAME_ORIGIN })).status).toBe(200);
-  });
+      expect(h.upstream.filter((c) => !c.path.startsWith('/.well-known/'))).toEqual([]);
+      expect((await h.send('GET', `/auth/magic-link/verify/${token}`, { headers: SAME_ORIGIN })).status).toBe(200);
+    },
+  );
 
   it('GET /auth/webAuthn/register/start maps ?requestPrf and ?requirePrf to the POST form, in the cookie and the bearer transport', async () => {
     const h = await makeHarness({}, {}, { mount });
     const { cookies } = await signedInBrowser(h);
-    const optional = await h.send('GET', '/auth/webAuthn/register/start?requestPrf=true', { cookies, headers: SAME_ORIGIN });
+    const optional = await h.send('GET', '/auth/webAuthn/register/start?requestPrf=true', {
+      cookies,
+      headers: SAME_ORIGIN,
+    });
     expect(optional.status).toBe(200);
     expect(optional.body.extensions).toEqual({ credProps: true, prf: {} });
     expect(optional.headers.get('cache-control')).toBe('no-store');
@@ -82,11 +93,15 @@ describe.each([
     expect(plain.body.extensions).toEqual({ credProps: true });
 
     const env = await signIn(h.t, await createUser(h.t));
-    const bearer = await h.send('GET', '/auth/webAuthn/register/start?requirePrf=true', { headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.token}` } });
+    const bearer = await h.send('GET', '/auth/webAuthn/register/start?requirePrf=true', {
+      headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.token}` },
+    });
     expect(bearer.status).toBe(200);
     expect(bearer.body.extensions).toEqual({ credProps: true, prf: {} });
     expect(bearer.setCookies).toEqual([]);
-    const none = await h.send('GET', '/auth/webAuthn/register/start', { headers: { 'x-svc-auth-transport': 'bearer' } });
+    const none = await h.send('GET', '/auth/webAuthn/register/start', {
+      headers: { 'x-svc-auth-transport': 'bearer' },
+    });
     expect(none.status).toBe(401);
   });
 
@@ -96,11 +111,16 @@ describe.each([
     const user = await createUser(h.t);
     const BEARER = { 'x-svc-auth-transport': 'bearer' };
     const login = await h.send('POST', '/auth/login', { headers: BEARER, body: { identifier: user.email } });
-    await h.send('POST', '/auth/magic-link', { headers: { ...BEARER, authorization: `Bearer ${login.body.token}` }, body: {} });
+    await h.send('POST', '/auth/magic-link', {
+      headers: { ...BEARER, authorization: `Bearer ${login.body.token}` },
+      body: {},
+    });
     await settle();
     const token = new URL(messages.at(-1)!.magicLinkUrl!).searchParams.get('token')!;
     expect((await h.send('GET', `/auth/magic-link/verify/${token}`, { headers: BEARER })).status).toBe(200);
-    const done = await h.send('GET', '/auth/magic-link/check', { headers: { ...BEARER, authorization: `Bearer ${login.body.token}` } });
+    const done = await h.send('GET', '/auth/magic-link/check', {
+      headers: { ...BEARER, authorization: `Bearer ${login.body.token}` },
+    });
     expect(done.status).toBe(200);
     expect(done.body.refreshToken).toEqual(expect.any(String));
     expect(done.setCookies).toEqual([]);

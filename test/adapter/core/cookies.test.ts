@@ -2,7 +2,14 @@ import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { SignJWT, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { claimsAcceptable, createCookieCodec, parseCookieHeader, readCookie, serializeClearCookie, serializeCookie } from '../../../adapter/core/cookies.js';
+import {
+  claimsAcceptable,
+  createCookieCodec,
+  parseCookieHeader,
+  readCookie,
+  serializeClearCookie,
+  serializeCookie,
+} from '../../../adapter/core/cookies.js';
 import type { CookieKind } from '../../../common/contract.js';
 import { signHs256 } from '../../../adapter/core/hs256.js';
 
@@ -12,12 +19,27 @@ const key = new TextEncoder().encode(SECRET);
 const NOW = Date.UTC(2026, 0, 31, 12, 0, 0);
 const now = Math.floor(NOW / 1000);
 const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const access = { kind: 'access', sub: 'u1', sessionId: 's1', token: 'a.b.c', roles: ['user'], email: 'a@b.co', phone: null, organizationId: null };
+const access = {
+  kind: 'access',
+  sub: 'u1',
+  sessionId: 's1',
+  token: 'a.b.c',
+  roles: ['user'],
+  email: 'a@b.co',
+  phone: null,
+  organizationId: null,
+};
 
 /** The reference (slow) path: jose's async HS256 verify plus the same claim rules. */
 async function slowVerify(token: string, kind: CookieKind, issuer = ISS): Promise<boolean> {
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer, clockTolerance: 30, currentDate: new Date(NOW), requiredClaims: ['exp'] });
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer,
+      clockTolerance: 30,
+      currentDate: new Date(NOW),
+      requiredClaims: ['exp'],
+    });
     return claimsAcceptable(payload as Record<string, unknown>, kind, issuer, NOW);
   } catch {
     return false;
@@ -31,10 +53,20 @@ async function badTokens(): Promise<Record<string, string>> {
   return {
     tamperedSignature: `${h}.${p}.${flip(s)}`,
     tamperedPayload: `${h}.${b64({ ...access, roles: ['admin'], iss: ISS, iat: now, exp: now + 900 })}.${s}`,
-    wrongKey: signHs256(new TextEncoder().encode('another-secret-another-secret-another'), { ...access, iss: ISS, iat: now, exp: now + 900 }),
+    wrongKey: signHs256(new TextEncoder().encode('another-secret-another-secret-another'), {
+      ...access,
+      iss: ISS,
+      iat: now,
+      exp: now + 900,
+    }),
     algNone: `${b64({ alg: 'none', typ: 'JWT' })}.${p}.`,
     algNoneWithSig: `${b64({ alg: 'none', typ: 'JWT' })}.${p}.${s}`,
-    algHS512: await new SignJWT({ ...access }).setProtectedHeader({ alg: 'HS512' }).setIssuer(ISS).setIssuedAt(now).setExpirationTime(now + 900).sign(new Uint8Array(64).fill(1)),
+    algHS512: await new SignJWT({ ...access })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setIssuer(ISS)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 900)
+      .sign(new Uint8Array(64).fill(1)),
     critHeader: signHs256(key, { ...access, iss: ISS, iat: now, exp: now + 900 }, { crit: ['x'], x: 1 }),
     wrongIssuer: signHs256(key, { ...access, iss: 'https://evil.example', iat: now, exp: now + 900 }),
     noIssuer: signHs256(key, { ...access, iat: now, exp: now + 900 }),
@@ -50,7 +82,10 @@ async function badTokens(): Promise<Record<string, string>> {
     badBase64: `${h}.${p}.!!!`,
     arrayPayload: (() => {
       const input = `${h}.${b64([1, 2])}`;
-      const sig = btoa(String.fromCharCode(...hmac(sha256, key, new TextEncoder().encode(input)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      const sig = btoa(String.fromCharCode(...hmac(sha256, key, new TextEncoder().encode(input))))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
       return `${input}.${sig}`;
     })(),
     empty: '',
@@ -102,7 +137,8 @@ describe('cookie codec', () => {
     expect(codec.verify(good, 'access', NOW)).not.toBeNull(); // now remembered under its signature
     const forged = `${h}.${b64({ ...access, roles: ['admin'], iss: ISS, iat: now, exp: now + 900 })}.${sig}`;
     expect(codec.verify(forged, 'access', NOW)).toBeNull();
-    expect(codec.verify(` ${good}`.slice(1), 'access', NOW)?.roles).toEqual(['user']); // the same bytes in another string
+    // the same bytes in another string
+    expect(codec.verify(` ${good}`.slice(1), 'access', NOW)?.roles).toEqual(['user']);
   });
 
   it('without an issuer option the iss check is skipped (requireAuth without issuer)', () => {
@@ -115,9 +151,15 @@ describe('cookie serialization', () => {
   it('writes the exact attributes on set and on clear', () => {
     const dev = { secure: false, sameSite: 'lax' as const, domain: undefined };
     const prod = { secure: true, sameSite: 'none' as const, domain: 'example.com' };
-    expect(serializeCookie('svc-access', 'v', 900, dev, NOW)).toBe('svc-access=v; Max-Age=900; Path=/; Expires=Sat, 31 Jan 2026 12:15:00 GMT; HttpOnly; SameSite=Lax');
-    expect(serializeCookie('svc-refresh', 'v', 60, prod, NOW)).toBe('svc-refresh=v; Max-Age=60; Domain=example.com; Path=/; Expires=Sat, 31 Jan 2026 12:01:00 GMT; HttpOnly; Secure; SameSite=None');
-    expect(serializeClearCookie('svc-ephemeral', { ...dev, sameSite: 'strict' })).toBe('svc-ephemeral=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict');
+    expect(serializeCookie('svc-access', 'v', 900, dev, NOW)).toBe(
+      'svc-access=v; Max-Age=900; Path=/; Expires=Sat, 31 Jan 2026 12:15:00 GMT; HttpOnly; SameSite=Lax',
+    );
+    expect(serializeCookie('svc-refresh', 'v', 60, prod, NOW)).toBe(
+      'svc-refresh=v; Max-Age=60; Domain=example.com; Path=/; Expires=Sat, 31 Jan 2026 12:01:00 GMT; HttpOnly; Secure; SameSite=None',
+    );
+    expect(serializeClearCookie('svc-ephemeral', { ...dev, sameSite: 'strict' })).toBe(
+      'svc-ephemeral=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict',
+    );
   });
 
   it('parses a Cookie header; the first occurrence wins and __proto__ is harmless', () => {
@@ -129,14 +171,34 @@ describe('cookie serialization', () => {
   });
 
   it('readCookie answers as parseCookieHeader for every name, on headers built from awkward pieces', () => {
-    const pieces = ['a=1', ' a=2', 'b="q"', 'b=3', '=x', 'c', ' svc-access = v.w.x ', 'svc-access=second', '"d"=4', 'e==5', 'f=""', 'g="', '', ' ', '__proto__=p', 'h=a=b'];
+    const pieces = [
+      'a=1',
+      ' a=2',
+      'b="q"',
+      'b=3',
+      '=x',
+      'c',
+      ' svc-access = v.w.x ',
+      'svc-access=second',
+      '"d"=4',
+      'e==5',
+      'f=""',
+      'g="',
+      '',
+      ' ',
+      '__proto__=p',
+      'h=a=b',
+    ];
     const names = ['a', 'b', 'c', 'd', '"d"', 'e', 'f', 'g', 'h', 'svc-access', '__proto__', 'missing'];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     for (let i = 0; i < 400; i++) {
-      const header = Array.from({ length: 1 + (next() % 6) }, () => pieces[next() % pieces.length]).join(next() % 2 ? ';' : '; ');
+      const header = Array.from({ length: 1 + (next() % 6) }, () => pieces[next() % pieces.length]).join(
+        next() % 2 ? ';' : '; ',
+      );
       const parsed = parseCookieHeader(header);
-      for (const name of names) expect(readCookie(header, name), `${JSON.stringify(header)} ${name}`).toBe(parsed[name]);
+      for (const name of names)
+        expect(readCookie(header, name), `${JSON.stringify(header)} ${name}`).toBe(parsed[name]);
     }
     expect(readCookie(undefined, 'a')).toBeUndefined();
     expect(readCookie('x=1; svc-access="a.b.c"', 'svc-access')).toBe('a.b.c');

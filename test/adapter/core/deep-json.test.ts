@@ -22,20 +22,25 @@ describe.each([
   ['hono', honoMount],
   ['express', expressMount],
 ] as [string, Mount][])('deep JSON on the %s adapter', (_name, mount) => {
-  it.each(['cookie', 'bearer'])(`refuses ${bodyRoutes.length} body routes with 400 invalid_request (%s transport), nothing forwarded`, async (transport) => {
-    const h = await makeHarness({}, {}, { mount });
-    const headers: Record<string, string> = { 'content-type': 'application/json', origin: 'http://localhost:3000' };
-    if (transport === 'bearer') Object.assign(headers, { 'x-svc-auth-transport': 'bearer', authorization: 'Bearer a.b.c' });
-    const answers: string[] = [];
-    for (const route of bodyRoutes) {
-      for (const rawBody of [arrays, objects]) {
-        const res = await h.send(route.method, `/auth${concrete(route.path)}`, { rawBody, headers });
-        answers.push(`${route.method} ${route.path} ${res.status} ${(res.body as { error?: string })?.error}`);
+  it.each(['cookie', 'bearer'])(
+    `refuses ${bodyRoutes.length} body routes with 400 invalid_request (%s transport), nothing forwarded`,
+    async (transport) => {
+      const h = await makeHarness({}, {}, { mount });
+      const headers: Record<string, string> = { 'content-type': 'application/json', origin: 'http://localhost:3000' };
+      if (transport === 'bearer')
+        Object.assign(headers, { 'x-svc-auth-transport': 'bearer', authorization: 'Bearer a.b.c' });
+      const answers: string[] = [];
+      for (const route of bodyRoutes) {
+        for (const rawBody of [arrays, objects]) {
+          const res = await h.send(route.method, `/auth${concrete(route.path)}`, { rawBody, headers });
+          answers.push(`${route.method} ${route.path} ${res.status} ${(res.body as { error?: string })?.error}`);
+        }
       }
-    }
-    expect(answers.filter((a) => !a.endsWith(' 400 invalid_request'))).toEqual([]);
-    expect(upstreamPaths(h)).toEqual([]);
-  }, 60_000);
+      expect(answers.filter((a) => !a.endsWith(' 400 invalid_request'))).toEqual([]);
+      expect(upstreamPaths(h)).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe('decodeJsonBody depth bound', () => {
@@ -44,6 +49,8 @@ describe('decodeJsonBody depth bound', () => {
     const enc = (s: string) => new TextEncoder().encode(s);
     expect(decodeJsonBody(enc(nest(MAX_JSON_DEPTH))).ok).toBe(true);
     expect(decodeJsonBody(enc(nest(MAX_JSON_DEPTH + 1)))).toMatchObject({ ok: false, result: { status: 400 } });
-    expect(decodeJsonBody(enc(JSON.stringify({ s: '['.repeat(5000) + '\\"{'.repeat(100) })))).toMatchObject({ ok: true });
+    expect(decodeJsonBody(enc(JSON.stringify({ s: '['.repeat(5000) + '\\"{'.repeat(100) })))).toMatchObject({
+      ok: true,
+    });
   });
 });

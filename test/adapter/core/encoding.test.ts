@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url } from '../../../common/encoding.js';
 
-const reference = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const reference = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 describe('toBase64Url', () => {
   it('equals btoa-based base64url (unpadded) for every length 0–300 and round-trips', () => {

@@ -17,10 +17,18 @@ let k1: Pair;
 let k2: Pair;
 
 beforeAll(async () => {
-  [k1, k2] = await Promise.all([generateKeyPair('RS256', { extractable: true }), generateKeyPair('RS256', { extractable: true })]);
+  [k1, k2] = await Promise.all([
+    generateKeyPair('RS256', { extractable: true }),
+    generateKeyPair('RS256', { extractable: true }),
+  ]);
 });
 
-const publicJwk = async (pair: Pair, kid: string): Promise<JWK> => ({ ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' });
+const publicJwk = async (pair: Pair, kid: string): Promise<JWK> => ({
+  ...(await exportJWK(pair.publicKey)),
+  kid,
+  alg: 'RS256',
+  use: 'sig',
+});
 
 /** A JWKS endpoint whose published keys the test changes, counting fetches. */
 function jwksServer() {
@@ -134,7 +142,10 @@ describe('JWKS verifier: unknown kid', () => {
 
   it('ignores published keys that are not RS256 signing keys', async () => {
     const s = setup();
-    s.state.keys = [{ ...(await publicJwk(k1, 'k1')), use: 'enc' }, { ...(await publicJwk(k2, 'k2')), alg: 'RS512' }];
+    s.state.keys = [
+      { ...(await publicJwk(k1, 'k1')), use: 'enc' },
+      { ...(await publicJwk(k2, 'k2')), alg: 'RS512' },
+    ];
     expect(await s.verifier.verify(await sign(k1, 'k1', s.now()))).toEqual({ ok: false, error: 'invalid' });
     expect(await s.verifier.verify(await sign(k2, 'k2', s.now()))).toEqual({ ok: false, error: 'invalid' });
   });

@@ -23,7 +23,14 @@ describe('adapter options (contract §5.1)', () => {
     [{ audience: '' }, 'svcAdapter: missing audience'],
     [{ cookieSameSite: 'none', cookieSecure: false }, /cookieSameSite "none" requires cookieSecure/],
     [{ messaging: { handlers: { otpEmail: async () => {} } } }, /cannot deliver magic_link_email/],
-    [{ messaging: { sms: { name: 'x', send: async () => ({ accepted: true, provider: 'x', channel: 'sms' as const }) } } }, /cannot deliver otp_email/],
+    [
+      {
+        messaging: {
+          sms: { name: 'x', send: async () => ({ accepted: true, provider: 'x', channel: 'sms' as const }) },
+        },
+      },
+      /cannot deliver otp_email/,
+    ],
   ])('svcAdapter(%j) throws', (over, message) => {
     expect(() => svcAdapter({ ...base, ...(over as object) })).toThrow(message);
   });
@@ -33,7 +40,14 @@ describe('adapter options (contract §5.1)', () => {
     process.env['NODE_ENV'] = 'test';
     try {
       const r = resolveOptions(base);
-      expect(r.names).toEqual({ access: 'svc-access', refresh: 'svc-refresh', registration: 'svc-ephemeral', preAuth: 'svc-ephemeral', oauthBinding: 'svc-oauth-binding', magicLink: 'svc-magic-link' });
+      expect(r.names).toEqual({
+        access: 'svc-access',
+        refresh: 'svc-refresh',
+        registration: 'svc-ephemeral',
+        preAuth: 'svc-ephemeral',
+        oauthBinding: 'svc-oauth-binding',
+        magicLink: 'svc-magic-link',
+      });
       expect(r.cookie).toEqual({ secure: false, sameSite: 'lax', domain: undefined });
       expect(r.authServerUrl).toBe('http://127.0.0.1:8787');
       expect(r.audience).toBe('http://127.0.0.1:8787');
@@ -49,13 +63,21 @@ describe('adapter options (contract §5.1)', () => {
     process.env['NODE_ENV'] = 'production';
     try {
       expect(resolveOptions(base).cookie).toMatchObject({ secure: true, sameSite: 'none' });
-      expect(resolveOptions({ ...base, cookieSameSite: 'lax' }).cookie).toMatchObject({ secure: true, sameSite: 'lax' });
+      expect(resolveOptions({ ...base, cookieSameSite: 'lax' }).cookie).toMatchObject({
+        secure: true,
+        sameSite: 'lax',
+      });
     } finally {
       process.env['NODE_ENV'] = before;
     }
   });
 
   it('accepts messaging through the email transport alone', () => {
-    expect(() => svcAdapter({ ...base, messaging: { email: { name: 'x', send: async () => ({ accepted: true, provider: 'x', channel: 'email' }) } } })).not.toThrow();
+    expect(() =>
+      svcAdapter({
+        ...base,
+        messaging: { email: { name: 'x', send: async () => ({ accepted: true, provider: 'x', channel: 'email' }) } },
+      }),
+    ).not.toThrow();
   });
 });

@@ -34,27 +34,42 @@ describe.each([
   ['hono', honoMount],
   ['express', expressMount],
 ] as [string, Mount][])('origin guard matrix on the %s adapter', (_name, mount) => {
-  it.each(['none', 'lax', 'strict'] as const)('SameSite=%s: every Origin × Sec-Fetch-Site × method × transport', async (sameSite) => {
-    const h = await makeHarness({ cookieSecure: true, cookieSameSite: sameSite, issuer: 'https://app.example' }, {}, { mount });
-    const rows: string[] = [];
-    for (const [originName, origin] of Object.entries(ORIGINS) as [keyof typeof ORIGINS, string | undefined][]) {
-      for (const site of SITES) {
-        for (const method of ['POST', 'GET'] as const) {
-          for (const transport of ['cookie', 'bearer'] as const) {
-            const headers: Record<string, string> = {};
-            if (origin !== undefined) headers['origin'] = origin;
-            if (site !== undefined) headers['sec-fetch-site'] = site;
-            if (transport === 'bearer') headers['x-svc-auth-transport'] = 'bearer';
-            // POST /auth/login needs no credential (200 when let through); GET /auth/oauth/providers likewise.
-            const res = method === 'POST' ? await h.send('POST', '/auth/login', { headers, body: { identifier: 'someone@example.com' } }) : await h.send('GET', '/auth/oauth/providers', { headers });
-            const guarded = method === 'POST' && transport === 'cookie';
-            const want = guarded && !expectedAllowed(originName, site) ? 403 : 200;
-            const blocked = res.status === 403 && (res.body as { error?: string }).error === 'cross_site_request_blocked';
-            if ((want === 403) !== blocked || (want === 200 && res.status !== 200)) rows.push(`${method} ${transport} Origin=${originName} Sec-Fetch-Site=${site ?? 'absent'}: want ${want}, got ${res.status}`);
+  it.each(['none', 'lax', 'strict'] as const)(
+    'SameSite=%s: every Origin × Sec-Fetch-Site × method × transport',
+    async (sameSite) => {
+      const h = await makeHarness(
+        { cookieSecure: true, cookieSameSite: sameSite, issuer: 'https://app.example' },
+        {},
+        { mount },
+      );
+      const rows: string[] = [];
+      for (const [originName, origin] of Object.entries(ORIGINS) as [keyof typeof ORIGINS, string | undefined][]) {
+        for (const site of SITES) {
+          for (const method of ['POST', 'GET'] as const) {
+            for (const transport of ['cookie', 'bearer'] as const) {
+              const headers: Record<string, string> = {};
+              if (origin !== undefined) headers['origin'] = origin;
+              if (site !== undefined) headers['sec-fetch-site'] = site;
+              if (transport === 'bearer') headers['x-svc-auth-transport'] = 'bearer';
+              // POST /auth/login needs no credential (200 when let through); GET /auth/oauth/providers likewise.
+              const res =
+                method === 'POST'
+                  ? await h.send('POST', '/auth/login', { headers, body: { identifier: 'someone@example.com' } })
+                  : await h.send('GET', '/auth/oauth/providers', { headers });
+              const guarded = method === 'POST' && transport === 'cookie';
+              const want = guarded && !expectedAllowed(originName, site) ? 403 : 200;
+              const blocked =
+                res.status === 403 && (res.body as { error?: string }).error === 'cross_site_request_blocked';
+              if ((want === 403) !== blocked || (want === 200 && res.status !== 200))
+                rows.push(
+                  `${method} ${transport} Origin=${originName} Sec-Fetch-Site=${site ?? 'absent'}: want ${want}, got ${res.status}`,
+                );
+            }
           }
         }
       }
-    }
-    expect(rows).toEqual([]);
-  }, 60_000);
+      expect(rows).toEqual([]);
+    },
+    60_000,
+  );
 });

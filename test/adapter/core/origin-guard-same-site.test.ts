@@ -31,7 +31,11 @@ describe.each([
       await h.send('DELETE', '/auth/logout', { cookies, headers: SIBLING }),
       await h.send('DELETE', '/auth/logout', { cookies, headers: { origin: 'https://evil.example.com' } }),
       await h.send('POST', '/auth/totp/enroll/start', { cookies, headers: SIBLING }),
-      await h.send('POST', '/auth/organizations', { cookies, headers: { 'sec-fetch-site': 'same-site' }, body: { name: 'Evil Corp' } }),
+      await h.send('POST', '/auth/organizations', {
+        cookies,
+        headers: { 'sec-fetch-site': 'same-site' },
+        body: { name: 'Evil Corp' },
+      }),
     ];
     for (const res of attempts) {
       expect(res.status).toBe(403);
@@ -41,7 +45,11 @@ describe.each([
     expect(upstreamPaths(h).slice(before)).toEqual([]);
 
     // The app's own pages still work: same Origin, or a same-origin fetch without Origin.
-    const created = await h.send('POST', '/auth/organizations', { cookies, headers: { origin: APP, 'sec-fetch-site': 'same-origin' }, body: { name: 'Acme' } });
+    const created = await h.send('POST', '/auth/organizations', {
+      cookies,
+      headers: { origin: APP, 'sec-fetch-site': 'same-origin' },
+      body: { name: 'Acme' },
+    });
     expect(created.status).toBe(201);
     const out = await h.send('DELETE', '/auth/logout', { cookies, headers: { 'sec-fetch-site': 'same-origin' } });
     expect(out.status).toBe(204);

@@ -13,12 +13,26 @@ describe('redact (contract §5.10)', () => {
     ['an E.164 number', 'sms to +14155550100 failed', `sms to ${R} failed`],
     ['the value after Bearer', 'authorization: Bearer eyJhbGciOi.eyJzdWIi.sig-_x', `authorization: Bearer ${R}`],
     ['the value after bearer (any case)', 'BEARER abc.def.ghi', `BEARER ${R}`],
-    ['the magic-link path token', 'POST /magic-link/verify/Zm9vYmFyYmF6?x=1 200', `POST /magic-link/verify/${R}?x=1 200`],
+    [
+      'the magic-link path token',
+      'POST /magic-link/verify/Zm9vYmFyYmF6?x=1 200',
+      `POST /magic-link/verify/${R}?x=1 200`,
+    ],
   ])('redacts %s', (_name, input, expected) => {
     expect(redact(input)).toBe(expected);
   });
 
-  const KEYS = ['token', 'refreshToken', 'verificationToken', 'code', 'state', 'secret', 'salt', 'identifier', 'client_secret'];
+  const KEYS = [
+    'token',
+    'refreshToken',
+    'verificationToken',
+    'code',
+    'state',
+    'secret',
+    'salt',
+    'identifier',
+    'client_secret',
+  ];
 
   it.each(KEYS)('redacts the JSON value of %s (string, number, escaped quotes)', (key) => {
     const line = JSON.stringify({ before: 'kept', [key]: 'sensitive-value-1', after: 42 });
@@ -44,7 +58,13 @@ describe('redact (contract §5.10)', () => {
   });
 
   it('leaves ordinary text, key names that merely contain a sensitive word, and short numbers alone', () => {
-    for (const line of ['GET /users/me 200 12ms', 'status 401 invalid_refresh_token', 'retry in 900 s', '{"tokenType":"x","codes":3}', 'port 8787']) {
+    for (const line of [
+      'GET /users/me 200 12ms',
+      'status 401 invalid_refresh_token',
+      'retry in 900 s',
+      '{"tokenType":"x","codes":3}',
+      'port 8787',
+    ]) {
       expect(redact(line)).toBe(line);
     }
   });
@@ -58,16 +78,21 @@ describe("a failed query's bound parameters (found by the soak)", () => {
     const { createLogger } = await import('../../../src/log.js');
     const client = createClient({ url: ':memory:' });
     const db = drizzle(client);
-    const err = await db.run(sql`INSERT INTO missing_table (ip, token_hash) VALUES (${'203.0.113.99'}, ${'hash-ZYX-987'})`).then(
-      () => undefined,
-      (e: Error) => e,
-    );
+    const err = await db
+      .run(sql`INSERT INTO missing_table (ip, token_hash) VALUES (${'203.0.113.99'}, ${'hash-ZYX-987'})`)
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     client.close();
     expect(err?.message).toContain('203.0.113.99'); // drizzle puts the parameters in the message
     expect(redact(err!.message)).not.toMatch(/203\.0\.113\.99|hash-ZYX-987/);
     expect(redact(err!.message)).toContain('INSERT INTO missing_table');
     const lines: string[] = [];
-    createLogger((_level, line) => lines.push(line)).log('warn', 'rate limiter unavailable', { error: err!.message, after: 'kept' });
+    createLogger((_level, line) => lines.push(line)).log('warn', 'rate limiter unavailable', {
+      error: err!.message,
+      after: 'kept',
+    });
     expect(lines[0]).not.toMatch(/203\.0\.113\.99|hash-ZYX-987/);
     expect(lines[0]).toContain('params: [REDACTED]');
     expect(JSON.parse(lines[0]!.slice(lines[0]!.indexOf('{')))).toMatchObject({ after: 'kept' });

@@ -40,7 +40,8 @@ describe('refresh dedup (contract §5.7)', () => {
 
   it('caps the recent map at 10 000 entries', async () => {
     const d = createRefreshDedup();
-    for (let i = 0; i < REFRESH_DEDUP_MAX_ENTRIES + 5; i++) await d.run(`t${i}`, 0, async () => ({ success: true, value: i }));
+    for (let i = 0; i < REFRESH_DEDUP_MAX_ENTRIES + 5; i++)
+      await d.run(`t${i}`, 0, async () => ({ success: true, value: i }));
     expect(d.size().recent).toBe(REFRESH_DEDUP_MAX_ENTRIES);
   });
 
@@ -48,7 +49,9 @@ describe('refresh dedup (contract §5.7)', () => {
     const d = createRefreshDedup();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const pending = Array.from({ length: REFRESH_DEDUP_MAX_ENTRIES + 5 }, (_, i) => d.run(`p${i}`, 0, async () => (await gate, { success: false, value: i })));
+    const pending = Array.from({ length: REFRESH_DEDUP_MAX_ENTRIES + 5 }, (_, i) =>
+      d.run(`p${i}`, 0, async () => (await gate, { success: false, value: i })),
+    );
     expect(d.size().inflight).toBe(REFRESH_DEDUP_MAX_ENTRIES);
     release();
     await Promise.all(pending);

@@ -15,7 +15,9 @@ import { honoMount, makeHarness, refreshOnlyBrowser, upstreamPaths, type Mount }
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const fill = (path: string) => path.replace(/:[A-Za-z]+/g, 'x1');
 
-/** Written independently of the adapter: the methods of every table pattern matching `url`, plus HEAD wherever GET is. */
+/**
+ * Written independently of the adapter: the methods of every table pattern matching `url`, plus HEAD wherever GET is.
+ */
 function allowFor(table: readonly { method: string; path: string }[], url: string): Set<string> {
   const segs = url.split('/');
   const allow = new Set<string>();
@@ -46,14 +48,28 @@ describe.each([
         const allow = allowFor(table, url);
         for (const method of METHODS.filter((m) => !allow.has(m))) {
           checked++;
-          const res = await h.send(method, `${mountPath}${url}`, { cookies, headers: { origin: 'https://evil.example' } });
+          const res = await h.send(method, `${mountPath}${url}`, {
+            cookies,
+            headers: { origin: 'https://evil.example' },
+          });
           const label = `${method} ${mountPath}${url}`;
-          const got = new Set((res.headers.get('allow') ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+          const got = new Set(
+            (res.headers.get('allow') ?? '')
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          );
           if (res.status !== 405) problems.push(`${label}: status ${res.status}`);
-          else if ([...allow].sort().join() !== [...got].sort().join()) problems.push(`${label}: Allow ${[...got]} want ${[...allow]}`);
-          else if (method !== 'HEAD' && JSON.stringify(res.body) !== JSON.stringify({ error: 'method_not_allowed', message: 'Method not allowed' })) problems.push(`${label}: body ${res.text}`);
+          else if ([...allow].sort().join() !== [...got].sort().join())
+            problems.push(`${label}: Allow ${[...got]} want ${[...allow]}`);
+          else if (
+            method !== 'HEAD' &&
+            JSON.stringify(res.body) !== JSON.stringify({ error: 'method_not_allowed', message: 'Method not allowed' })
+          )
+            problems.push(`${label}: body ${res.text}`);
           else if (res.setCookies.length) problems.push(`${label}: set-cookie`);
-          else if (res.headers.get('cache-control') !== 'no-store') problems.push(`${label}: cache-control ${res.headers.get('cache-control')}`);
+          else if (res.headers.get('cache-control') !== 'no-store')
+            problems.push(`${label}: cache-control ${res.headers.get('cache-control')}`);
         }
       }
     }
@@ -80,12 +96,19 @@ describe.each([
 
   it('leaves OPTIONS, unknown paths and a GET route’s HEAD as they were', async () => {
     const h = await makeHarness({}, {}, { mount });
-    // OPTIONS falls through to the application (the harness app answers its own 404), so the app's CORS preflight still runs.
+    // OPTIONS falls through to the application (the harness app answers its own
+    // 404), so the app's CORS preflight still runs.
     for (const path of ['/auth/login', '/auth/users/me', '/auth/totp/status']) {
-      const res = await h.send('OPTIONS', path, { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
+      const res = await h.send('OPTIONS', path, {
+        headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+      });
       expect([res.status, res.body], path).toEqual([404, { error: 'not_found' }]);
     }
-    for (const [method, path] of [['GET', '/auth/totally-unknown'], ['PUT', '/auth/users/me/extra'], ['DELETE', '/auth']] as const) {
+    for (const [method, path] of [
+      ['GET', '/auth/totally-unknown'],
+      ['PUT', '/auth/users/me/extra'],
+      ['DELETE', '/auth'],
+    ] as const) {
       expect([(await h.send(method, path)).status, method, path]).toEqual([404, method, path]);
     }
     // HEAD of a GET route is answered by that route (no 405).

@@ -19,8 +19,20 @@ describe('adapter service tokens', () => {
     expect(proxy).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
     expect(decodeProtectedHeader(jwt(proxy))).toEqual({ alg: 'HS256', typ: 'JWT', kid: 'kid-7' });
     const iat = Math.floor(T0 / 1000);
-    expect(decodeJwt(jwt(proxy))).toEqual({ iss: 'svc-adapter', aud: 'svc-auth-api', sub: 'svc-hono-adapter', iat, exp: iat + 60 });
-    expect(decodeJwt(jwt(tokens.delivery(T0)))).toEqual({ iss: 'svc-adapter', aud: 'svc-auth-api', sub: DELIVERY_SUBJECT, iat, exp: iat + 60 });
+    expect(decodeJwt(jwt(proxy))).toEqual({
+      iss: 'svc-adapter',
+      aud: 'svc-auth-api',
+      sub: 'svc-hono-adapter',
+      iat,
+      exp: iat + 60,
+    });
+    expect(decodeJwt(jwt(tokens.delivery(T0)))).toEqual({
+      iss: 'svc-adapter',
+      aud: 'svc-auth-api',
+      sub: DELIVERY_SUBJECT,
+      iat,
+      exp: iat + 60,
+    });
   });
 
   it('reuses the proxy token for 45 s, then mints a new one; a delivery token is minted for every call', () => {

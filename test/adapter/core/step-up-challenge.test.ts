@@ -39,7 +39,11 @@ describe.each([
 
   it('drops it in cookie transport and keeps the body', async () => {
     const { h, cookies } = await capableUser();
-    const res = await h.send('POST', '/auth/webAuthn/register/start', { body: {}, cookies, headers: { origin: 'http://localhost:3000' } });
+    const res = await h.send('POST', '/auth/webAuthn/register/start', {
+      body: {},
+      cookies,
+      headers: { origin: 'http://localhost:3000' },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: 'step_up_required', fresh: false, maxAgeSeconds: 300 });
     expect(res.headers.get('www-authenticate')).toBeNull();

@@ -11,7 +11,9 @@ interface Seen {
   init: RequestInit;
 }
 
-function recorder(answer: (seen: Seen) => Promise<Response> | Response = () => new Response('{"ok":true}', { status: 200 })) {
+function recorder(
+  answer: (seen: Seen) => Promise<Response> | Response = () => new Response('{"ok":true}', { status: 200 }),
+) {
   const calls: Seen[] = [];
   const fetch = async (url: string, init?: RequestInit) => {
     const seen = { url, init: init ?? {} };
@@ -25,13 +27,25 @@ const base = { method: 'GET', path: '/sessions', serviceToken: 'Bearer svc', cli
 
 describe('query and path', () => {
   it('stringifies scalars, repeats arrays, drops null and objects, and adds no ? when empty', () => {
-    expect(buildQuery({ limit: 5, search: 'a b&c', on: true, type: ['login', 'otp'], gone: null, nested: { x: 1 }, undef: undefined })).toBe('?limit=5&search=a+b%26c&on=true&type=login&type=otp');
+    expect(
+      buildQuery({
+        limit: 5,
+        search: 'a b&c',
+        on: true,
+        type: ['login', 'otp'],
+        gone: null,
+        nested: { x: 1 },
+        undef: undefined,
+      }),
+    ).toBe('?limit=5&search=a+b%26c&on=true&type=login&type=otp');
     expect(buildQuery({ gone: null, nested: {} })).toBe('');
     expect(buildQuery(undefined)).toBe('');
   });
 
   it('encodes each path parameter into exactly one segment', () => {
-    expect(fillPath('/organizations/:organizationId/members/:userId', { organizationId: '../admin', userId: 'a/b?c#d' })).toBe('/organizations/..%2Fadmin/members/a%2Fb%3Fc%23d');
+    expect(
+      fillPath('/organizations/:organizationId/members/:userId', { organizationId: '../admin', userId: 'a/b?c#d' }),
+    ).toBe('/organizations/..%2Fadmin/members/a%2Fb%3Fc%23d');
   });
 });
 
@@ -40,10 +54,14 @@ describe('client context headers', () => {
     expect(ipLiteral('203.0.113.9')).toBe('203.0.113.9');
     expect(ipLiteral('::ffff:203.0.113.9')).toBe('203.0.113.9');
     expect(ipLiteral('[2001:DB8::1]')).toBe('2001:db8::1');
-    for (const bad of ['example.com', '203.0.113.9, 10.0.0.1', '999.1.1.1', 'unknown', '', undefined]) expect(ipLiteral(bad)).toBeUndefined();
+    for (const bad of ['example.com', '203.0.113.9, 10.0.0.1', '999.1.1.1', 'unknown', '', undefined])
+      expect(ipLiteral(bad)).toBeUndefined();
 
     const r = recorder();
-    await callUpstream(r.fetch, 'http://api.test', { ...base, client: { ip: '10.0.0.1, 203.0.113.9', userAgent: `  ${'u'.repeat(600)}  ` } });
+    await callUpstream(r.fetch, 'http://api.test', {
+      ...base,
+      client: { ip: '10.0.0.1, 203.0.113.9', userAgent: `  ${'u'.repeat(600)}  ` },
+    });
     const headers = new Headers(r.calls[0]!.init.headers);
     expect(headers.get('x-svc-client-ip')).toBeNull();
     expect(headers.get('x-svc-client-user-agent')).toBe('u'.repeat(512));
@@ -57,7 +75,13 @@ describe('client context headers', () => {
   it('sends a JSON body with its content type on non-GET calls only, and never follows redirects', async () => {
     const r = recorder();
     await callUpstream(r.fetch, 'http://api.test', { ...base, method: 'GET', body: { a: 1 } });
-    await callUpstream(r.fetch, 'http://api.test', { ...base, method: 'DELETE', path: '/users/credentials', body: { id: 'x' }, authorization: 'Bearer user' });
+    await callUpstream(r.fetch, 'http://api.test', {
+      ...base,
+      method: 'DELETE',
+      path: '/users/credentials',
+      body: { id: 'x' },
+      authorization: 'Bearer user',
+    });
     expect(r.calls[0]!.init.body).toBeUndefined();
     expect(r.calls[1]!.init.body).toBe('{"id":"x"}');
     expect(new Headers(r.calls[1]!.init.headers).get('content-type')).toBe('application/json');
@@ -82,7 +106,9 @@ describe('answers and failures', () => {
     const r = recorder(
       ({ init }) =>
         new Promise<Response>((_, reject) => {
-          init.signal!.addEventListener('abort', () => reject(new DOMException('The operation timed out.', 'TimeoutError')));
+          init.signal!.addEventListener('abort', () =>
+            reject(new DOMException('The operation timed out.', 'TimeoutError')),
+          );
         }),
     );
     const pending = callUpstream(r.fetch, 'http://api.test', base);
@@ -94,11 +120,23 @@ describe('answers and failures', () => {
   });
 
   it('parses an empty body as undefined, keeps non-JSON text as a non-object, and relays Retry-After', async () => {
-    const empty = await callUpstream(recorder(() => new Response(null, { status: 204 })).fetch, 'http://api.test', base);
+    const empty = await callUpstream(
+      recorder(() => new Response(null, { status: 204 })).fetch,
+      'http://api.test',
+      base,
+    );
     expect(empty).toEqual({ ok: true, status: 204, body: undefined, retryAfter: null });
-    const html = await callUpstream(recorder(() => new Response('<html>oops</html>', { status: 502 })).fetch, 'http://api.test', base);
+    const html = await callUpstream(
+      recorder(() => new Response('<html>oops</html>', { status: 502 })).fetch,
+      'http://api.test',
+      base,
+    );
     expect(html).toMatchObject({ ok: true, status: 502, body: '<html>oops</html>' });
-    const limited = await callUpstream(recorder(() => new Response('{"error":"rate_limited"}', { status: 429, headers: { 'retry-after': '7' } })).fetch, 'http://api.test', base);
+    const limited = await callUpstream(
+      recorder(() => new Response('{"error":"rate_limited"}', { status: 429, headers: { 'retry-after': '7' } })).fetch,
+      'http://api.test',
+      base,
+    );
     expect(limited).toEqual({ ok: true, status: 429, body: { error: 'rate_limited' }, retryAfter: '7' });
   });
 });

@@ -25,7 +25,10 @@ const APPS = {
     { teamId: 'ABCDE12345', bundleId: 'com.example.clip' },
   ],
 };
-const API_ENV = { NATIVE_APPS: JSON.stringify(APPS), ORIGINS: 'http://localhost:3000,https://shop.example,android:apk-key-hash:abc' };
+const API_ENV = {
+  NATIVE_APPS: JSON.stringify(APPS),
+  ORIGINS: 'http://localhost:3000,https://shop.example,android:apk-key-hash:abc',
+};
 
 const honoRoot: Mount = async (opts) => {
   const app = new Hono();
@@ -59,7 +62,11 @@ describe.each([
     const documented = [
       {
         relation: ['delegate_permission/common.handle_all_urls', 'delegate_permission/common.get_login_creds'],
-        target: { namespace: 'android_app', package_name: 'com.example.android', sha256_cert_fingerprints: ['SHA_HEX_VALUE'] },
+        target: {
+          namespace: 'android_app',
+          package_name: 'com.example.android',
+          sha256_cert_fingerprints: ['SHA_HEX_VALUE'],
+        },
       },
     ];
     documented[0]!.target.sha256_cert_fingerprints = [FINGERPRINT];
@@ -92,7 +99,9 @@ describe.each([
   it('omits applinks and answers empty lists when no app is configured', async () => {
     const h = await makeHarness({}, {}, { mount });
     expect((await h.send('GET', '/.well-known/assetlinks.json')).body).toEqual([]);
-    expect((await h.send('GET', '/.well-known/apple-app-site-association')).body).toEqual({ webcredentials: { apps: [] } });
+    expect((await h.send('GET', '/.well-known/apple-app-site-association')).body).toEqual({
+      webcredentials: { apps: [] },
+    });
   });
 
   it('caches the public config for 300 s: one upstream call, then a refetch that sees an admin change', async () => {
@@ -103,7 +112,10 @@ describe.each([
     expect(h.upstream.filter((c) => c.path === '/system-config/associations')).toHaveLength(1);
 
     const admin = await signedIn(h.t, ['admin:write']);
-    const patched = await h.t.call('PATCH', '/system-config/admin', { token: admin.token, body: { native_apps: { android: [], apple: [] } } });
+    const patched = await h.t.call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { native_apps: { android: [], apple: [] } },
+    });
     expect(patched.status).toBe(200);
     expect((await h.send('GET', '/.well-known/assetlinks.json')).body).toHaveLength(1);
     h.t.clock.advance(300_000);
@@ -133,7 +145,8 @@ describe.each([
 
   it('refuses an upstream answer of the wrong shape instead of publishing it', async () => {
     const h = await makeHarness({}, API_ENV, { mount });
-    h.intercept = (call) => (call.path === '/system-config/associations' ? Response.json({ android: 'everything' }) : undefined);
+    h.intercept = (call) =>
+      call.path === '/system-config/associations' ? Response.json({ android: 'everything' }) : undefined;
     const res = await h.send('GET', '/.well-known/assetlinks.json');
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ error: 'upstream_error', message: 'Unexpected response from auth server' });
@@ -143,7 +156,11 @@ describe.each([
     const h = await makeHarness({}, API_ENV, { mount });
     // Another method on one of its paths: 405 with Allow, the same on both adapters.
     const post = await h.send('POST', '/.well-known/assetlinks.json', { body: {} });
-    expect([post.status, post.headers.get('allow'), post.body]).toEqual([405, 'GET, HEAD', { error: 'method_not_allowed', message: 'Method not allowed' }]);
+    expect([post.status, post.headers.get('allow'), post.body]).toEqual([
+      405,
+      'GET, HEAD',
+      { error: 'method_not_allowed', message: 'Method not allowed' },
+    ]);
     expect((await h.send('GET', '/.well-known/jwks.json')).status).toBe(404);
   });
 });

@@ -14,7 +14,10 @@ const mount: Mount = async (opts) => {
   app.use('/auth', svcExpressAdapter(opts));
   app.use('/ops/admin', svcExpressAdminConsole({ ...opts, signInUrl: '/login' }));
   const { server, base } = await listen(app);
-  return { request: (path, init) => fetch(base + path, { ...init, redirect: 'manual' }), close: async () => server.closeAllConnections() };
+  return {
+    request: (path, init) => fetch(base + path, { ...init, redirect: 'manual' }),
+    close: async () => server.closeAllConnections(),
+  };
 };
 
 const SAME_ORIGIN = { origin: APP_ORIGIN, 'sec-fetch-site': 'same-origin' };
@@ -35,7 +38,16 @@ describe('svcExpressAdminConsole', () => {
     const h = await makeHarness({}, {}, { mount });
     const admin = await signedInBrowser(h, { roles: ['admin'] });
     await createUser(h.t, { email: 'express-user@example.com' });
-    for (const path of ['', '/users', `/users/${admin.user.id}`, '/sessions', '/events', '/organizations', '/config', '/providers']) {
+    for (const path of [
+      '',
+      '/users',
+      `/users/${admin.user.id}`,
+      '/sessions',
+      '/events',
+      '/organizations',
+      '/config',
+      '/providers',
+    ]) {
       const res = await h.send('GET', `/ops/admin${path}`, { cookies: admin.cookies });
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
@@ -62,7 +74,9 @@ describe('svcExpressAdminConsole', () => {
     expect([readOnly.status, readOnly.body.error]).toEqual([403, 'forbidden']);
     const ok = await h.send('DELETE', path, { cookies: admin.cookies, headers: SAME_ORIGIN });
     expect(ok.status).toBe(200);
-    const events = await h.send('GET', `/ops/admin/api/admin/auth-events?type=admin_session_revoked`, { cookies: admin.cookies });
+    const events = await h.send('GET', `/ops/admin/api/admin/auth-events?type=admin_session_revoked`, {
+      cookies: admin.cookies,
+    });
     expect(events.body.events[0]).toMatchObject({ userId: target.user.id, actorUserId: admin.user.id });
     expect((await h.send('GET', '/ops/admin/api/users/me', { cookies: admin.cookies })).status).toBe(404);
   });

@@ -45,8 +45,16 @@ describe('dot-segment path parameters', () => {
     const app = express();
     app.use('/auth', svcExpressAdapter(h.opts));
     const { base } = await listen(app);
-    const cookie = Object.entries(cookies).map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await rawRequest(base, method, path, { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body);
+    const cookie = Object.entries(cookies)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+    const res = await rawRequest(
+      base,
+      method,
+      path,
+      { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body,
+    );
     expect(res).toEqual({ status: 400, body: { error: 'invalid_request', message: 'Invalid path parameter' } });
     expect(upstreamPaths(h)).toEqual([]);
   });
@@ -61,8 +69,21 @@ describe('dot-segment path parameters', () => {
       for (const dots of ['.', '..']) {
         const params = Object.fromEntries(names.map((n, i) => [n, i === names.length - 1 ? dots : 'x']));
         for (const transport of ['cookie', 'bearer'] as const) {
-          const res = await runRoute(core, route, { transport, token: 't', authorization: 'Bearer t', credentialSub: null, params, query: {}, body: undefined, client: {} });
-          expect([route.method, route.path, res.status], `${transport} ${dots}`).toEqual([route.method, route.path, 400]);
+          const res = await runRoute(core, route, {
+            transport,
+            token: 't',
+            authorization: 'Bearer t',
+            credentialSub: null,
+            params,
+            query: {},
+            body: undefined,
+            client: {},
+          });
+          expect([route.method, route.path, res.status], `${transport} ${dots}`).toEqual([
+            route.method,
+            route.path,
+            400,
+          ]);
         }
       }
     }

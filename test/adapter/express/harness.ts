@@ -8,7 +8,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { getUser, requireAuth, requireRole, svcExpressAdapter, svcExpressTotpBridge } from '../../../adapter/express/index.js';
+import {
+  getUser,
+  requireAuth,
+  requireRole,
+  svcExpressAdapter,
+  svcExpressTotpBridge,
+} from '../../../adapter/express/index.js';
 import { makeHarness, type Driver, type Harness, type Mount } from '../helpers.js';
 
 const open = new Set<Server>();
@@ -33,7 +39,8 @@ export async function closeServers(): Promise<void> {
 }
 
 /** JSON written by hand, as Hono's `c.json` writes it (no charset), so fall-through answers compare equal too. */
-const json = (res: express.Response, status: number, body: unknown) => res.status(status).setHeader('content-type', 'application/json').end(JSON.stringify(body));
+const json = (res: express.Response, status: number, body: unknown) =>
+  res.status(status).setHeader('content-type', 'application/json').end(JSON.stringify(body));
 
 export const expressMount: Mount = async (opts, guard): Promise<Driver> => {
   const app = express();
@@ -55,4 +62,5 @@ export const expressMount: Mount = async (opts, guard): Promise<Driver> => {
   };
 };
 
-export const makeExpressHarness = (...[over, apiEnv, api]: Parameters<typeof makeHarness>): Promise<Harness> => makeHarness(over, apiEnv, { ...api, mount: expressMount });
+export const makeExpressHarness = (...[over, apiEnv, api]: Parameters<typeof makeHarness>): Promise<Harness> =>
+  makeHarness(over, apiEnv, { ...api, mount: expressMount });

@@ -21,7 +21,11 @@ describe('malformed path parameters (Express)', () => {
     const h = await makeExpressHarness();
     const { cookies } = await signedInBrowser(h);
     const res = await h.send(method, path, { cookies, ...(method === 'GET' ? {} : { body: {} }) });
-    expect([res.status, res.headers.get('content-type'), res.body]).toEqual([400, 'application/json; charset=utf-8', { error: 'invalid_request', message: 'Malformed path parameter' }]);
+    expect([res.status, res.headers.get('content-type'), res.body]).toEqual([
+      400,
+      'application/json; charset=utf-8',
+      { error: 'invalid_request', message: 'Malformed path parameter' },
+    ]);
     expect(upstreamPaths(h)).toEqual([]);
   });
 

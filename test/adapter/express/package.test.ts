@@ -10,20 +10,26 @@ import { ROOT } from '../../runtime/processes.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const sources = (dir: string): string[] =>
-  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('svc-auth/express packaging', () => {
   it('declares express as an optional peer dependency only, and exports ./express from dist', () => {
     expect(pkg.peerDependencies.express).toMatch(/^\^5\./);
     expect(pkg.peerDependenciesMeta.express).toEqual({ optional: true });
     expect(pkg.dependencies).not.toHaveProperty('express');
-    expect(pkg.exports['./express']).toEqual({ types: './dist/adapter/express/index.d.ts', default: './dist/adapter/express/index.js' });
+    expect(pkg.exports['./express']).toEqual({
+      types: './dist/adapter/express/index.d.ts',
+      default: './dist/adapter/express/index.js',
+    });
   });
 
   it('imports express (and node: modules) only from adapter/express', () => {
     const neutral = [...sources('adapter/core'), ...sources('adapter/hono')];
     expect(neutral.length).toBeGreaterThan(20);
-    for (const file of neutral) expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/from '(express|node:[\w/]+)'/);
+    for (const file of neutral)
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/from '(express|node:[\w/]+)'/);
     expect(readFileSync(join(ROOT, 'adapter/express/request.ts'), 'utf8')).toMatch(/from 'express'/);
   });
 });

@@ -10,7 +10,16 @@
  */
 import type { AuthMessage } from '../../../common/messaging.js';
 import type { SvcAdapterOptions } from '../../../adapter/core/options.js';
-import { honoMount, makeHarness, recordingMessaging, upstreamPaths, type Harness, type Mount, type SendInit, type SendResult } from '../helpers.js';
+import {
+  honoMount,
+  makeHarness,
+  recordingMessaging,
+  upstreamPaths,
+  type Harness,
+  type Mount,
+  type SendInit,
+  type SendResult,
+} from '../helpers.js';
 import { expressMount } from './harness.js';
 
 export interface Run {
@@ -73,7 +82,8 @@ export class Normaliser {
   string(s: string): unknown {
     const jwt = JWT.exec(s);
     const header = jwt ? decodeSegment(s.split('.')[0]!) : undefined;
-    if (jwt && header && typeof header === 'object' && 'alg' in header) return { jwt: this.value(header), claims: this.value(decodeSegment(jwt[1]!)) };
+    if (jwt && header && typeof header === 'object' && 'alg' in header)
+      return { jwt: this.value(header), claims: this.value(decodeSegment(jwt[1]!)) };
     return s.replace(RANDOM, (m) => (WORDS.test(m) ? m : this.alias(m)));
   }
 

@@ -24,7 +24,10 @@ export const FLOW_SCENARIOS: Scenario[] = [
       const reg = await r.send('POST', '/auth/registration/register', { body: { email: 'new.person@example.com' } });
       expect(reg.status).toBe(200);
       const { code } = await lastMessage(r);
-      const verify = await r.send('POST', '/auth/otp/verify-email-otp', { cookies: reg.cookies, body: { verificationToken: code } });
+      const verify = await r.send('POST', '/auth/otp/verify-email-otp', {
+        cookies: reg.cookies,
+        body: { verificationToken: code },
+      });
       expect(verify.status).toBe(200);
       expect(verify.text).not.toMatch(TOKEN_KEYS);
       expect(verify.setCookies.map((s) => s.split('=')[0])).toEqual(['svc-ephemeral', 'svc-access', 'svc-refresh']);
@@ -44,9 +47,15 @@ export const FLOW_SCENARIOS: Scenario[] = [
       const gen = await r.send('POST', '/auth/otp/generate-login-email-otp', { cookies: login.cookies });
       expect(gen.status).toBe(200);
       const { code } = await lastMessage(r);
-      const wrong = await r.send('POST', '/auth/otp/verify-login-email-otp', { cookies: gen.cookies, body: { verificationToken: code === 'ZZZZZZ' ? 'YYYYYY' : 'ZZZZZZ' } });
+      const wrong = await r.send('POST', '/auth/otp/verify-login-email-otp', {
+        cookies: gen.cookies,
+        body: { verificationToken: code === 'ZZZZZZ' ? 'YYYYYY' : 'ZZZZZZ' },
+      });
       expect(wrong.status).toBeGreaterThanOrEqual(400);
-      const ok = await r.send('POST', '/auth/otp/verify-login-email-otp', { cookies: gen.cookies, body: { verificationToken: code } });
+      const ok = await r.send('POST', '/auth/otp/verify-login-email-otp', {
+        cookies: gen.cookies,
+        body: { verificationToken: code },
+      });
       expect(ok.status).toBe(200);
       expect(ok.cookies['svc-access']).toBeTruthy();
     },
@@ -62,7 +71,10 @@ export const FLOW_SCENARIOS: Scenario[] = [
       expect((await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
       expect((await r.send('POST', `/auth/magic-link/verify/${token}`)).body.status).toBe('confirmation_required');
       expect((await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
-      expect((await r.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: req.body.confirmationNumber } })).status).toBe(200);
+      expect(
+        (await r.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: req.body.confirmationNumber } }))
+          .status,
+      ).toBe(200);
       const done = await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies });
       expect(done.status).toBe(200);
       expect(done.cookies['svc-access']).toBeTruthy();
@@ -81,7 +93,9 @@ export const FLOW_SCENARIOS: Scenario[] = [
       const token = new URL((await lastMessage(r)).magicLinkUrl!).searchParams.get('token')!;
       expect((await r.send('POST', `/auth/magic-link/verify/${token}`)).status).toBe(400);
       expect((await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
-      const ok = await r.send('POST', `/auth/magic-link/verify/${token}`, { cookies: { 'svc-magic-link': req.cookies['svc-magic-link']! } });
+      const ok = await r.send('POST', `/auth/magic-link/verify/${token}`, {
+        cookies: { 'svc-magic-link': req.cookies['svc-magic-link']! },
+      });
       expect(ok.status).toBe(200);
       const done = await r.send('POST', '/auth/magic-link/check', { cookies: login.cookies });
       expect(done.cookies['svc-access']).toBeTruthy();
@@ -94,15 +108,23 @@ export const FLOW_SCENARIOS: Scenario[] = [
       const authenticator = await SoftwareAuthenticator.create();
       const start = await r.send('POST', '/auth/webAuthn/register/start', { cookies, body: {} });
       expect(start.status).toBe(200);
-      const finish = await r.send('POST', '/auth/webAuthn/register/finish', { cookies, body: { attestationResponse: authenticator.register(start.body) } });
+      const finish = await r.send('POST', '/auth/webAuthn/register/finish', {
+        cookies,
+        body: { attestationResponse: authenticator.register(start.body) },
+      });
       expect(finish.status).toBe(200);
       expect((await r.send('DELETE', '/auth/logout', { cookies })).status).toBe(204);
-      const login = await r.send('POST', '/auth/login', { body: { identifier: 'passkey.user@example.com', passkeyAvailable: true } });
+      const login = await r.send('POST', '/auth/login', {
+        body: { identifier: 'passkey.user@example.com', passkeyAvailable: true },
+      });
       expect(login.body.loginMethods).toContain('passkey');
       const options = await r.send('POST', '/auth/webAuthn/login/start', { cookies: login.cookies, body: {} });
       expect(options.status).toBe(200);
       const assertionResponse = await authenticator.assert(options.body);
-      const done = await r.send('POST', '/auth/webAuthn/login/finish', { cookies: login.cookies, body: { assertionResponse } });
+      const done = await r.send('POST', '/auth/webAuthn/login/finish', {
+        cookies: login.cookies,
+        body: { assertionResponse },
+      });
       expect(done.status).toBe(200);
       expect(done.text).not.toMatch(TOKEN_KEYS);
       expect(done.cookies['svc-refresh']).toBeTruthy();
@@ -119,14 +141,22 @@ export const FLOW_SCENARIOS: Scenario[] = [
       const refreshed = await r.send('POST', '/auth/refresh', { cookies: me.cookies });
       expect(refreshed.status).toBe(200);
       expect(refreshed.text).not.toMatch(TOKEN_KEYS);
-      expect((await r.send('POST', '/auth/refresh')).body).toEqual({ error: 'unauthorized', message: 'Refresh token required' });
+      expect((await r.send('POST', '/auth/refresh')).body).toEqual({
+        error: 'unauthorized',
+        message: 'Refresh token required',
+      });
     },
   },
   {
     name: 'refresh dedup: 20 parallel requests share one refresh; a replay after 5 s is reuse',
     async run(r) {
       const { cookies } = await refreshOnlyBrowser(r.h, { email: 'dedup.user@example.com' });
-      const results = await r.sendAll(Array.from({ length: 20 }, () => ['GET', '/auth/sessions', { cookies }] as [string, string, { cookies: Record<string, string> }]));
+      const results = await r.sendAll(
+        Array.from(
+          { length: 20 },
+          () => ['GET', '/auth/sessions', { cookies }] as [string, string, { cookies: Record<string, string> }],
+        ),
+      );
       expect(results.map((x) => x.status)).toEqual(Array(20).fill(200));
       expect(new Set(results.map((x) => x.cookies['svc-refresh'])).size).toBe(1);
       const refreshes = r.h.upstream.filter((c) => c.path === '/refresh').length;
@@ -146,7 +176,8 @@ export const FLOW_SCENARIOS: Scenario[] = [
       expect(out.text).toBe('');
       expect((await r.send('GET', '/auth/users/me', { cookies })).status).toBe(401);
       expect((await r.send('DELETE', '/auth/logout')).status).toBe(204);
-      expect((await r.send('GET', '/auth/logout', { cookies })).status).toBe(405); // not mounted, so 405 with Allow: DELETE
+      // not mounted, so 405 with Allow: DELETE
+      expect((await r.send('GET', '/auth/logout', { cookies })).status).toBe(405);
       const other = await signedInBrowser(r.h, { email: 'logout.all@example.com' });
       expect((await r.send('DELETE', '/auth/logout/all', { cookies: other.cookies })).status).toBe(204);
     },
@@ -155,20 +186,33 @@ export const FLOW_SCENARIOS: Scenario[] = [
     name: 'bearer transport: login, OTP, signed-in call, refresh, replay, logout',
     async run(r) {
       await createUser(r.h.t, { email: 'native.user@example.com' });
-      const login = await r.send('POST', '/auth/login', { headers: BEARER, body: { identifier: 'native.user@example.com' } });
+      const login = await r.send('POST', '/auth/login', {
+        headers: BEARER,
+        body: { identifier: 'native.user@example.com' },
+      });
       expect(typeof login.body.token).toBe('string');
-      const gen = await r.send('POST', '/auth/otp/generate-login-email-otp', { headers: { ...BEARER, authorization: `Bearer ${login.body.token}` } });
+      const gen = await r.send('POST', '/auth/otp/generate-login-email-otp', {
+        headers: { ...BEARER, authorization: `Bearer ${login.body.token}` },
+      });
       const { code } = await lastMessage(r);
-      const verify = await r.send('POST', '/auth/otp/verify-login-email-otp', { headers: { ...BEARER, authorization: `Bearer ${gen.body.token}` }, body: { verificationToken: code } });
+      const verify = await r.send('POST', '/auth/otp/verify-login-email-otp', {
+        headers: { ...BEARER, authorization: `Bearer ${gen.body.token}` },
+        body: { verificationToken: code },
+      });
       expect(typeof verify.body.refreshToken).toBe('string');
       const auth = (token: string) => ({ headers: { ...BEARER, authorization: `Bearer ${token}` } });
       expect((await r.send('GET', '/auth/users/me', auth(verify.body.token))).status).toBe(200);
       const refreshed = await r.send('POST', '/auth/refresh', auth(verify.body.refreshToken));
       expect(refreshed.status).toBe(200);
       r.h.t.clock.advance(6_000);
-      expect((await r.send('POST', '/auth/refresh', auth(verify.body.refreshToken))).body.error).toBe('refresh_token_reused');
+      expect((await r.send('POST', '/auth/refresh', auth(verify.body.refreshToken))).body.error).toBe(
+        'refresh_token_reused',
+      );
       expect((await r.send('POST', '/auth/refresh', { headers: BEARER })).status).toBe(401);
-      const registration = await r.send('POST', '/auth/registration/register', { headers: BEARER, body: { email: 'native.new@example.com' } });
+      const registration = await r.send('POST', '/auth/registration/register', {
+        headers: BEARER,
+        body: { email: 'native.new@example.com' },
+      });
       expect(Object.keys(registration.body).sort()).toEqual(['message', 'sub', 'token', 'ttl']);
       const env = await signIn(r.h.t, await createUser(r.h.t, { email: 'native.other@example.com' }));
       expect((await r.send('DELETE', '/auth/logout', auth(env.token))).status).toBe(204);

@@ -73,13 +73,24 @@ export const ID_TOKEN_SCENARIOS: Scenario[] = [
       const res = await r.send('POST', '/auth/oauth/testop/id-token', { headers: BEARER, body: await freshToken() });
       expect(res.status).toBe(200);
       expect(res.setCookies).toEqual([]);
-      expect(res.body).toMatchObject({ token: expect.any(String), refreshToken: expect.any(String), email: 'parity.native@example.com' });
-      const me = await r.send('GET', '/auth/users/me', { headers: { ...BEARER, authorization: `Bearer ${res.body.token}` } });
+      expect(res.body).toMatchObject({
+        token: expect.any(String),
+        refreshToken: expect.any(String),
+        email: 'parity.native@example.com',
+      });
+      const me = await r.send('GET', '/auth/users/me', {
+        headers: { ...BEARER, authorization: `Bearer ${res.body.token}` },
+      });
       expect(me.status).toBe(200);
-      const notJwt = await r.send('POST', '/auth/oauth/testop/id-token', { headers: BEARER, body: { idToken: 'not-a-jwt', nonce: newRawNonce() } });
+      const notJwt = await r.send('POST', '/auth/oauth/testop/id-token', {
+        headers: BEARER,
+        body: { idToken: 'not-a-jwt', nonce: newRawNonce() },
+      });
       expect(notJwt.status).toBe(401);
       expect(notJwt.body.error).toBe('id_token_invalid');
-      const oversize = await r.send('POST', '/auth/oauth/testop/id-token', { body: { idToken: 'x'.repeat(20_000), nonce: newRawNonce() } });
+      const oversize = await r.send('POST', '/auth/oauth/testop/id-token', {
+        body: { idToken: 'x'.repeat(20_000), nonce: newRawNonce() },
+      });
       expect(oversize.status).toBe(400);
       expect(oversize.body.error).toBe('invalid_request');
     },
@@ -95,13 +106,18 @@ export const ID_TOKEN_SCENARIOS: Scenario[] = [
       expect(start.body).not.toHaveProperty('binding');
       expect(start.setCookies.map((s) => s.split('=')[0])).toEqual(['svc-oauth-binding']);
       const { code, state } = await op!.authorize(start.body.authorizationUrl, 'parity-native');
-      const foreign = await r.send('POST', '/auth/oauth/testop/callback', { body: { code, state, binding: 'from-the-page' } });
+      const foreign = await r.send('POST', '/auth/oauth/testop/callback', {
+        body: { code, state, binding: 'from-the-page' },
+      });
       expect(foreign.status).toBe(400);
       expect(foreign.body.error).toBe('oauth_invalid_state');
       const upstreamCallbacks = r.h.upstream.filter((c) => c.path.includes('/callback')).length;
       expect(upstreamCallbacks).toBe(0);
       r.note('upstream callbacks after the foreign one', upstreamCallbacks);
-      const own = await r.send('POST', '/auth/oauth/testop/callback', { cookies: start.cookies, body: { code, state } });
+      const own = await r.send('POST', '/auth/oauth/testop/callback', {
+        cookies: start.cookies,
+        body: { code, state },
+      });
       expect(own.status).toBe(200);
       expect(own.cookies['svc-oauth-binding']).toBeUndefined();
       const bearer = await r.send('POST', '/auth/oauth/testop/start', { headers: BEARER, body: {} });

@@ -7,17 +7,38 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { TEST_ISSUER } from '../../helpers/make-app.js';
-import { APP_ORIGIN, COOKIE_SECRET, makeHarness, refreshOnlyBrowser, signedInBrowser, type Harness, type SendInit } from '../helpers.js';
+import {
+  APP_ORIGIN,
+  COOKIE_SECRET,
+  makeHarness,
+  refreshOnlyBrowser,
+  signedInBrowser,
+  type Harness,
+  type SendInit,
+} from '../helpers.js';
 import { closeServers, expressMount } from './harness.js';
 
 afterEach(closeServers);
 
 async function pair() {
   const h = await makeHarness();
-  const express = await expressMount(h.opts, { cookieSecret: COOKIE_SECRET, issuer: APP_ORIGIN, authServerUrl: TEST_ISSUER, audience: TEST_ISSUER, fetch: h.opts.fetch!, now: h.opts.now! });
+  const express = await expressMount(h.opts, {
+    cookieSecret: COOKIE_SECRET,
+    issuer: APP_ORIGIN,
+    authServerUrl: TEST_ISSUER,
+    audience: TEST_ISSUER,
+    fetch: h.opts.fetch!,
+    now: h.opts.now!,
+  });
   /** The same request through Hono, then Express; the answers as compared on the wire. */
   const both = async (method: string, path: string, init: SendInit = {}) => {
-    const wire = (r: Awaited<ReturnType<Harness['send']>>) => ({ status: r.status, text: r.text, setCookies: r.setCookies, type: r.headers.get('content-type'), cache: r.headers.get('cache-control') });
+    const wire = (r: Awaited<ReturnType<Harness['send']>>) => ({
+      status: r.status,
+      text: r.text,
+      setCookies: r.setCookies,
+      type: r.headers.get('content-type'),
+      cache: r.headers.get('cache-control'),
+    });
     const hono = await h.send(method, path, init);
     const viaExpress = await h.send(method, path, { ...init, via: express });
     expect(wire(viaExpress), `${method} ${path}`).toEqual(wire(hono));
@@ -35,8 +56,16 @@ describe('Hono and Express on the same API and fetch', () => {
     expect((await both('GET', '/auth/admin/users?limit=1', { cookies })).status).toBe(200);
     expect((await both('GET', '/app', { cookies })).status).toBe(200);
     expect((await both('GET', '/admin', { headers: { authorization: `Bearer ${env.token}` } })).status).toBe(200);
-    expect((await both('GET', '/auth/users/me', { headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.token}` } })).status).toBe(200);
-    expect((await both('POST', '/auth/login', { rawBody: '{nope', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await both('GET', '/auth/users/me', {
+          headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.token}` },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await both('POST', '/auth/login', { rawBody: '{nope', headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(400);
     expect((await both('GET', '/auth/users/me', { cookies: { 'svc-access': 'forged' } })).setCookies).toHaveLength(1);
   });
 

@@ -20,7 +20,12 @@ const mount: Mount = async (opts) => {
 describe('svcAdminConsole assets', () => {
   it('serves its script, stylesheet and uPlot from the package, nothing else', async () => {
     const h = await makeHarness({}, {}, { mount });
-    for (const [name, type] of [['console.js', 'text/javascript'], ['console.css', 'text/css'], ['uplot.js', 'text/javascript'], ['uplot.css', 'text/css']] as const) {
+    for (const [name, type] of [
+      ['console.js', 'text/javascript'],
+      ['console.css', 'text/css'],
+      ['uplot.js', 'text/javascript'],
+      ['uplot.css', 'text/css'],
+    ] as const) {
       const res = await h.send('GET', `/admin/assets/${name}`);
       expect(res.status, name).toBe(200);
       expect(res.headers.get('content-type'), name).toContain(type);
@@ -53,7 +58,12 @@ describe('auth-events CSV export', () => {
   it('exports every matching event (past one API page) with the filters of the screen', async () => {
     const h = await makeHarness({}, {}, { mount });
     const admin = await signedInBrowser(h, { roles: ['admin:read'] });
-    for (let i = 0; i < 130; i++) await h.t.api.deps.events.record({ type: 'login_failed', ipAddress: '192.0.2.44', metadata: { reason: i === 0 ? '=cmd()' : 'bad' } });
+    for (let i = 0; i < 130; i++)
+      await h.t.api.deps.events.record({
+        type: 'login_failed',
+        ipAddress: '192.0.2.44',
+        metadata: { reason: i === 0 ? '=cmd()' : 'bad' },
+      });
     await h.t.api.deps.events.record({ type: 'login_failed', ipAddress: '192.0.2.45' });
     const res = await h.send('GET', '/admin/events.csv?type=login_failed&ip=192.0.2.44', { cookies: admin.cookies });
     expect(res.status).toBe(200);

@@ -22,7 +22,12 @@ async function expectBearerSession(h: Harness, res: SendResult, userId: string) 
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.setCookies).toEqual([]);
   expect(res.body).not.toHaveProperty('delivery');
-  expect(res.body).toMatchObject({ sub: userId, sessionId: expect.any(String), ttl: expect.any(Number), refreshTtl: expect.any(Number) });
+  expect(res.body).toMatchObject({
+    sub: userId,
+    sessionId: expect.any(String),
+    ttl: expect.any(Number),
+    refreshTtl: expect.any(Number),
+  });
   expect(res.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
   expect(res.body.refreshToken).toEqual(expect.any(String));
   const me = await h.send('GET', '/auth/users/me', { headers: withBearer(res.body.token) });
@@ -35,10 +40,16 @@ describe('bearer transport: every session-issuing route returns the tokens and s
   it('POST /auth/otp/verify-email-otp (registration)', async () => {
     const { messages, messaging } = recordingMessaging();
     const h = await makeHarness({ messaging });
-    const reg = await h.send('POST', '/auth/registration/register', { headers: BEARER, body: { email: 'native.reg@example.com' } });
+    const reg = await h.send('POST', '/auth/registration/register', {
+      headers: BEARER,
+      body: { email: 'native.reg@example.com' },
+    });
     expect(reg.status).toBe(200);
     await settle();
-    const res = await h.send('POST', '/auth/otp/verify-email-otp', { headers: withBearer(reg.body.token), body: { verificationToken: messages.at(-1)!.code } });
+    const res = await h.send('POST', '/auth/otp/verify-email-otp', {
+      headers: withBearer(reg.body.token),
+      body: { verificationToken: messages.at(-1)!.code },
+    });
     await expectBearerSession(h, res, reg.body.sub);
   });
 
@@ -53,7 +64,10 @@ describe('bearer transport: every session-issuing route returns the tokens and s
     expect(gen.body).not.toHaveProperty('delivery');
     await settle();
     expect(messages.at(-1)).toMatchObject({ kind: 'otp_sms', channel: 'sms', to: '+14155550123' });
-    const res = await h.send('POST', '/auth/otp/verify-login-phone-otp', { headers: withBearer(gen.body.token), body: { verificationToken: messages.at(-1)!.code } });
+    const res = await h.send('POST', '/auth/otp/verify-login-phone-otp', {
+      headers: withBearer(gen.body.token),
+      body: { verificationToken: messages.at(-1)!.code },
+    });
     await expectBearerSession(h, res, user.id);
   });
 
@@ -69,7 +83,14 @@ describe('bearer transport: every session-issuing route returns the tokens and s
     const token = new URL(messages.at(-1)!.magicLinkUrl!).searchParams.get('token')!;
     const pending = await h.send('POST', '/auth/magic-link/check', { headers: withBearer(login.body.token) });
     expect(pending.status).toBe(204);
-    expect((await h.send('POST', `/auth/magic-link/verify/${token}`, { headers: BEARER, body: { number: req.body.confirmationNumber } })).status).toBe(200);
+    expect(
+      (
+        await h.send('POST', `/auth/magic-link/verify/${token}`, {
+          headers: BEARER,
+          body: { number: req.body.confirmationNumber },
+        })
+      ).status,
+    ).toBe(200);
     const res = await h.send('POST', '/auth/magic-link/check', { headers: withBearer(login.body.token) });
     await expectBearerSession(h, res, user.id);
   });
@@ -79,29 +100,48 @@ describe('bearer transport: every session-issuing route returns the tokens and s
     const user = await createUser(h.t);
     const { authenticator, finish: enrolled } = await registerPasskey(h.t, (await signIn(h.t, user)).token);
     expect(enrolled.status).toBe(200);
-    const login = await h.send('POST', '/auth/login', { headers: BEARER, body: { identifier: user.email, passkeyAvailable: true } });
-    const start = await h.send('POST', '/auth/webAuthn/login/start', { headers: withBearer(login.body.token), body: {} });
+    const login = await h.send('POST', '/auth/login', {
+      headers: BEARER,
+      body: { identifier: user.email, passkeyAvailable: true },
+    });
+    const start = await h.send('POST', '/auth/webAuthn/login/start', {
+      headers: withBearer(login.body.token),
+      body: {},
+    });
     expect(start.status).toBe(200);
     const assertionResponse = await authenticator.assert(start.body);
-    const res = await h.send('POST', '/auth/webAuthn/login/finish', { headers: withBearer(login.body.token), body: { assertionResponse } });
+    const res = await h.send('POST', '/auth/webAuthn/login/finish', {
+      headers: withBearer(login.body.token),
+      body: { assertionResponse },
+    });
     await expectBearerSession(h, res, user.id);
   });
 
   it('POST /auth/totp/verify-login (bridge), after the MFA step answered with the whole mfa body', async () => {
     const { messages, messaging } = recordingMessaging();
-    const h = await makeHarness({ messaging }, { DISABLE_AUTH_RATE_LIMITS: 'true' }, { clockStartMs: STEP_ALIGNED_START_MS });
+    const h = await makeHarness(
+      { messaging },
+      { DISABLE_AUTH_RATE_LIMITS: 'true' },
+      { clockStartMs: STEP_ALIGNED_START_MS },
+    );
     const user = await createUser(h.t);
     const secret = await enrollTotp(h.t, (await signIn(h.t, user)).token);
     h.t.clock.advance(STEP_MS);
     const login = await h.send('POST', '/auth/login', { headers: BEARER, body: { identifier: user.email } });
     const gen = await h.send('POST', '/auth/otp/generate-login-email-otp', { headers: withBearer(login.body.token) });
     await settle();
-    const step = await h.send('POST', '/auth/otp/verify-login-email-otp', { headers: withBearer(gen.body.token), body: { verificationToken: messages.at(-1)!.code } });
+    const step = await h.send('POST', '/auth/otp/verify-login-email-otp', {
+      headers: withBearer(gen.body.token),
+      body: { verificationToken: messages.at(-1)!.code },
+    });
     expect(step.status).toBe(200);
     expect(step.setCookies).toEqual([]);
     expect(step.body).toMatchObject({ mfaRequired: true, mfaMethods: ['totp'], token: expect.any(String) });
     expect(step.body).not.toHaveProperty('refreshToken');
-    const res = await h.send('POST', '/auth/totp/verify-login', { headers: withBearer(step.body.token), body: { code: codeAt(secret, h.t.clock.now()) } });
+    const res = await h.send('POST', '/auth/totp/verify-login', {
+      headers: withBearer(step.body.token),
+      body: { code: codeAt(secret, h.t.clock.now()) },
+    });
     await expectBearerSession(h, res, user.id);
   });
 
@@ -109,7 +149,10 @@ describe('bearer transport: every session-issuing route returns the tokens and s
     const h = await makeHarness();
     const user = await createUser(h.t);
     const env = await signIn(h.t, user);
-    const org = await h.send('POST', '/auth/organizations', { headers: withBearer(env.token), body: { name: 'Native Org' } });
+    const org = await h.send('POST', '/auth/organizations', {
+      headers: withBearer(env.token),
+      body: { name: 'Native Org' },
+    });
     expect(org.status).toBe(201);
     const orgId = org.body.organization.id;
     const res = await h.send('POST', `/auth/organizations/${orgId}/switch`, { headers: withBearer(env.token) });
@@ -118,7 +161,9 @@ describe('bearer transport: every session-issuing route returns the tokens and s
     expect(res.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     const claims = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ org_id: orgId, sid: env.sessionId });
-    expect((await h.send('GET', '/auth/users/me', { headers: withBearer(res.body.token) })).body.activeOrganization.id).toBe(orgId);
+    expect(
+      (await h.send('GET', '/auth/users/me', { headers: withBearer(res.body.token) })).body.activeOrganization.id,
+    ).toBe(orgId);
   });
 });
 
@@ -132,35 +177,54 @@ describe('bearer transport: OAuth callback against the real OpenID provider', ()
   });
 
   it('POST /auth/oauth/:providerId/callback returns the envelope (returnTo kept) and sets no cookie', async () => {
-    const h = await makeHarness({}, {
-      LOGIN_METHODS: 'passkey,email_otp,oauth',
-      ORIGINS: 'http://app.test,http://localhost:3000',
-      OAUTH_STATE_SECRET: STATE_SECRET,
-      [SECRET_ENV]: op.clientSecret,
-      OAUTH_PROVIDERS: JSON.stringify([providerConfig(op)]),
-    });
+    const h = await makeHarness(
+      {},
+      {
+        LOGIN_METHODS: 'passkey,email_otp,oauth',
+        ORIGINS: 'http://app.test,http://localhost:3000',
+        OAUTH_STATE_SECRET: STATE_SECRET,
+        [SECRET_ENV]: op.clientSecret,
+        OAUTH_PROVIDERS: JSON.stringify([providerConfig(op)]),
+      },
+    );
     op.setAccount('native-oauth', { email: 'native.oauth@example.com', email_verified: true });
     const providers = await h.send('GET', '/auth/oauth/providers', { headers: BEARER });
     expect(providers.body.providers.map((p: { id: string }) => p.id)).toEqual(['testop']);
-    const start = await h.send('POST', '/auth/oauth/testop/start', { headers: BEARER, body: { returnTo: 'http://localhost:3000/after' } });
+    const start = await h.send('POST', '/auth/oauth/testop/start', {
+      headers: BEARER,
+      body: { returnTo: 'http://localhost:3000/after' },
+    });
     expect(start.status).toBe(200);
     const { code, state } = await op.authorize(start.body.authorizationUrl, 'native-oauth');
     // Bearer transport: the app keeps the flow binding start returned and sends it back.
     expect(start.body.binding).toEqual(expect.any(String));
-    const res = await h.send('POST', '/auth/oauth/testop/callback', { headers: BEARER, body: { code, state, binding: start.body.binding } });
+    const res = await h.send('POST', '/auth/oauth/testop/callback', {
+      headers: BEARER,
+      body: { code, state, binding: start.body.binding },
+    });
     expect(res.body.returnTo).toBe('http://localhost:3000/after');
     await expectBearerSession(h, res, res.body.sub);
     expect(res.body.email).toBe('native.oauth@example.com');
     // The same callback in cookie transport is S: cookies set, tokens stripped.
     op.setAccount('browser-oauth', { email: 'browser.oauth@example.com', email_verified: true });
-    const start2 = await h.send('POST', '/auth/oauth/testop/start', { body: { returnTo: 'http://localhost:3000/after' } });
+    const start2 = await h.send('POST', '/auth/oauth/testop/start', {
+      body: { returnTo: 'http://localhost:3000/after' },
+    });
     const second = await op.authorize(start2.body.authorizationUrl, 'browser-oauth');
     // Cookie transport: the binding travels in the cookie start set (never in the page).
     expect(start2.body).not.toHaveProperty('binding');
-    const browser = await h.send('POST', '/auth/oauth/testop/callback', { cookies: start2.cookies, body: { code: second.code, state: second.state } });
+    const browser = await h.send('POST', '/auth/oauth/testop/callback', {
+      cookies: start2.cookies,
+      body: { code: second.code, state: second.state },
+    });
     expect(browser.status).toBe(200);
     expect(browser.body.returnTo).toBe('http://localhost:3000/after');
     expect(browser.text).not.toMatch(/"(token|refreshToken)"\s*:/);
-    expect(browser.setCookies.map((s) => s.split('=')[0])).toEqual(['svc-ephemeral', 'svc-oauth-binding', 'svc-access', 'svc-refresh']);
+    expect(browser.setCookies.map((s) => s.split('=')[0])).toEqual([
+      'svc-ephemeral',
+      'svc-oauth-binding',
+      'svc-access',
+      'svc-refresh',
+    ]);
   });
 });

@@ -9,7 +9,9 @@ describe('svcAdapter bearer transport', () => {
     const h = await makeHarness();
     const user = await createUser(h.t);
     const env = await signIn(h.t, user);
-    const res = await h.send('POST', '/auth/refresh', { headers: { ...BEARER, authorization: `Bearer ${env.refreshToken}` } });
+    const res = await h.send('POST', '/auth/refresh', {
+      headers: { ...BEARER, authorization: `Bearer ${env.refreshToken}` },
+    });
     expect(res.status).toBe(200);
     expect(res.setCookies).toEqual([]);
     expect(res.body).toMatchObject({ message: 'Success', sub: user.id });
@@ -17,7 +19,9 @@ describe('svcAdapter bearer transport', () => {
     expect(res.body.refreshToken).toMatch(/^[\w-]{43}$/);
     expect(res.body.refreshToken).not.toBe(env.refreshToken);
     h.t.clock.advance(6_000); // past the 5 s dedup replay window
-    const replay = await h.send('POST', '/auth/refresh', { headers: { ...BEARER, authorization: `Bearer ${env.refreshToken}` } });
+    const replay = await h.send('POST', '/auth/refresh', {
+      headers: { ...BEARER, authorization: `Bearer ${env.refreshToken}` },
+    });
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe('refresh_token_reused');
     expect(replay.setCookies).toEqual([]);
@@ -27,7 +31,9 @@ describe('svcAdapter bearer transport', () => {
     const h = await makeHarness();
     const user = await createUser(h.t);
     const env = await signIn(h.t, user);
-    const res = await h.send('GET', '/auth/users/me', { headers: { 'x-svc-auth-transport': ' BEARER , cookie', authorization: `Bearer ${env.token}` } });
+    const res = await h.send('GET', '/auth/users/me', {
+      headers: { 'x-svc-auth-transport': ' BEARER , cookie', authorization: `Bearer ${env.token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(user.id);
     // Authorization without the header is cookie transport: no cookie → 401, nothing forwarded
@@ -58,7 +64,9 @@ describe('svcAdapter bearer transport', () => {
   it('DELETE /auth/logout answers 204 with the access bearer', async () => {
     const h = await makeHarness();
     const env = await signIn(h.t, await createUser(h.t));
-    const res = await h.send('DELETE', '/auth/logout', { headers: { ...BEARER, authorization: `Bearer ${env.token}` } });
+    const res = await h.send('DELETE', '/auth/logout', {
+      headers: { ...BEARER, authorization: `Bearer ${env.token}` },
+    });
     expect(res.status).toBe(204);
     expect(res.setCookies).toEqual([]);
   });
@@ -68,7 +76,10 @@ describe('upstream headers', () => {
   it('sends the proxy service token, client IP and UA, and never the browser cookies or transport header', async () => {
     const h = await makeHarness();
     const { cookies } = await refreshOnlyBrowser(h);
-    const res = await h.send('GET', '/auth/sessions?limit=5&x=1&x=2', { cookies, headers: { 'x-forwarded-for': '10.9.9.9', 'user-agent': '  Browser/1.0  ' } });
+    const res = await h.send('GET', '/auth/sessions?limit=5&x=1&x=2', {
+      cookies,
+      headers: { 'x-forwarded-for': '10.9.9.9', 'user-agent': '  Browser/1.0  ' },
+    });
     const call = h.upstream.find((c) => c.path.startsWith('/sessions'))!;
     expect(call.path).toBe('/sessions?limit=5&x=1&x=2');
     expect(call.headers.get('x-svc-service-token')).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);

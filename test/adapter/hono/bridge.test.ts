@@ -10,7 +10,11 @@ import { makeHarness, refreshOnlyBrowser, signedInBrowser } from '../helpers.js'
 /** Every adapter 401 names the missing credential (docs/contract-changes.md). */
 const UNAUTHORIZED = (path: string, headers: Record<string, string>) => ({
   error: 'unauthorized',
-  message: headers['x-svc-auth-transport'] ? 'Missing bearer token' : path.endsWith('/verify-login') ? 'Pre-auth session required' : 'Access session required',
+  message: headers['x-svc-auth-transport']
+    ? 'Missing bearer token'
+    : path.endsWith('/verify-login')
+      ? 'Pre-auth session required'
+      : 'Access session required',
 });
 
 describe('svcTotpBridge', () => {
@@ -28,7 +32,11 @@ describe('svcTotpBridge', () => {
       ['GET', '/auth/totp/status', full, { 'x-svc-auth-transport': 'bearer' }], // bearer never reads cookies
     ];
     for (const [method, path, cookies, headers] of cases) {
-      const res = await h.send(method, path, { cookies, headers, body: method === 'POST' ? { code: '123456' } : undefined });
+      const res = await h.send(method, path, {
+        cookies,
+        headers,
+        body: method === 'POST' ? { code: '123456' } : undefined,
+      });
       expect(res.status, `${method} ${path} ${Object.keys(cookies)}`).toBe(401);
       expect(res.body).toEqual(UNAUTHORIZED(path, headers));
       expect(res.setCookies).toEqual([]);
@@ -42,7 +50,9 @@ describe('svcTotpBridge', () => {
     const viaCookie = await h.send('GET', '/auth/totp/status', { cookies });
     expect(viaCookie.status).toBe(200);
     expect(viaCookie.body).toEqual({ enabled: false, verifiedAt: null, lastUsedAt: null });
-    const viaBearer = await h.send('GET', '/auth/totp/status', { headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.token}` } });
+    const viaBearer = await h.send('GET', '/auth/totp/status', {
+      headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.token}` },
+    });
     expect(viaBearer.status).toBe(200);
     expect(h.upstream.map((c) => [c.path, c.headers.get('authorization')])).toEqual([
       ['/totp/status', `Bearer ${env.token}`],
@@ -53,7 +63,10 @@ describe('svcTotpBridge', () => {
   it('applies the origin guard with SameSite=None', async () => {
     const h = await makeHarness({ cookieSecure: true, cookieSameSite: 'none' });
     const { cookies } = await signedInBrowser(h);
-    const res = await h.send('POST', '/auth/totp/enroll/start', { cookies, headers: { origin: 'https://evil.example' } });
+    const res = await h.send('POST', '/auth/totp/enroll/start', {
+      cookies,
+      headers: { origin: 'https://evil.example' },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'cross_site_request_blocked' });
     expect(h.upstream).toEqual([]);

@@ -14,7 +14,11 @@ describe('POST /auth/refresh (cookie transport)', () => {
   it('answers 401 Refresh token required without a valid refresh cookie and calls nothing', async () => {
     const h = await makeHarness();
     const { cookies } = await signedInBrowser(h);
-    const variants: Record<string, string>[] = [{}, { 'svc-refresh': 'garbage' }, { 'svc-refresh': cookies['svc-access']! }];
+    const variants: Record<string, string>[] = [
+      {},
+      { 'svc-refresh': 'garbage' },
+      { 'svc-refresh': cookies['svc-access']! },
+    ];
     for (const c of variants) {
       const res = await h.send('POST', '/auth/refresh', { cookies: c });
       expect(res.status).toBe(401);
@@ -60,7 +64,9 @@ describe('ending sessions', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(names(res.setCookies)).toEqual(CLEAR_ALL);
-    expect((await h.send('POST', '/auth/refresh', { cookies: { 'svc-refresh': first.cookies['svc-refresh']! } })).status).toBe(401);
+    expect(
+      (await h.send('POST', '/auth/refresh', { cookies: { 'svc-refresh': first.cookies['svc-refresh']! } })).status,
+    ).toBe(401);
   });
 
   it('DELETE /auth/users/delete clears A, R and E on 200, and the account is gone', async () => {
@@ -76,12 +82,18 @@ describe('ending sessions', () => {
   it('a logout the API answers with 5xx is forwarded and clears nothing; 401 still clears and answers 204', async () => {
     const h = await makeHarness();
     const { cookies } = await signedInBrowser(h);
-    h.intercept = (call) => (call.path === '/logout' ? new Response(JSON.stringify({ error: 'internal_error', message: 'boom' }), { status: 500 }) : undefined);
+    h.intercept = (call) =>
+      call.path === '/logout'
+        ? new Response(JSON.stringify({ error: 'internal_error', message: 'boom' }), { status: 500 })
+        : undefined;
     const broken = await h.send('DELETE', '/auth/logout', { cookies });
     expect(broken.status).toBe(500);
     expect(broken.body).toEqual({ error: 'internal_error', message: 'boom' });
     expect(broken.setCookies).toEqual([]);
-    h.intercept = (call) => (call.path === '/logout' ? new Response(JSON.stringify({ error: 'unauthorized', message: 'x' }), { status: 401 }) : undefined);
+    h.intercept = (call) =>
+      call.path === '/logout'
+        ? new Response(JSON.stringify({ error: 'unauthorized', message: 'x' }), { status: 401 })
+        : undefined;
     const gone = await h.send('DELETE', '/auth/logout', { cookies });
     expect(gone.status).toBe(204);
     expect(names(gone.setCookies)).toEqual(CLEAR_ALL);

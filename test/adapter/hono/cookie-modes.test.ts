@@ -27,7 +27,11 @@ async function register(h: Harness, messages: { code?: string }[], email: string
   const reg = await h.send('POST', '/auth/registration/register', { headers: ORIGIN, body: { email } });
   expect(reg.status).toBe(200);
   await settle();
-  const verify = await h.send('POST', '/auth/otp/verify-email-otp', { headers: ORIGIN, cookies: reg.cookies, body: { verificationToken: messages.at(-1)!.code } });
+  const verify = await h.send('POST', '/auth/otp/verify-email-otp', {
+    headers: ORIGIN,
+    cookies: reg.cookies,
+    body: { verificationToken: messages.at(-1)!.code },
+  });
   return { reg, verify };
 }
 
@@ -36,21 +40,35 @@ describe('registration cookies in production mode', () => {
     const { h, messages } = await productionHarness();
     const { reg, verify } = await register(h, messages, 'prod.user@example.com');
     const exp300 = new Date(h.t.clock.now() + 300_000).toUTCString();
-    expect(reg.setCookies).toEqual([expect.stringMatching(new RegExp(`^svc-ephemeral=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Max-Age=300; Path=/; Expires=${exp300}; HttpOnly; Secure; SameSite=None$`))]);
+    expect(reg.setCookies).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^svc-ephemeral=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Max-Age=300; Path=/; Expires=${exp300}; HttpOnly; Secure; SameSite=None$`,
+        ),
+      ),
+    ]);
     expect(reg.text).not.toMatch(/"(token|refreshToken|delivery)"/);
 
     expect(verify.status).toBe(200);
     expect(verify.text).not.toMatch(/"(token|refreshToken|delivery)"/);
     expect(verify.setCookies).toHaveLength(3);
     expect(verify.setCookies[0]).toBe(`svc-ephemeral=; Max-Age=0; Path=/; ${EPOCH}; HttpOnly; Secure; SameSite=None`);
-    expect(verify.setCookies[1]).toMatch(/^svc-access=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=900; Path=\/; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=None$/);
-    expect(verify.setCookies[2]).toMatch(/^svc-refresh=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=86400; Path=\/; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=None$/);
+    expect(verify.setCookies[1]).toMatch(
+      /^svc-access=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=900; Path=\/; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=None$/,
+    );
+    expect(verify.setCookies[2]).toMatch(
+      /^svc-refresh=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=86400; Path=\/; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=None$/,
+    );
 
     const me = await h.send('GET', '/auth/users/me', { cookies: verify.cookies });
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe('prod.user@example.com');
     // The origin guard is active (SameSite=None): the same verify from another site is refused.
-    const cross = await h.send('POST', '/auth/otp/verify-email-otp', { headers: { origin: 'https://evil.example' }, cookies: reg.cookies, body: { verificationToken: 'ABCDEF' } });
+    const cross = await h.send('POST', '/auth/otp/verify-email-otp', {
+      headers: { origin: 'https://evil.example' },
+      cookies: reg.cookies,
+      body: { verificationToken: 'ABCDEF' },
+    });
     expect(cross.status).toBe(403);
     expect(cross.body).toEqual({ error: 'cross_site_request_blocked' });
   });

@@ -10,7 +10,15 @@ import { APP_ORIGIN, COOKIE_SECRET, makeHarness, signedInBrowser, type Harness }
 
 function guardedApp(h: Harness, over: Record<string, unknown> = {}) {
   const app = new Hono<{ Variables: SvcVariables }>();
-  const auth = requireAuth({ cookieSecret: COOKIE_SECRET, issuer: APP_ORIGIN, authServerUrl: TEST_ISSUER, audience: TEST_ISSUER, fetch: h.opts.fetch, now: () => h.t.clock.now(), ...over });
+  const auth = requireAuth({
+    cookieSecret: COOKIE_SECRET,
+    issuer: APP_ORIGIN,
+    authServerUrl: TEST_ISSUER,
+    audience: TEST_ISSUER,
+    fetch: h.opts.fetch,
+    now: () => h.t.clock.now(),
+    ...over,
+  });
   app.get('/app', auth, (c) => c.json({ user: c.get('user') }));
   app.get('/admin', auth, requireRole('admin:read'), (c) => c.json({ ok: true }));
   app.get('/me', auth, async (c) => c.json({ me: await getUser(c, h.opts) }));
@@ -18,7 +26,10 @@ function guardedApp(h: Harness, over: Record<string, unknown> = {}) {
   return app;
 }
 
-const cookieHeader = (cookies: Record<string, string>) => Object.entries(cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+const cookieHeader = (cookies: Record<string, string>) =>
+  Object.entries(cookies)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
 
 describe('requireAuth', () => {
   it('accepts a valid access cookie and sets the user from its payload without calling the API', async () => {
@@ -28,7 +39,16 @@ describe('requireAuth', () => {
     const res = await app.request('/app', { headers: { cookie: cookieHeader(cookies) } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
-    expect(body.user).toMatchObject({ id: user.id, sub: user.id, roles: ['user'], email: user.email, phone: null, organizationId: null, sessionId: env.sessionId, token: env.token });
+    expect(body.user).toMatchObject({
+      id: user.id,
+      sub: user.id,
+      roles: ['user'],
+      email: user.email,
+      phone: null,
+      organizationId: null,
+      sessionId: env.sessionId,
+      token: env.token,
+    });
     expect(typeof body.user.exp).toBe('number');
     expect(h.upstream).toHaveLength(0);
   });
@@ -48,7 +68,9 @@ describe('requireAuth', () => {
   it('lets the cookie win: an invalid cookie is rejected even with a valid bearer', async () => {
     const h = await makeHarness();
     const env = await signIn(h.t, await createUser(h.t));
-    const res = await guardedApp(h).request('/app', { headers: { cookie: 'svc-access=garbage', authorization: `Bearer ${env.token}` } });
+    const res = await guardedApp(h).request('/app', {
+      headers: { cookie: 'svc-access=garbage', authorization: `Bearer ${env.token}` },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: 'unauthorized', message: 'Invalid or expired session' });
   });
@@ -75,7 +97,11 @@ describe('requireAuth', () => {
     const foreign = await generateKeyPair('RS256');
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const bad: Record<string, string> = {
-      ephemeral: await signEphemeralToken(h.t.api.deps.keys, { sub: user.id, ctx: 'login', jti: crypto.randomUUID() }, { issuer: TEST_ISSUER, nowMs: h.t.clock.now() }),
+      ephemeral: await signEphemeralToken(
+        h.t.api.deps.keys,
+        { sub: user.id, ctx: 'login', jti: crypto.randomUUID() },
+        { issuer: TEST_ISSUER, nowMs: h.t.clock.now() },
+      ),
       algNone: `${b64({ alg: 'none', kid: 'dev-main' })}.${b64({ ...claims, iss: TEST_ISSUER, aud: TEST_ISSUER, exp: now + 600 })}.`,
       hs256Confusion: await new SignJWT({ ...claims })
         .setProtectedHeader({ alg: 'HS256', kid: 'dev-main' })
@@ -119,14 +145,20 @@ describe('requireAuth', () => {
   it('answers 502 upstream_unavailable when the JWKS cannot be fetched', async () => {
     const h = await makeHarness();
     const env = await signIn(h.t, await createUser(h.t));
-    const app = guardedApp(h, { fetch: async () => { throw new TypeError('down'); } });
+    const app = guardedApp(h, {
+      fetch: async () => {
+        throw new TypeError('down');
+      },
+    });
     const res = await app.request('/app', { headers: { authorization: `Bearer ${env.token}` } });
     expect(res.status).toBe(502);
     expect(((await res.json()) as any).error).toBe('upstream_unavailable');
   });
 
   it('throws at construction for a weak secret or half the bearer options', () => {
-    expect(() => requireAuth({ cookieSecret: 'short' })).toThrow('requireAuth: cookieSecret must be at least 32 characters');
+    expect(() => requireAuth({ cookieSecret: 'short' })).toThrow(
+      'requireAuth: cookieSecret must be at least 32 characters',
+    );
     expect(() => requireAuth({} as never)).toThrow('requireAuth: missing cookieSecret');
     expect(() => requireAuth({ cookieSecret: COOKIE_SECRET, authServerUrl: TEST_ISSUER })).toThrow(/together/);
   });
@@ -151,10 +183,28 @@ describe('requireRole', () => {
     const codec = createCookieCodec(COOKIE_SECRET, APP_ORIGIN);
     const app = new Hono<{ Variables: SvcVariables }>();
     app.get('/x', requireAuth({ cookieSecret: COOKIE_SECRET }), requireRole(required), (c) => c.json({ ok: true }));
-    const cookie = codec.sign({ kind: 'access', sub: 'u1', sessionId: 's1', token: 'a.b.c', roles, email: 'a@b.co', phone: null, organizationId: null }, 900, Date.now());
+    const cookie = codec.sign(
+      {
+        kind: 'access',
+        sub: 'u1',
+        sessionId: 's1',
+        token: 'a.b.c',
+        roles,
+        email: 'a@b.co',
+        phone: null,
+        organizationId: null,
+      },
+      900,
+      Date.now(),
+    );
     const res = await app.request('/x', { headers: { cookie: `svc-access=${cookie}` } });
     expect(res.status).toBe(status);
-    if (status === 403) expect(await res.json()).toEqual({ error: 'forbidden', message: 'Insufficient role', required: Array.isArray(required) ? required : [required] });
+    if (status === 403)
+      expect(await res.json()).toEqual({
+        error: 'forbidden',
+        message: 'Insufficient role',
+        required: Array.isArray(required) ? required : [required],
+      });
   });
 
   it('answers 401 when requireAuth did not run', async () => {
@@ -173,7 +223,9 @@ describe('getUser', () => {
     const app = guardedApp(h);
     const viaCookie = (await (await app.request('/me', { headers: { cookie: cookieHeader(cookies) } })).json()) as any;
     expect(viaCookie.me).toMatchObject({ id: user.id, email: user.email, roles: ['user'] });
-    const viaBearer = (await (await app.request('/me-anon', { headers: { authorization: `Bearer ${env.token}` } })).json()) as any;
+    const viaBearer = (await (
+      await app.request('/me-anon', { headers: { authorization: `Bearer ${env.token}` } })
+    ).json()) as any;
     expect(viaBearer.me).toMatchObject({ id: user.id, email: user.email });
     const anon = (await (await app.request('/me-anon')).json()) as any;
     expect(anon.me).toBeNull();
@@ -187,7 +239,9 @@ describe('getUser', () => {
     h.intercept = () => {
       throw new TypeError('down');
     };
-    const res = (await (await guardedApp(h).request('/me-anon', { headers: { cookie: cookieHeader(cookies) } })).json()) as any;
+    const res = (await (
+      await guardedApp(h).request('/me-anon', { headers: { cookie: cookieHeader(cookies) } })
+    ).json()) as any;
     expect(res.me).toBeNull();
     expect(h.logs.some((l) => l.level === 'error')).toBe(true);
   });

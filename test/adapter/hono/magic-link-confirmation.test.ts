@@ -36,7 +36,7 @@ describe('adapter: number_match (default)', () => {
     expect(typeof req.body.confirmationNumber).toBe('number');
     expect(req.setCookies.filter((c) => c.startsWith('svc-magic-link='))).toEqual([]);
     expect(messages.at(-1)!.requestedBy).toMatchObject({ browser: 'Unknown', os: 'Unknown', place: null });
-    expect(messages.at(-1)!.text).toContain("Requested from Unknown on Unknown, at ");
+    expect(messages.at(-1)!.text).toContain('Requested from Unknown on Unknown, at ');
 
     const challenge = await h.send('GET', `/auth/magic-link/verify/${token}`, { headers: SAME_ORIGIN });
     expect(challenge.status).toBe(200);
@@ -44,7 +44,9 @@ describe('adapter: number_match (default)', () => {
     expect(challenge.body.choices).toContain(req.body.confirmationNumber);
     expect((await h.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
 
-    const ok = await h.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: req.body.confirmationNumber } });
+    const ok = await h.send('POST', `/auth/magic-link/verify/${token}`, {
+      body: { number: req.body.confirmationNumber },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.message).toBe('Success');
     expect(lastUpstreamBody(h, '/magic-link/verify/')).toEqual({ number: req.body.confirmationNumber });
@@ -61,7 +63,10 @@ describe('adapter: number_match (default)', () => {
     const res = await h.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: wrong } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('magic_link_confirmation_failed');
-    expect((await h.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: req.body.confirmationNumber } })).status).toBe(400);
+    expect(
+      (await h.send('POST', `/auth/magic-link/verify/${token}`, { body: { number: req.body.confirmationNumber } }))
+        .status,
+    ).toBe(400);
     expect((await h.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(204);
   });
 });
@@ -81,8 +86,13 @@ describe('adapter: same_device', () => {
     const cookie = req.cookies['svc-magic-link']!;
     expect(cookie.split('.')).toHaveLength(3);
 
-    // Another browser (no cookie), a page-written binding, a forged cookie: refused like an unknown token; the poll gets nothing.
-    for (const attempt of [{}, { body: { binding: 'A'.repeat(43) } }, { cookies: { 'svc-magic-link': `${cookie.slice(0, -4)}AAAA` } }]) {
+    // Another browser (no cookie), a page-written binding, a forged cookie:
+    // refused like an unknown token; the poll gets nothing.
+    for (const attempt of [
+      {},
+      { body: { binding: 'A'.repeat(43) } },
+      { cookies: { 'svc-magic-link': `${cookie.slice(0, -4)}AAAA` } },
+    ]) {
       const res = await h.send('POST', `/auth/magic-link/verify/${token}`, attempt);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_verification_token');
@@ -92,7 +102,9 @@ describe('adapter: same_device', () => {
     const ok = await h.send('POST', `/auth/magic-link/verify/${token}`, { cookies: { 'svc-magic-link': cookie } });
     expect(ok.status).toBe(200);
     expect(ok.body.message).toBe('Success');
-    expect(lastUpstreamBody(h, '/magic-link/verify/')).toEqual({ binding: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(lastUpstreamBody(h, '/magic-link/verify/')).toEqual({
+      binding: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
     expect(ok.cookies['svc-magic-link']).toBeUndefined();
     const done = await h.send('POST', '/auth/magic-link/check', { cookies: login.cookies });
     expect(done.status).toBe(200);
@@ -103,7 +115,10 @@ describe('adapter: same_device', () => {
     const { messages, messaging } = recordingMessaging();
     const h = await makeHarness({ messaging }, env);
     const { login, req, token } = await asked(h, messages, 'sd.get@example.com');
-    const res = await h.send('GET', `/auth/magic-link/verify/${token}`, { cookies: { 'svc-magic-link': req.cookies['svc-magic-link']! }, headers: SAME_ORIGIN });
+    const res = await h.send('GET', `/auth/magic-link/verify/${token}`, {
+      cookies: { 'svc-magic-link': req.cookies['svc-magic-link']! },
+      headers: SAME_ORIGIN,
+    });
     expect(res.status).toBe(200);
     expect((await h.send('POST', '/auth/magic-link/check', { cookies: login.cookies })).status).toBe(200);
   });
@@ -120,7 +135,14 @@ describe('adapter: same_device', () => {
     await settle();
     const token = new URL(messages.at(-1)!.magicLinkUrl!).searchParams.get('token')!;
     expect((await h.send('POST', `/auth/magic-link/verify/${token}`, { headers: BEARER })).status).toBe(400);
-    expect((await h.send('POST', `/auth/magic-link/verify/${token}`, { headers: BEARER, body: { binding: req.body.binding } })).status).toBe(200);
+    expect(
+      (
+        await h.send('POST', `/auth/magic-link/verify/${token}`, {
+          headers: BEARER,
+          body: { binding: req.body.binding },
+        })
+      ).status,
+    ).toBe(200);
     const done = await h.send('POST', '/auth/magic-link/check', { headers: auth });
     expect(done.status).toBe(200);
     expect(done.body.token).toBeTruthy();

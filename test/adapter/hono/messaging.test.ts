@@ -32,13 +32,19 @@ function transports(opts: { fail?: boolean } = {}) {
 describe('messaging through transports', () => {
   it('sends the default email renderings through the email transport, with defaults applied', async () => {
     const tr = transports();
-    const h = await makeHarness({ messaging: { email: tr.email, defaults: { appName: 'Acme', emailFrom: 'no-reply@acme.test' } } });
+    const h = await makeHarness({
+      messaging: { email: tr.email, defaults: { appName: 'Acme', emailFrom: 'no-reply@acme.test' } },
+    });
     const reg = await h.send('POST', '/auth/registration/register', { body: { email: 'mail.user@example.com' } });
     expect(reg.status).toBe(200);
     await settle();
     expect(tr.emails).toHaveLength(1);
     const otp = tr.emails[0]!;
-    expect(otp).toMatchObject({ to: 'mail.user@example.com', from: 'no-reply@acme.test', subject: 'Acme - Verify your email' });
+    expect(otp).toMatchObject({
+      to: 'mail.user@example.com',
+      from: 'no-reply@acme.test',
+      subject: 'Acme - Verify your email',
+    });
     const code = /verification code is: (\S+)/.exec(otp.text)![1]!;
     expect(otp.text).toContain('5 minutes');
     expect(otp.html).toContain(code);
@@ -57,13 +63,16 @@ describe('messaging through transports', () => {
     expect(link.text).not.toContain(new URL(url).searchParams.get('token')!);
     // Every delivery log line is redacted: neither the address nor the code nor the link.
     const log = JSON.stringify(h.logs);
-    for (const secret of [user.email, 'mail.user@example.com', code, new URL(url).searchParams.get('token')!]) expect(log).not.toContain(secret);
+    for (const secret of [user.email, 'mail.user@example.com', code, new URL(url).searchParams.get('token')!])
+      expect(log).not.toContain(secret);
     expect(h.logs.some((l) => l.level === 'info' && l.line.includes('[REDACTED]'))).toBe(true);
   });
 
   it('sends the phone code through the SMS transport as `Your <app> verification code is: <code>`', async () => {
     const tr = transports();
-    const h = await makeHarness({ messaging: { email: tr.email, sms: tr.smsTransport, defaults: { appName: 'Acme', smsFrom: '+15005550006' } } });
+    const h = await makeHarness({
+      messaging: { email: tr.email, sms: tr.smsTransport, defaults: { appName: 'Acme', smsFrom: '+15005550006' } },
+    });
     await createUser(h.t, { phone: '+14155550124', phoneVerified: true });
     const login = await h.send('POST', '/auth/login', { body: { identifier: '+14155550124' } });
     const gen = await h.send('POST', '/auth/otp/generate-login-phone-otp', { cookies: login.cookies });
@@ -121,9 +130,16 @@ describe('decoys and missing payloads', () => {
     // The API only returns `delivery` to a trusted delivery caller; simulate an API that ignored the header.
     h.intercept = async (call) => {
       if (call.path !== '/registration/register') return undefined;
-      const real = await h.t.api.request(`http://auth.test${call.path}`, { method: 'POST', headers: call.headers, body: call.body });
+      const real = await h.t.api.request(`http://auth.test${call.path}`, {
+        method: 'POST',
+        headers: call.headers,
+        body: call.body,
+      });
       const { delivery: _d, ...rest } = (await real.json()) as Record<string, unknown>;
-      return new Response(JSON.stringify(rest), { status: real.status, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(rest), {
+        status: real.status,
+        headers: { 'content-type': 'application/json' },
+      });
     };
     const reg = await h.send('POST', '/auth/registration/register', { body: { email: 'nodelivery@example.com' } });
     expect(reg.status).toBe(200);
@@ -143,7 +159,10 @@ describe('organization invitation email', () => {
     const org = await h.send('POST', '/auth/organizations', { cookies, body: { name: 'Team <One>' } });
     expect(org.status).toBe(201);
     const orgId = (org.body as { organization: { id: string } }).organization.id;
-    const res = await h.send('POST', `/auth/organizations/${orgId}/invitations`, { cookies, body: { email: 'invitee@example.com' } });
+    const res = await h.send('POST', `/auth/organizations/${orgId}/invitations`, {
+      cookies,
+      body: { email: 'invitee@example.com' },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body as object)).toEqual(['invitation']);
     await settle();
@@ -157,9 +176,20 @@ describe('organization invitation email', () => {
     const rec = recordingMessaging();
     const h2 = await makeHarness({ messaging: rec.messaging });
     const b = await signedInBrowser(h2);
-    const org2 = (await h2.send('POST', '/auth/organizations', { cookies: b.cookies, body: { name: 'Two' } })).body as { organization: { id: string } };
-    await h2.send('POST', `/auth/organizations/${org2.organization.id}/invitations`, { cookies: b.cookies, body: { email: 'x@example.com' } });
+    const org2 = (await h2.send('POST', '/auth/organizations', { cookies: b.cookies, body: { name: 'Two' } })).body as {
+      organization: { id: string };
+    };
+    await h2.send('POST', `/auth/organizations/${org2.organization.id}/invitations`, {
+      cookies: b.cookies,
+      body: { email: 'x@example.com' },
+    });
     await settle();
-    expect(rec.messages.at(-1)).toMatchObject({ kind: 'organization_invitation_email', channel: 'email', to: 'x@example.com', organizationName: 'Two', invitedBy: b.user.email });
+    expect(rec.messages.at(-1)).toMatchObject({
+      kind: 'organization_invitation_email',
+      channel: 'email',
+      to: 'x@example.com',
+      organizationName: 'Two',
+      invitedBy: b.user.email,
+    });
   });
 });

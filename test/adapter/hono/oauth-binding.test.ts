@@ -44,13 +44,17 @@ describe.each([
   ['express', expressMount],
 ] as [string, Mount][])('OAuth flow binding (%s adapter)', (_name, mount) => {
   const harness = () =>
-    makeHarness({}, {
-      LOGIN_METHODS: 'passkey,email_otp,oauth',
-      ORIGINS: 'http://app.test,http://localhost:3000',
-      OAUTH_STATE_SECRET: STATE_SECRET,
-      [SECRET_ENV]: op.clientSecret,
-      OAUTH_PROVIDERS: JSON.stringify([providerConfig(op), providerConfig(op, { id: 'other', name: 'Other' })]),
-    }, { mount });
+    makeHarness(
+      {},
+      {
+        LOGIN_METHODS: 'passkey,email_otp,oauth',
+        ORIGINS: 'http://app.test,http://localhost:3000',
+        OAUTH_STATE_SECRET: STATE_SECRET,
+        [SECRET_ENV]: op.clientSecret,
+        OAUTH_PROVIDERS: JSON.stringify([providerConfig(op), providerConfig(op, { id: 'other', name: 'Other' })]),
+      },
+      { mount },
+    );
 
   /** The attacker's browser: start (cookie transport), then the provider sign-in as himself. */
   async function attackerStarts(h: Harness) {
@@ -72,7 +76,11 @@ describe.each([
     expect(set).toMatch(/; HttpOnly/);
     expect(set).toMatch(/; SameSite=Lax$/);
     const payload = cookiePayload(start.cookies[BINDING_COOKIE]!);
-    expect(payload).toMatchObject({ kind: 'oauth_binding', providerId: 'testop', binding: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(payload).toMatchObject({
+      kind: 'oauth_binding',
+      providerId: 'testop',
+      binding: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
   });
 
   it("refuses the attacker's callback in the victim's signed-in browser: 400, no cookie touched, no upstream callback, the victim's session intact", async () => {
@@ -98,7 +106,10 @@ describe.each([
     expect(me.setCookies.filter((c) => !c.startsWith('svc-ephemeral=;'))).toEqual([]);
 
     // The initiator's browser still completes the flow (the API never saw, let alone spent, the state).
-    const own = await h.send('POST', '/auth/oauth/testop/callback', { cookies: attacker.jar, body: { code: attacker.code, state: attacker.state } });
+    const own = await h.send('POST', '/auth/oauth/testop/callback', {
+      cookies: attacker.jar,
+      body: { code: attacker.code, state: attacker.state },
+    });
     expect(own.status).toBe(200);
     expect(own.body).toMatchObject({ message: 'Success' });
     expect(own.body).not.toHaveProperty('binding');
@@ -113,14 +124,20 @@ describe.each([
     const h = await harness();
     const attacker = await attackerStarts(h);
     const victimStart = await h.send('POST', '/auth/oauth/testop/start', { body: {} });
-    const res = await h.send('POST', '/auth/oauth/testop/callback', { cookies: victimStart.cookies, body: { code: attacker.code, state: attacker.state } });
+    const res = await h.send('POST', '/auth/oauth/testop/callback', {
+      cookies: victimStart.cookies,
+      body: { code: attacker.code, state: attacker.state },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('oauth_invalid_state');
     expect(res.setCookies).toHaveLength(1);
     expect(res.setCookies[0]).toMatch(new RegExp(`^${BINDING_COOKIE}=; Max-Age=0;`));
     expect(Object.keys(res.cookies)).toEqual([]);
     // Still unspent: the initiator finishes.
-    const own = await h.send('POST', '/auth/oauth/testop/callback', { cookies: attacker.jar, body: { code: attacker.code, state: attacker.state } });
+    const own = await h.send('POST', '/auth/oauth/testop/callback', {
+      cookies: attacker.jar,
+      body: { code: attacker.code, state: attacker.state },
+    });
     expect(own.status).toBe(200);
   });
 
@@ -134,7 +151,10 @@ describe.each([
     h.t.clock.advance(40_000);
     h.upstream.length = 0;
     for (const value of [otherProvider, wrongKind, short, `${attacker.jar[BINDING_COOKIE]!.slice(0, -2)}xx`]) {
-      const res = await h.send('POST', '/auth/oauth/testop/callback', { cookies: { [BINDING_COOKIE]: value }, body: { code: attacker.code, state: attacker.state } });
+      const res = await h.send('POST', '/auth/oauth/testop/callback', {
+        cookies: { [BINDING_COOKIE]: value },
+        body: { code: attacker.code, state: attacker.state },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('oauth_invalid_state');
     }
@@ -144,12 +164,19 @@ describe.each([
   it('does not clear the binding cookie when the API is unreachable (the flow can be retried)', async () => {
     const h = await harness();
     const attacker = await attackerStarts(h);
-    h.intercept = (call) => (call.path === '/oauth/testop/callback' ? Promise.reject(new TypeError('fetch failed')) : undefined);
-    const res = await h.send('POST', '/auth/oauth/testop/callback', { cookies: attacker.jar, body: { code: attacker.code, state: attacker.state } });
+    h.intercept = (call) =>
+      call.path === '/oauth/testop/callback' ? Promise.reject(new TypeError('fetch failed')) : undefined;
+    const res = await h.send('POST', '/auth/oauth/testop/callback', {
+      cookies: attacker.jar,
+      body: { code: attacker.code, state: attacker.state },
+    });
     expect(res.status).toBe(502);
     expect(res.setCookies).toEqual([]);
     h.intercept = null;
-    const retry = await h.send('POST', '/auth/oauth/testop/callback', { cookies: attacker.jar, body: { code: attacker.code, state: attacker.state } });
+    const retry = await h.send('POST', '/auth/oauth/testop/callback', {
+      cookies: attacker.jar,
+      body: { code: attacker.code, state: attacker.state },
+    });
     expect(retry.status).toBe(200);
   });
 
@@ -158,7 +185,16 @@ describe.each([
     const local = await createUser(h.t, { email: 'mfa.binding@example.com' });
     const now = new Date(h.t.clock.now());
     await h.t.api.deps.db.insert(totpCredentials).values({
-      id: crypto.randomUUID(), userId: local.id, secretCiphertext: 'x', secretIv: 'y', issuer: 'svc', accountName: local.email, enabled: true, verifiedAt: now, createdAt: now, updatedAt: now,
+      id: crypto.randomUUID(),
+      userId: local.id,
+      secretCiphertext: 'x',
+      secretIv: 'y',
+      issuer: 'svc',
+      accountName: local.email,
+      enabled: true,
+      verifiedAt: now,
+      createdAt: now,
+      updatedAt: now,
     });
     op.setAccount('mfa-binding', { email: 'mfa.binding@example.com', email_verified: true });
     const start = await h.send('POST', '/auth/oauth/testop/start', { body: {} });
@@ -173,7 +209,13 @@ describe.each([
   it('answers 502 and sets no cookie when the API start answers 200 without a binding (it could never be finished)', async () => {
     const h = await harness();
     h.intercept = (call) =>
-      call.path === '/oauth/testop/start' ? Response.json({ provider: { id: 'testop', name: 'Test OP', scopes: [] }, state: 'a.b', authorizationUrl: 'http://127.0.0.1/auth' }) : undefined;
+      call.path === '/oauth/testop/start'
+        ? Response.json({
+            provider: { id: 'testop', name: 'Test OP', scopes: [] },
+            state: 'a.b',
+            authorizationUrl: 'http://127.0.0.1/auth',
+          })
+        : undefined;
     const res = await h.send('POST', '/auth/oauth/testop/start', { body: {} });
     expect(res.status).toBe(502);
     expect(res.body.error).toBe('invalid_upstream_response');
@@ -190,7 +232,10 @@ describe.each([
     const missing = await h.send('POST', '/auth/oauth/testop/callback', { headers: BEARER, body: { code, state } });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('oauth_invalid_state');
-    const ok = await h.send('POST', '/auth/oauth/testop/callback', { headers: BEARER, body: { code, state, binding: start.body.binding } });
+    const ok = await h.send('POST', '/auth/oauth/testop/callback', {
+      headers: BEARER,
+      body: { code, state, binding: start.body.binding },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.refreshToken).toEqual(expect.any(String));
     expect(ok.setCookies).toEqual([]);

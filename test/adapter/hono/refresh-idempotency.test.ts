@@ -10,7 +10,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../../common/idempotency-key.js';
 import { TEST_ISSUER } from '../../helpers/make-app.js';
 import { closeServers, expressMount } from '../express/harness.js';
-import { honoMount, makeHarness, refreshOnlyBrowser, signedInBrowser, type Harness, type Mount, type UpstreamCall } from '../helpers.js';
+import {
+  honoMount,
+  makeHarness,
+  refreshOnlyBrowser,
+  signedInBrowser,
+  type Harness,
+  type Mount,
+  type UpstreamCall,
+} from '../helpers.js';
 
 afterAll(closeServers);
 
@@ -27,7 +35,10 @@ function loseFirstRefreshAnswer(h: Harness, how: 'throw' | 502 | 503 = 'throw') 
     const committed = await h.t.api.request(`${TEST_ISSUER}/refresh`, { method: 'POST', headers: call.headers });
     expect(committed.status).toBe(200);
     if (how === 'throw') throw new TypeError('fetch failed: socket hang up');
-    return new Response(JSON.stringify({ error: 'upstream_error' }), { status: how, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ error: 'upstream_error' }), {
+      status: how,
+      headers: { 'content-type': 'application/json' },
+    });
   };
 }
 
@@ -40,18 +51,33 @@ describe.each([
   it('cookie transport: forwards the client key to POST /refresh, and nothing else of the browser', async () => {
     const h = await harness();
     const { cookies } = await refreshOnlyBrowser(h);
-    const res = await h.send('POST', '/auth/refresh', { cookies, headers: { 'idempotency-key': KEY, 'x-custom': 'secret-ish', origin: 'http://localhost:3000', 'x-request-id': 'r1' } });
+    const res = await h.send('POST', '/auth/refresh', {
+      cookies,
+      headers: {
+        'idempotency-key': KEY,
+        'x-custom': 'secret-ish',
+        origin: 'http://localhost:3000',
+        'x-request-id': 'r1',
+      },
+    });
     expect(res.status).toBe(200);
     const [call] = refreshCalls(h);
     expect(keyOf(call!)).toBe(KEY);
-    for (const name of ['x-custom', 'cookie', 'origin', 'x-request-id', 'x-svc-auth-transport']) expect(call!.headers.get(name)).toBeNull();
+    for (const name of ['x-custom', 'cookie', 'origin', 'x-request-id', 'x-svc-auth-transport'])
+      expect(call!.headers.get(name)).toBeNull();
   });
 
   it('bearer transport: forwards the client key; without one, generates a fresh well-formed key per refresh', async () => {
     const h = await harness();
     const { env } = await refreshOnlyBrowser(h);
     const bearer = (token: string, key?: string) =>
-      h.send('POST', '/auth/refresh', { headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) } });
+      h.send('POST', '/auth/refresh', {
+        headers: {
+          'x-svc-auth-transport': 'bearer',
+          authorization: `Bearer ${token}`,
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
+      });
     const first = await bearer(env.refreshToken, KEY);
     expect(first.status).toBe(200);
     const second = await bearer(first.body.refreshToken);
@@ -72,7 +98,13 @@ describe.each([
     expect(viaCookie.status).toBe(400);
     expect(viaCookie.body.error).toBe('invalid_request');
     expect(viaCookie.setCookies).toEqual([]);
-    const viaBearer = await h.send('POST', '/auth/refresh', { headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.refreshToken}`, 'idempotency-key': 'has spaces in it 0123' } });
+    const viaBearer = await h.send('POST', '/auth/refresh', {
+      headers: {
+        'x-svc-auth-transport': 'bearer',
+        authorization: `Bearer ${env.refreshToken}`,
+        'idempotency-key': 'has spaces in it 0123',
+      },
+    });
     expect(viaBearer.status).toBe(400);
     expect(refreshCalls(h)).toEqual([]);
   });
@@ -92,7 +124,11 @@ describe.each([
   it('a client retry after a lost answer reaches the API with the client key and gets the retry answer', async () => {
     const h = await harness();
     const { env } = await refreshOnlyBrowser(h);
-    const headers = { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.refreshToken}`, 'idempotency-key': KEY };
+    const headers = {
+      'x-svc-auth-transport': 'bearer',
+      authorization: `Bearer ${env.refreshToken}`,
+      'idempotency-key': KEY,
+    };
     // The first answer is lost past the adapter (say, between the adapter and the app): the client sends it again.
     const lost = await h.send('POST', '/auth/refresh', { headers });
     expect(lost.status).toBe(200);
@@ -103,7 +139,9 @@ describe.each([
     expect(refreshCalls(h).map(keyOf)).toEqual([KEY, KEY]);
     // Without the key the same replay is reuse.
     h.t.clock.advance(6_000);
-    const replay = await h.send('POST', '/auth/refresh', { headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.refreshToken}` } });
+    const replay = await h.send('POST', '/auth/refresh', {
+      headers: { 'x-svc-auth-transport': 'bearer', authorization: `Bearer ${env.refreshToken}` },
+    });
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe('refresh_token_reused');
   });
@@ -112,20 +150,23 @@ describe.each([
 describe('the adapter retries a lost upstream refresh once, with the same key', () => {
   const harness = () => makeHarness({}, { DISABLE_AUTH_RATE_LIMITS: 'true' });
 
-  it.each(['throw', 502, 503] as const)('lost answer (%s) after the API committed: one retry, same key, a working session', async (how) => {
-    const h = await harness();
-    const { cookies } = await refreshOnlyBrowser(h);
-    loseFirstRefreshAnswer(h, how);
-    const res = await h.send('POST', '/auth/refresh', { cookies });
-    expect(res.status).toBe(200);
-    const calls = refreshCalls(h);
-    expect(calls).toHaveLength(2);
-    expect(keyOf(calls[0]!)).toMatch(IDEMPOTENCY_KEY_PATTERN);
-    expect(keyOf(calls[1]!)).toBe(keyOf(calls[0]!));
-    // The retried session works: the user is still signed in.
-    const me = await h.send('GET', '/auth/users/me', { cookies: res.cookies });
-    expect(me.status).toBe(200);
-  });
+  it.each(['throw', 502, 503] as const)(
+    'lost answer (%s) after the API committed: one retry, same key, a working session',
+    async (how) => {
+      const h = await harness();
+      const { cookies } = await refreshOnlyBrowser(h);
+      loseFirstRefreshAnswer(h, how);
+      const res = await h.send('POST', '/auth/refresh', { cookies });
+      expect(res.status).toBe(200);
+      const calls = refreshCalls(h);
+      expect(calls).toHaveLength(2);
+      expect(keyOf(calls[0]!)).toMatch(IDEMPOTENCY_KEY_PATTERN);
+      expect(keyOf(calls[1]!)).toBe(keyOf(calls[0]!));
+      // The retried session works: the user is still signed in.
+      const me = await h.send('GET', '/auth/users/me', { cookies: res.cookies });
+      expect(me.status).toBe(200);
+    },
+  );
 
   it('ensureCookies retries the same way (a signed-in page load survives a lost refresh answer)', async () => {
     const h = await harness();

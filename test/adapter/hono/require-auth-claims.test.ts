@@ -12,18 +12,39 @@ import { requireAuth, type SvcVariables } from '../../../adapter/hono/index.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { TEST_ISSUER } from '../../helpers/make-app.js';
 import { expressMount } from '../express/harness.js';
-import { APP_ORIGIN, COOKIE_SECRET, honoMount, makeHarness, signedInBrowser, type Harness, type Mount } from '../helpers.js';
+import {
+  APP_ORIGIN,
+  COOKIE_SECRET,
+  honoMount,
+  makeHarness,
+  signedInBrowser,
+  type Harness,
+  type Mount,
+} from '../helpers.js';
 
 function app(h: Harness) {
   const a = new Hono<{ Variables: SvcVariables }>();
-  a.get('/app', requireAuth({ cookieSecret: COOKIE_SECRET, issuer: APP_ORIGIN, authServerUrl: TEST_ISSUER, audience: TEST_ISSUER, fetch: h.opts.fetch, now: () => h.t.clock.now() }), (c) =>
-    c.json({ user: c.get('user') }),
+  a.get(
+    '/app',
+    requireAuth({
+      cookieSecret: COOKIE_SECRET,
+      issuer: APP_ORIGIN,
+      authServerUrl: TEST_ISSUER,
+      audience: TEST_ISSUER,
+      fetch: h.opts.fetch,
+      now: () => h.t.clock.now(),
+    }),
+    (c) => c.json({ user: c.get('user') }),
   );
   return a;
 }
 
 /** Signs with the API's real private key and kid. */
-async function apiSigned(h: Harness, claims: Record<string, unknown>, opts: { iss?: string; aud?: string | string[]; expInSeconds?: number; iatInSeconds?: number | null } = {}) {
+async function apiSigned(
+  h: Harness,
+  claims: Record<string, unknown>,
+  opts: { iss?: string; aud?: string | string[]; expInSeconds?: number; iatInSeconds?: number | null } = {},
+) {
   const now = Math.floor(h.t.clock.now() / 1000);
   const keys = h.t.api.deps.keys;
   const jwt = new SignJWT(claims)
@@ -46,7 +67,13 @@ describe('requireAuth bearer claims (API-signed tokens)', () => {
     const control = await a.request('/app', { headers: { authorization: `Bearer ${await apiSigned(h, good)}` } });
     expect(control.status).toBe(200);
     // iat inside the skew (a clock a few seconds ahead) still passes
-    expect((await a.request('/app', { headers: { authorization: `Bearer ${await apiSigned(h, good, { iatInSeconds: 20 })}` } })).status).toBe(200);
+    expect(
+      (
+        await a.request('/app', {
+          headers: { authorization: `Bearer ${await apiSigned(h, good, { iatInSeconds: 20 })}` },
+        })
+      ).status,
+    ).toBe(200);
 
     const { sub: _sub, ...noSub } = good;
     const { typ: _typ, ...noTyp } = good;
@@ -76,24 +103,36 @@ describe('requireAuth bearer claims (API-signed tokens)', () => {
   it.each([
     ['hono', honoMount],
     ['express', expressMount],
-  ] as [string, Mount][])('refuses a bearer without iat on the %s adapter (the API refuses it too)', async (_name, mount) => {
-    const h = await makeHarness({}, {}, { mount });
-    const user = await createUser(h.t);
-    const env = await signIn(h.t, user);
-    const token = await apiSigned(h, { sub: user.id, sid: env.sessionId, typ: 'access', roles: ['user'] }, { iatInSeconds: null });
-    const res = await h.send('GET', '/app', { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'unauthorized', message: 'Invalid or expired session' });
-    expect((await h.t.call('GET', '/users/me', { token })).status).toBe(401);
-    expect((await h.send('GET', '/app', { headers: { authorization: `Bearer ${env.token}` } })).status).toBe(200);
-  });
+  ] as [string, Mount][])(
+    'refuses a bearer without iat on the %s adapter (the API refuses it too)',
+    async (_name, mount) => {
+      const h = await makeHarness({}, {}, { mount });
+      const user = await createUser(h.t);
+      const env = await signIn(h.t, user);
+      const token = await apiSigned(
+        h,
+        { sub: user.id, sid: env.sessionId, typ: 'access', roles: ['user'] },
+        { iatInSeconds: null },
+      );
+      const res = await h.send('GET', '/app', { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: 'unauthorized', message: 'Invalid or expired session' });
+      expect((await h.t.call('GET', '/users/me', { token })).status).toBe(401);
+      expect((await h.send('GET', '/app', { headers: { authorization: `Bearer ${env.token}` } })).status).toBe(200);
+    },
+  );
 
   it('lets a valid cookie win over a valid bearer of another user', async () => {
     const h = await makeHarness();
     const { user: cookieUser, cookies } = await signedInBrowser(h);
     const other = await signIn(h.t, await createUser(h.t));
     const res = await app(h).request('/app', {
-      headers: { cookie: Object.entries(cookies).map(([k, v]) => `${k}=${v}`).join('; '), authorization: `Bearer ${other.token}` },
+      headers: {
+        cookie: Object.entries(cookies)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('; '),
+        authorization: `Bearer ${other.token}`,
+      },
     });
     expect(res.status).toBe(200);
     const { user } = (await res.json()) as { user: { id: string; email?: string } };

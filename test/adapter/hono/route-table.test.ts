@@ -69,7 +69,14 @@ const CONTRACT: string[] = [
  * API routes the adapter deliberately does not expose (contract §5.3 "Not mounted", §5.12);
  * `/system-config/associations` is read by `svcWellKnown`, which serves the files built from it.
  */
-const NOT_EXPOSED = ['GET /health/status', 'GET /health/version', 'GET /.well-known/jwks.json', 'GET /logout', 'GET /system-config/associations', 'GET /openapi.json'];
+const NOT_EXPOSED = [
+  'GET /health/status',
+  'GET /health/version',
+  'GET /.well-known/jwks.json',
+  'GET /logout',
+  'GET /system-config/associations',
+  'GET /openapi.json',
+];
 
 const norm = (p: string) => p.replace(/:[^/]+/g, ':p');
 const PARAM = 'x y/z';
@@ -79,7 +86,11 @@ describe('route table', () => {
   it('matches contract §5.3 for the flow routes, and admin/internal/config routes are access-cookie passthroughs', () => {
     const listed = ROUTES.map((r) => `${r.method} ${r.path} ${r.raw} ${r.cred} ${r.svc}`);
     for (const line of CONTRACT) expect(listed, line).toContain(line);
-    for (const r of ROUTES.filter((x) => /^\/(admin|internal)\//.test(x.path) || (x.path.startsWith('/system-config/') && x.path !== '/system-config/public'))) {
+    for (const r of ROUTES.filter(
+      (x) =>
+        /^\/(admin|internal)\//.test(x.path) ||
+        (x.path.startsWith('/system-config/') && x.path !== '/system-config/public'),
+    )) {
       expect(r, r.path).toMatchObject({ raw: r.path, cred: 'access', svc: 'P', response: 'passthrough' });
     }
     expect(new Set(listed).size).toBe(listed.length);
@@ -104,23 +115,52 @@ describe('route table', () => {
     const env = await signIn(h.t, user);
     const ephemeral = await loginToken(h.t, user.id);
     const cookies = {
-      'svc-access': h.cookie({ kind: 'access', sub: user.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: null, organizationId: null }, env.ttl),
+      'svc-access': h.cookie(
+        {
+          kind: 'access',
+          sub: user.id,
+          sessionId: env.sessionId,
+          token: env.token,
+          roles: env.roles,
+          email: env.email,
+          phone: null,
+          organizationId: null,
+        },
+        env.ttl,
+      ),
       'svc-refresh': h.cookie({ kind: 'refresh', sub: user.id, refreshToken: env.refreshToken }, env.refreshTtl),
       'svc-ephemeral': h.cookie({ kind: 'ephemeral', sub: user.id, token: ephemeral }, 300),
       // The OAuth callback refuses without the flow-binding cookie of its provider.
       'svc-oauth-binding': h.cookie({ kind: 'oauth_binding', providerId: PARAM, binding: 'b' }, 600),
     };
-    const expectedAuth = { none: null, access: `Bearer ${env.token}`, refresh: `Bearer ${env.refreshToken}`, pre: `Bearer ${ephemeral}`, reg: `Bearer ${ephemeral}` } as const;
+    const expectedAuth = {
+      none: null,
+      access: `Bearer ${env.token}`,
+      refresh: `Bearer ${env.refreshToken}`,
+      pre: `Bearer ${ephemeral}`,
+      reg: `Bearer ${ephemeral}`,
+    } as const;
 
     // Logout and deletion end the session: run them last.
-    const ordered = [...ROUTES].sort((a, b) => Number(['delete-user', 'logout', 'refresh'].includes(a.response)) - Number(['delete-user', 'logout', 'refresh'].includes(b.response)));
+    const ordered = [...ROUTES].sort(
+      (a, b) =>
+        Number(['delete-user', 'logout', 'refresh'].includes(a.response)) -
+        Number(['delete-user', 'logout', 'refresh'].includes(b.response)),
+    );
     for (const route of ordered) {
       h.upstream.length = 0;
       const body = route.method === 'GET' ? undefined : {};
-      const res = await h.send(route.method, `/auth${fill(route.path, false).replace(/ /g, '%20').replace(/\/z/g, '%2Fz')}`, { cookies, body });
+      const res = await h.send(
+        route.method,
+        `/auth${fill(route.path, false).replace(/ /g, '%20').replace(/\/z/g, '%2Fz')}`,
+        { cookies, body },
+      );
       const label = `${route.method} ${route.path}`;
       const calls = h.upstream.filter((c) => !c.path.startsWith('/.well-known/'));
-      expect(calls.map((c) => `${c.method} ${c.path.split('?')[0]}`), label).toEqual([`${route.compat?.upstreamMethod ?? route.method} ${fill(route.raw, true)}`]);
+      expect(
+        calls.map((c) => `${c.method} ${c.path.split('?')[0]}`),
+        label,
+      ).toEqual([`${route.compat?.upstreamMethod ?? route.method} ${fill(route.raw, true)}`]);
       const call = calls[0]!;
       expect(call.headers.get('authorization'), label).toBe(expectedAuth[route.cred]);
       expect(call.headers.get('cookie'), label).toBeNull();
@@ -139,7 +179,11 @@ describe('route table', () => {
     const h = await makeHarness();
     const app = new Hono();
     app.route('/auth', svcAdapter(h.opts));
-    const res = await app.request('/auth/organizations/o1/members', { method: 'POST', headers: { cookie: 'svc-access=x', 'content-type': 'application/json' }, body: '{"email":"a@b.co"}' });
+    const res = await app.request('/auth/organizations/o1/members', {
+      method: 'POST',
+      headers: { cookie: 'svc-access=x', 'content-type': 'application/json' },
+      body: '{"email":"a@b.co"}',
+    });
     expect([404, 405]).toContain(res.status);
     expect(h.upstream).toEqual([]);
   });

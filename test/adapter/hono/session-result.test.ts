@@ -20,7 +20,10 @@ const RAW = '/otp/verify-login-email-otp';
 
 /** Answers the next call to `rawPath` with `body` (status 200). */
 function answer(h: Harness, rawPath: string, body: Record<string, unknown>) {
-  h.intercept = (call) => (call.path === rawPath ? new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }) : undefined);
+  h.intercept = (call) =>
+    call.path === rawPath
+      ? new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
+      : undefined;
 }
 
 /** Two real sessions: `a` (the envelope's user) and `b` (another user), plus a second session of `a`. */
@@ -40,7 +43,10 @@ async function expectRefused(h: Harness, cookies: Record<string, string>) {
   expect(res.body).toEqual({ error: 'invalid_upstream_response', message: 'Invalid signed response from auth server' });
   expect(res.setCookies).toEqual([]);
   expect(res.text).not.toMatch(/"(token|refreshToken)"/);
-  const bearer = await h.send('POST', ROUTE, { headers: { ...BEARER, authorization: 'Bearer x.y.z' }, body: { verificationToken: 'ABCDEF' } });
+  const bearer = await h.send('POST', ROUTE, {
+    headers: { ...BEARER, authorization: 'Bearer x.y.z' },
+    body: { verificationToken: 'ABCDEF' },
+  });
   expect(bearer.status).toBe(502);
   expect(bearer.text).not.toMatch(/"(token|refreshToken)"/);
 }
@@ -107,12 +113,24 @@ describe('session result: the token is verified against the envelope before anyt
 });
 
 describe('session result: the MFA step', () => {
-  const mfaBody = (sub: string, token: string) => ({ message: 'MFA required', mfaRequired: true, mfaMethods: ['totp'], sub, token, ttl: 300 });
+  const mfaBody = (sub: string, token: string) => ({
+    message: 'MFA required',
+    mfaRequired: true,
+    mfaMethods: ['totp'],
+    sub,
+    token,
+    ttl: 300,
+  });
 
   it('sets the pre-auth cookie only for an ephemeral ctx-mfa token of the same subject', async () => {
     const h = await makeHarness();
     const { a, envA, envB, cookies } = await sessions(h);
-    const mfa = (sub: string) => signEphemeralToken(h.t.api.deps.keys, { sub, ctx: 'mfa', jti: crypto.randomUUID() }, { issuer: TEST_ISSUER, nowMs: h.t.clock.now() });
+    const mfa = (sub: string) =>
+      signEphemeralToken(
+        h.t.api.deps.keys,
+        { sub, ctx: 'mfa', jti: crypto.randomUUID() },
+        { issuer: TEST_ISSUER, nowMs: h.t.clock.now() },
+      );
 
     answer(h, RAW, mfaBody(a.id, await mfa(a.id)));
     const ok = await h.send('POST', ROUTE, { cookies, body: { verificationToken: 'ABCDEF' } });
@@ -140,7 +158,14 @@ describe('session result: other token-carrying answers', () => {
       .setIssuedAt(now)
       .setExpirationTime(now + 300)
       .sign(foreign.privateKey);
-    answer(h, '/login', { message: 'Success', identifierType: 'email', loginMethods: ['email_otp'], sub: user.id, token: forged, ttl: 300 });
+    answer(h, '/login', {
+      message: 'Success',
+      identifierType: 'email',
+      loginMethods: ['email_otp'],
+      sub: user.id,
+      token: forged,
+      ttl: 300,
+    });
     const res = await h.send('POST', '/auth/login', { body: { identifier: user.email } });
     expect(res.status).toBe(502);
     expect(res.body.error).toBe('invalid_upstream_response');
@@ -154,11 +179,30 @@ describe('session result: other token-carrying answers', () => {
     const h = await makeHarness();
     const { envA, envB } = await sessions(h);
     const access = h.cookie(
-      { kind: 'access', sub: envA.sub, sessionId: envA.sessionId, token: envA.token, roles: envA.roles, email: envA.email, phone: null, organizationId: null },
+      {
+        kind: 'access',
+        sub: envA.sub,
+        sessionId: envA.sessionId,
+        token: envA.token,
+        roles: envA.roles,
+        email: envA.email,
+        phone: null,
+        organizationId: null,
+      },
       envA.ttl,
     );
     const orgId = '00000000-0000-4000-8000-000000000001';
-    answer(h, `/organizations/${orgId}/switch`, { message: 'Success', token: envB.token, sub: envA.sub, sessionId: envA.sessionId, organizationId: orgId, roles: envA.roles, email: envA.email, phone: null, ttl: 900 });
+    answer(h, `/organizations/${orgId}/switch`, {
+      message: 'Success',
+      token: envB.token,
+      sub: envA.sub,
+      sessionId: envA.sessionId,
+      organizationId: orgId,
+      roles: envA.roles,
+      email: envA.email,
+      phone: null,
+      ttl: 900,
+    });
     const res = await h.send('POST', `/auth/organizations/${orgId}/switch`, { cookies: { 'svc-access': access } });
     expect(res.status).toBe(502);
     expect(res.body.error).toBe('invalid_upstream_response');
@@ -172,14 +216,20 @@ describe('session result: refresh answers for another user', () => {
     const a = await createUser(h.t);
     const envA = await signIn(h.t, a);
     const envB = await signIn(h.t, await createUser(h.t));
-    const cookies = { 'svc-refresh': h.cookie({ kind: 'refresh', sub: a.id, refreshToken: envA.refreshToken }, envA.refreshTtl) };
+    const cookies = {
+      'svc-refresh': h.cookie({ kind: 'refresh', sub: a.id, refreshToken: envA.refreshToken }, envA.refreshTtl),
+    };
     answer(h, '/refresh', { ...envB });
     const route = await h.send('POST', '/auth/refresh', { cookies });
     expect(route.status).toBe(502);
     expect(route.body.error).toBe('invalid_upstream_response');
     expect(route.setCookies).toEqual([]);
     answer(h, '/refresh', { ...envB, refreshToken: `${envB.refreshToken}x` }); // a distinct token: no dedup replay
-    const ensured = await h.send('GET', '/auth/sessions', { cookies: { 'svc-refresh': h.cookie({ kind: 'refresh', sub: a.id, refreshToken: `${envA.refreshToken}y` }, envA.refreshTtl) } });
+    const ensured = await h.send('GET', '/auth/sessions', {
+      cookies: {
+        'svc-refresh': h.cookie({ kind: 'refresh', sub: a.id, refreshToken: `${envA.refreshToken}y` }, envA.refreshTtl),
+      },
+    });
     expect(ensured.status).toBe(502);
     expect(ensured.setCookies).toEqual([]);
     expect(h.upstream.filter((c) => c.path === '/sessions')).toEqual([]);

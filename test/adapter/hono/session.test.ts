@@ -11,17 +11,35 @@ describe('svcAdapter cookie transport: sessions', () => {
     const res = await h.send('POST', '/auth/refresh', { cookies });
     expect(res.status).toBe(200);
     expect(res.text).not.toMatch(TOKEN_KEYS);
-    expect(Object.keys(res.body).sort()).toEqual(['email', 'message', 'organizationId', 'phone', 'refreshTtl', 'roles', 'sessionId', 'sub', 'ttl']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'email',
+      'message',
+      'organizationId',
+      'phone',
+      'refreshTtl',
+      'roles',
+      'sessionId',
+      'sub',
+      'ttl',
+    ]);
     expect(res.body.sub).toBe(user.id);
     const expires = new Date(h.t.clock.now() + 900_000).toUTCString();
     expect(res.setCookies).toHaveLength(2);
-    expect(res.setCookies[0]).toMatch(new RegExp(`^svc-access=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Max-Age=900; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax$`));
-    expect(res.setCookies[1]).toMatch(/^svc-refresh=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=86400; Path=\/; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/);
+    expect(res.setCookies[0]).toMatch(
+      new RegExp(
+        `^svc-access=[\\w-]+\\.[\\w-]+\\.[\\w-]+; Max-Age=900; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax$`,
+      ),
+    );
+    expect(res.setCookies[1]).toMatch(
+      /^svc-refresh=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=86400; Path=\/; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/,
+    );
     const me = await h.send('GET', '/auth/users/me', { cookies: res.cookies });
     expect(me.status).toBe(200);
     expect(me.body.user.id).toBe(user.id);
     // /users/me 200 clears the ephemeral cookie (contract §5.5)
-    expect(me.setCookies).toEqual(['svc-ephemeral=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax']);
+    expect(me.setCookies).toEqual([
+      'svc-ephemeral=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+    ]);
   });
 
   it('uses Secure, SameSite=None and Domain in production mode (NODE_ENV read at construction)', async () => {
@@ -36,9 +54,13 @@ describe('svcAdapter cookie transport: sessions', () => {
     const { cookies } = await refreshOnlyBrowser(h);
     const res = await h.send('POST', '/auth/refresh', { cookies, headers: { origin: 'http://localhost:3000' } });
     expect(res.status).toBe(200);
-    expect(res.setCookies[0]).toMatch(/^svc-access=[^;]+; Max-Age=900; Domain=example\.test; Path=\/; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=None$/);
+    expect(res.setCookies[0]).toMatch(
+      /^svc-access=[^;]+; Max-Age=900; Domain=example\.test; Path=\/; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=None$/,
+    );
     const me = await h.send('GET', '/auth/users/me', { cookies: res.cookies });
-    expect(me.setCookies).toEqual(['svc-ephemeral=; Max-Age=0; Domain=example.test; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=None']);
+    expect(me.setCookies).toEqual([
+      'svc-ephemeral=; Max-Age=0; Domain=example.test; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=None',
+    ]);
   });
 
   it('treats a tampered or foreign-iss access cookie as absent', async () => {
@@ -52,13 +74,24 @@ describe('svcAdapter cookie transport: sessions', () => {
     expect(upstreamPaths(h)).toEqual([]);
 
     const foreignCookie = createCookieCodec(h.opts.cookieSecret, 'https://other.example').sign(
-      { kind: 'access', sub: user.id, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: null, organizationId: null },
+      {
+        kind: 'access',
+        sub: user.id,
+        sessionId: env.sessionId,
+        token: env.token,
+        roles: env.roles,
+        email: env.email,
+        phone: null,
+        organizationId: null,
+      },
       900,
       h.t.clock.now(),
     );
     const r2 = await h.send('GET', '/auth/users/me', { cookies: { 'svc-access': foreignCookie } });
     expect(r2.status).toBe(401);
-    expect(r2.setCookies).toEqual(['svc-access=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax']);
+    expect(r2.setCookies).toEqual([
+      'svc-access=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+    ]);
   });
 
   it('refuses a refresh cookie presented under the access name (kind check)', async () => {

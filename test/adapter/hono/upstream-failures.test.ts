@@ -18,17 +18,34 @@ describe('forged or broken upstream answers', () => {
         .setIssuedAt(now)
         .setExpirationTime(now + 900)
         .sign(foreign.privateKey);
-      const body = { message: 'Success', token, refreshToken: 'x'.repeat(43), sub: user.id, sessionId: 's-forged', organizationId: null, roles: ['admin'], email: user.email, phone: null, ttl: 900, refreshTtl: 86400 };
+      const body = {
+        message: 'Success',
+        token,
+        refreshToken: 'x'.repeat(43),
+        sub: user.id,
+        sessionId: 's-forged',
+        organizationId: null,
+        roles: ['admin'],
+        email: user.email,
+        phone: null,
+        ttl: 900,
+        refreshTtl: 86400,
+      };
       return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
     };
     const viaRoute = await h.send('POST', '/auth/refresh', { cookies });
     expect(viaRoute.status).toBe(502);
-    expect(viaRoute.body).toEqual({ error: 'invalid_upstream_response', message: 'Invalid signed response from auth server' });
+    expect(viaRoute.body).toEqual({
+      error: 'invalid_upstream_response',
+      message: 'Invalid signed response from auth server',
+    });
     expect(viaRoute.setCookies).toEqual([]);
     const viaEnsure = await h.send('GET', '/auth/users/me', { cookies });
     expect(viaEnsure.status).toBe(502);
     expect(viaEnsure.setCookies).toEqual([]);
-    const bearer = await h.send('POST', '/auth/refresh', { headers: { 'x-svc-auth-transport': 'bearer', authorization: 'Bearer abc' } });
+    const bearer = await h.send('POST', '/auth/refresh', {
+      headers: { 'x-svc-auth-transport': 'bearer', authorization: 'Bearer abc' },
+    });
     expect(bearer.status).toBe(502);
   });
 
@@ -38,7 +55,10 @@ describe('forged or broken upstream answers', () => {
     h.intercept = async (call) => {
       if (call.path !== '/refresh') return undefined;
       h.intercept = null;
-      const real = await h.t.api.request(`${TEST_ISSUER}/refresh`, { method: 'POST', headers: { authorization: call.headers.get('authorization')! } });
+      const real = await h.t.api.request(`${TEST_ISSUER}/refresh`, {
+        method: 'POST',
+        headers: { authorization: call.headers.get('authorization')! },
+      });
       const body = (await real.json()) as Record<string, unknown>;
       return new Response(JSON.stringify({ ...body, ttl: 0 }), { status: 200 });
     };
@@ -58,7 +78,11 @@ describe('forged or broken upstream answers', () => {
     const broken = await h.send('GET', '/auth/sessions', { cookies });
     expect(broken.status).toBe(502);
     expect(broken.body).toEqual({ error: 'upstream_error' });
-    h.intercept = () => new Response(JSON.stringify({ error: 'rate_limited', message: 'slow down', retryAfterSeconds: 7 }), { status: 429, headers: { 'retry-after': '7' } });
+    h.intercept = () =>
+      new Response(JSON.stringify({ error: 'rate_limited', message: 'slow down', retryAfterSeconds: 7 }), {
+        status: 429,
+        headers: { 'retry-after': '7' },
+      });
     const limited = await h.send('GET', '/auth/sessions', { cookies });
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ error: 'rate_limited', message: 'slow down', retryAfterSeconds: 7 });
@@ -80,10 +104,15 @@ describe('forged or broken upstream answers', () => {
 describe('request bodies', () => {
   it('answers 400 for malformed JSON and 413 above 100 KB, without calling the API', async () => {
     const h = await makeHarness();
-    const bad = await h.send('POST', '/auth/login', { rawBody: '{nope', headers: { 'content-type': 'application/json' } });
+    const bad = await h.send('POST', '/auth/login', {
+      rawBody: '{nope',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'invalid_request', message: 'Malformed JSON body' });
-    const big = await h.send('POST', '/auth/login', { rawBody: JSON.stringify({ identifier: 'x'.repeat(101 * 1024) }) });
+    const big = await h.send('POST', '/auth/login', {
+      rawBody: JSON.stringify({ identifier: 'x'.repeat(101 * 1024) }),
+    });
     expect(big.status).toBe(413);
     expect(big.body.error).toBe('payload_too_large');
     expect(h.upstream).toHaveLength(0);
@@ -103,7 +132,12 @@ describe('origin guard (SameSite=None)', () => {
   it('refuses a cross-site POST with 403 before any refresh', async () => {
     const h = await makeHarness(prod);
     const { cookies } = await refreshOnlyBrowser(h);
-    const refused: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }];
+    const refused: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    ];
     for (const headers of refused) {
       const res = await h.send('DELETE', '/auth/logout', { cookies, headers });
       expect(res.status).toBe(403);
@@ -117,14 +151,21 @@ describe('origin guard (SameSite=None)', () => {
     const h = await makeHarness(prod);
     const { cookies } = await signedInBrowser(h);
     // A present Origin outside the allowed set is refused whatever Sec-Fetch-Site says (docs/contract-changes.md).
-    const ok: Record<string, string>[] = [{ origin: 'http://localhost:3000' }, { origin: 'https://admin.example' }, { 'sec-fetch-site': 'same-origin' }, {}];
+    const ok: Record<string, string>[] = [
+      { origin: 'http://localhost:3000' },
+      { origin: 'https://admin.example' },
+      { 'sec-fetch-site': 'same-origin' },
+      {},
+    ];
     for (const headers of ok) {
       const res = await h.send('POST', '/auth/webAuthn/register/start', { cookies, headers, body: {} });
       expect(res.status, JSON.stringify(headers)).not.toBe(403);
     }
     const get = await h.send('GET', '/auth/sessions', { cookies, headers: { origin: 'https://evil.example' } });
     expect(get.status).toBe(200);
-    const bearer = await h.send('DELETE', '/auth/logout', { headers: { origin: 'https://evil.example', 'x-svc-auth-transport': 'bearer' } });
+    const bearer = await h.send('DELETE', '/auth/logout', {
+      headers: { origin: 'https://evil.example', 'x-svc-auth-transport': 'bearer' },
+    });
     expect(bearer.status).toBe(401);
   });
 

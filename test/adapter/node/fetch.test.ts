@@ -62,7 +62,12 @@ describe('nodeUpstreamFetch', () => {
     };
     const f = nodeUpstreamFetch();
     try {
-      const res = await f(`${base}/users/me?x=1&y=%20`, { method: 'post', headers: { 'content-type': 'application/json', authorization: 'Bearer t', 'X-Svc-Service-Token': 's' }, body: JSON.stringify({ n: 'é' }), redirect: 'manual' });
+      const res = await f(`${base}/users/me?x=1&y=%20`, {
+        method: 'post',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer t', 'X-Svc-Service-Token': 's' },
+        body: JSON.stringify({ n: 'é' }),
+        redirect: 'manual',
+      });
       expect(res).toBeInstanceOf(Response);
       expect(res.status).toBe(201);
       expect(res.ok).toBe(true);
@@ -107,7 +112,12 @@ describe('nodeUpstreamFetch', () => {
       const d = await f(`${base}/t`);
       const blob = await d.blob();
       expect(blob.type).toBe('application/json; charset=utf-8');
-      expect(await blob.text()).toBe(await expected.clone().blob().then((x) => x.text()));
+      expect(await blob.text()).toBe(
+        await expected
+          .clone()
+          .blob()
+          .then((x) => x.text()),
+      );
       const e = await f(`${base}/t`);
       const reader = e.body!.getReader();
       expect(e.bodyUsed).toBe(true);
@@ -116,7 +126,8 @@ describe('nodeUpstreamFetch', () => {
       expect(Buffer.concat(chunks).toString('utf8')).toBe(payload);
       await expect(e.text()).rejects.toThrow(TypeError);
       const g = await f(`${base}/t`);
-      expect(await new Response(g.body).text()).toBe(await expected.clone().text()); // its stream feeds another Response
+      // its stream feeds another Response
+      expect(await new Response(g.body).text()).toBe(await expected.clone().text());
     } finally {
       f.close();
     }
@@ -132,7 +143,8 @@ describe('nodeUpstreamFetch', () => {
       const a = await f(`${base}/a`, { method: 'POST', headers: new Headers({ 'x-one': '1' }) });
       expect(a.status).toBe(204);
       expect(a.body).toBeNull();
-      expect([await a.text(), await a.text(), a.bodyUsed]).toEqual(['', '', false]); // as a platform Response with a null body
+      // as a platform Response with a null body
+      expect([await a.text(), await a.text(), a.bodyUsed]).toEqual(['', '', false]);
       expect(seen[0]!.headers['x-one']).toBe('1');
       expect(seen[0]!.headers['content-length']).toBe('0');
       const b = await f(`${base}/b`, { method: 'HEAD', headers: [['x-two', '2']] });
@@ -156,7 +168,10 @@ describe('nodeUpstreamFetch', () => {
   });
 
   it('decompresses a gzip body, like fetch', async () => {
-    handler = (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' }).end(gzipSync('{"zipped":true}'));
+    handler = (_req, res) =>
+      res
+        .writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' })
+        .end(gzipSync('{"zipped":true}'));
     const f = nodeUpstreamFetch();
     try {
       expect(await (await f(`${base}/z`)).json()).toEqual({ zipped: true });
@@ -254,7 +269,8 @@ describe('the adapter over nodeUpstreamFetch', () => {
     let apiServer: ReturnType<typeof serve> | undefined;
     const f = nodeUpstreamFetch();
     let apiBase = '';
-    // The API is served on a real port; the adapter keeps TEST_ISSUER as its URL (JWKS audience) and the transport goes to the port.
+    // The API is served on a real port; the adapter keeps TEST_ISSUER as its
+    // URL (JWKS audience) and the transport goes to the port.
     const h = await makeHarness({ fetch: (u, init) => f(u.replace(TEST_ISSUER, apiBase), init) });
     try {
       await new Promise<void>((r) => {
@@ -284,7 +300,10 @@ describe('the adapter over nodeUpstreamFetch', () => {
       const res = await h.send('GET', '/auth/sessions', { cookies });
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ error: 'upstream_unavailable', message: 'Auth server unreachable' });
-      const login = await h.send('POST', '/auth/login', { body: { identifier: 'someone@example.com' }, headers: { origin: 'http://localhost:3000' } });
+      const login = await h.send('POST', '/auth/login', {
+        body: { identifier: 'someone@example.com' },
+        headers: { origin: 'http://localhost:3000' },
+      });
       expect(login.status).toBe(502);
       expect(login.body.error).toBe('upstream_unavailable');
     } finally {

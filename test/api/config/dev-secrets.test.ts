@@ -21,7 +21,12 @@ const { API_SERVICE_TOKEN: _unset, ...devEnv }: Record<string, string> = { ...ba
 
 async function boot(client: Client, options: { env?: Record<string, string>; loopbackOnly?: boolean } = {}) {
   const lines: { level: LogLevel; line: string }[] = [];
-  const api = await createAuthApi({ env: options.env ?? devEnv, client, loopbackOnly: options.loopbackOnly ?? true, logger: createLogger((level, line) => lines.push({ level, line })) });
+  const api = await createAuthApi({
+    env: options.env ?? devEnv,
+    client,
+    loopbackOnly: options.loopbackOnly ?? true,
+    logger: createLogger((level, line) => lines.push({ level, line })),
+  });
   return { api, lines };
 }
 
@@ -29,7 +34,11 @@ async function boot(client: Client, options: { env?: Record<string, string>; loo
 async function externalCode(api: AuthApi, secret: string, email: string): Promise<unknown> {
   const res = await api.request('/registration/register', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-svc-service-token': await serviceToken(Date.now(), { secret }), 'x-svc-auth-delivery-mode': 'external' },
+    headers: {
+      'content-type': 'application/json',
+      'x-svc-service-token': await serviceToken(Date.now(), { secret }),
+      'x-svc-auth-delivery-mode': 'external',
+    },
     body: JSON.stringify({ email }),
   });
   expect(res.status).toBe(200);
@@ -63,10 +72,16 @@ describe('development service token', () => {
   });
 
   it('derives the other secrets from it unless they are set', async () => {
-    const { api } = await boot(await prepareClient(), { env: { ...devEnv, REFRESH_TOKEN_LOOKUP_SECRET: 'r'.repeat(40) } });
+    const { api } = await boot(await prepareClient(), {
+      env: { ...devEnv, REFRESH_TOKEN_LOOKUP_SECRET: 'r'.repeat(40) },
+    });
     const { secrets } = api.deps.env;
     expect(secrets.refreshLookup).toBe('r'.repeat(40));
-    expect([secrets.totpEncryption, secrets.oauthState, secrets.decoySubject]).toEqual([secrets.serviceToken, secrets.serviceToken, secrets.serviceToken]);
+    expect([secrets.totpEncryption, secrets.oauthState, secrets.decoySubject]).toEqual([
+      secrets.serviceToken,
+      secrets.serviceToken,
+      secrets.serviceToken,
+    ]);
   });
 
   it('is refused where other machines may reach the API (a Worker, 0.0.0.0), before the database is touched', async () => {
@@ -77,16 +92,26 @@ describe('development service token', () => {
   });
 
   it('GENERATE_DEV_SECRETS=true opts a reachable development instance in; production refuses it', async () => {
-    const { api } = await boot(await prepareClient(), { env: { ...devEnv, GENERATE_DEV_SECRETS: 'true' }, loopbackOnly: false });
+    const { api } = await boot(await prepareClient(), {
+      env: { ...devEnv, GENERATE_DEV_SECRETS: 'true' },
+      loopbackOnly: false,
+    });
     expect(api.deps.env.secrets.serviceToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const prod = await boot(await prepareClient(), { env: { ...devEnv, NODE_ENV: 'production', ISSUER: 'https://auth.example.com', GENERATE_DEV_SECRETS: 'true' } }).catch((e: unknown) => e);
+    const prod = await boot(await prepareClient(), {
+      env: { ...devEnv, NODE_ENV: 'production', ISSUER: 'https://auth.example.com', GENERATE_DEV_SECRETS: 'true' },
+    }).catch((e: unknown) => e);
     expect(prod).toBeInstanceOf(ConfigError);
-    expect((prod as ConfigError).issues.map((i) => i.key)).toEqual(expect.arrayContaining(['API_SERVICE_TOKEN', 'GENERATE_DEV_SECRETS']));
+    expect((prod as ConfigError).issues.map((i) => i.key)).toEqual(
+      expect.arrayContaining(['API_SERVICE_TOKEN', 'GENERATE_DEV_SECRETS']),
+    );
   });
 
   it('a configured API_SERVICE_TOKEN is used as is and nothing is generated', async () => {
     const client = await prepareClient();
-    const { api, lines } = await boot(client, { env: { ...devEnv, API_SERVICE_TOKEN: baseEnv['API_SERVICE_TOKEN']! }, loopbackOnly: false });
+    const { api, lines } = await boot(client, {
+      env: { ...devEnv, API_SERVICE_TOKEN: baseEnv['API_SERVICE_TOKEN']! },
+      loopbackOnly: false,
+    });
     expect(api.deps.env.secrets.serviceToken).toBe(baseEnv['API_SERVICE_TOKEN']);
     expect(lines.some((l) => l.line.includes('generated'))).toBe(false);
     const rows = await client.execute('SELECT count(*) AS n FROM development_secrets');

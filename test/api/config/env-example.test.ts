@@ -18,7 +18,18 @@ function exampleNames(): Set<string> {
 describe('.env.example', () => {
   it('finds the variables the source reads (guards the scan itself)', () => {
     const names = readNames();
-    for (const n of ['ISSUER', 'DATABASE_URL', 'API_SERVICE_TOKEN', 'REFRESH_TOKEN_BCRYPT_COST', 'DELIVERY_WEBHOOK_URL', 'LOGIN_METHODS', 'ORIGINS', 'PORT', 'HOST', 'DEMO_PORT']) {
+    for (const n of [
+      'ISSUER',
+      'DATABASE_URL',
+      'API_SERVICE_TOKEN',
+      'REFRESH_TOKEN_BCRYPT_COST',
+      'DELIVERY_WEBHOOK_URL',
+      'LOGIN_METHODS',
+      'ORIGINS',
+      'PORT',
+      'HOST',
+      'DEMO_PORT',
+    ]) {
       expect(names).toContain(n);
     }
   });

@@ -19,11 +19,16 @@ describe('TOTP encryption key source (contract §1.1, §1.8)', () => {
   });
 
   it('uses TOTP_SECRET_ENCRYPTION_KEY when set and falls back to API_SERVICE_TOKEN', () => {
-    expect(parseEnv({ ...production, API_SERVICE_TOKEN: S('a'), TOTP_SECRET_ENCRYPTION_KEY: S('t') }).secrets?.totpEncryption).toBe(S('t'));
+    expect(
+      parseEnv({ ...production, API_SERVICE_TOKEN: S('a'), TOTP_SECRET_ENCRYPTION_KEY: S('t') }).secrets
+        ?.totpEncryption,
+    ).toBe(S('t'));
     expect(parseEnv({ ...production, API_SERVICE_TOKEN: S('a') }).secrets?.totpEncryption).toBe(S('a'));
   });
 
   it('rejects a TOTP key shorter than 32 characters, naming the variable', () => {
-    expect(() => parseEnv({ ...production, API_SERVICE_TOKEN: S('a'), TOTP_SECRET_ENCRYPTION_KEY: 'short' })).toThrow(/TOTP_SECRET_ENCRYPTION_KEY/);
+    expect(() => parseEnv({ ...production, API_SERVICE_TOKEN: S('a'), TOTP_SECRET_ENCRYPTION_KEY: 'short' })).toThrow(
+      /TOTP_SECRET_ENCRYPTION_KEY/,
+    );
   });
 });

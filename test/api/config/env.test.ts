@@ -49,20 +49,28 @@ describe('parseEnv: ISSUER', () => {
     failsOn(production({ ISSUER: 'http://auth.example.com' }), 'ISSUER');
   });
   it('makes createAuthApi reject before touching the database', async () => {
-    const err = await createAuthApi({ env: { ...baseEnv, ISSUER: undefined }, client: await prepareClient(), logger: createLogger(() => {}) }).catch((e) => e);
+    const err = await createAuthApi({
+      env: { ...baseEnv, ISSUER: undefined },
+      client: await prepareClient(),
+      logger: createLogger(() => {}),
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.key).toBe('ISSUER');
   });
 });
 
 describe('parseEnv: secrets (contract §1.1)', () => {
-  it.each(['API_SERVICE_TOKEN', 'REFRESH_TOKEN_LOOKUP_SECRET', 'TOTP_SECRET_ENCRYPTION_KEY', 'OAUTH_STATE_SECRET', 'DECOY_SUBJECT_SECRET', 'COOKIE_SIGNING_KEY'])(
-    'refuses %s shorter than 32 characters',
-    (name) => {
-      const err = failsOn({ ISSUER: 'http://a.test', API_SERVICE_TOKEN: SECRET, [name]: 'x'.repeat(31) }, name);
-      expect(err.message).not.toContain('x'.repeat(31));
-    },
-  );
+  it.each([
+    'API_SERVICE_TOKEN',
+    'REFRESH_TOKEN_LOOKUP_SECRET',
+    'TOTP_SECRET_ENCRYPTION_KEY',
+    'OAUTH_STATE_SECRET',
+    'DECOY_SUBJECT_SECRET',
+    'COOKIE_SIGNING_KEY',
+  ])('refuses %s shorter than 32 characters', (name) => {
+    const err = failsOn({ ISSUER: 'http://a.test', API_SERVICE_TOKEN: SECRET, [name]: 'x'.repeat(31) }, name);
+    expect(err.message).not.toContain('x'.repeat(31));
+  });
 
   it('leaves the secrets to the boot outside production when API_SERVICE_TOKEN is unset (no constant fallback)', () => {
     const env = parseEnv({ ISSUER: 'http://a.test' });
@@ -71,7 +79,11 @@ describe('parseEnv: secrets (contract §1.1)', () => {
   });
 
   it('uses each dedicated secret when set, API_SERVICE_TOKEN otherwise', () => {
-    const env = parseEnv({ ISSUER: 'http://a.test', API_SERVICE_TOKEN: SECRET, REFRESH_TOKEN_LOOKUP_SECRET: 'r'.repeat(40) });
+    const env = parseEnv({
+      ISSUER: 'http://a.test',
+      API_SERVICE_TOKEN: SECRET,
+      REFRESH_TOKEN_LOOKUP_SECRET: 'r'.repeat(40),
+    });
     if (!env.secrets) throw new Error('secrets expected');
     expect(env.secrets.refreshLookup).toBe('r'.repeat(40));
     expect(env.secrets.decoySubject).toBe(SECRET);

@@ -51,7 +51,8 @@ describe('OAuthProviderConfig (contract §6.1)', () => {
     expect(ok({ clientId: '' })).toBe(false);
     expect(ok({ clientSecretEnv: 'acme_secret' })).toBe(false);
     expect(ok({ clientSecretEnv: '1ACME' })).toBe(false);
-    expect(ok({ clientSecretEnv: 'A' })).toBe(false); // *_CLIENT_SECRET or allowlisted only, so no service secret can be named
+    // *_CLIENT_SECRET or allowlisted only, so no service secret can be named
+    expect(ok({ clientSecretEnv: 'A' })).toBe(false);
     expect(ok({ clientSecretEnv: 'A_CLIENT_SECRET' })).toBe(true);
     expect(ok({ clientSecretEnv: 'API_SERVICE_TOKEN' })).toBe(false);
   });
@@ -108,7 +109,13 @@ const INTERNAL = [
   'https://[::ffff:127.0.0.1]/t',
   'https://[::ffff:a9fe:a9fe]/t',
 ];
-const PUBLIC = ['https://idp.example/t', 'https://8.8.8.8/t', 'https://172.32.0.1/t', 'https://[2001:db8::1]/t', 'https://accounts.google.com/o/oauth2/token'];
+const PUBLIC = [
+  'https://idp.example/t',
+  'https://8.8.8.8/t',
+  'https://172.32.0.1/t',
+  'https://[2001:db8::1]/t',
+  'https://accounts.google.com/o/oauth2/token',
+];
 
 describe('OAuth provider endpoints may not name an internal host in production', () => {
   for (const field of ['authorizationUrl', 'tokenUrl', 'userInfoUrl', 'issuer', 'jwksUri'] as const) {

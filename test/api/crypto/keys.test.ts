@@ -35,7 +35,9 @@ function productionEnv(over: Record<string, string | undefined> = {}) {
 }
 
 async function bootFails(env: Record<string, string | undefined>, name: string) {
-  const err = await createAuthApi({ env, client: await prepareClient(), logger: createLogger(() => {}) }).catch((e) => e);
+  const err = await createAuthApi({ env, client: await prepareClient(), logger: createLogger(() => {}) }).catch(
+    (e) => e,
+  );
   expect(err).toBeInstanceOf(ConfigError);
   expect(err.key).toBe(name);
   expect(err.message).toContain(name);
@@ -70,11 +72,17 @@ describe('production signing keys (contract §1.6, §1.7)', () => {
   });
 
   it('fails startup when the active kid is not published', async () => {
-    await bootFails(productionEnv({ SVC_JWKS_ACTIVE_KID: 'k3', SVC_JWKS_KEY_k3_PRIVATE: k1.privatePem }), 'SVC_JWKS_ACTIVE_KID');
+    await bootFails(
+      productionEnv({ SVC_JWKS_ACTIVE_KID: 'k3', SVC_JWKS_KEY_k3_PRIVATE: k1.privatePem }),
+      'SVC_JWKS_ACTIVE_KID',
+    );
   });
 
   it('fails startup when the private key does not parse', async () => {
-    await bootFails(productionEnv({ SVC_JWKS_KEY_k1_PRIVATE: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----' }), 'SVC_JWKS_KEY_k1_PRIVATE');
+    await bootFails(
+      productionEnv({ SVC_JWKS_KEY_k1_PRIVATE: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----' }),
+      'SVC_JWKS_KEY_k1_PRIVATE',
+    );
   });
 
   it('fails startup when the private key does not match the published public key', async () => {
@@ -84,7 +92,10 @@ describe('production signing keys (contract §1.6, §1.7)', () => {
   it('fails startup on a malformed published key set', async () => {
     await bootFails(productionEnv({ SVC_JWKS_PUBLIC_KEYS: '{"keys":' }), 'SVC_JWKS_PUBLIC_KEYS');
     await bootFails(productionEnv({ SVC_JWKS_PUBLIC_KEYS: '{"keys":[{"kid":"k1"}]}' }), 'SVC_JWKS_PUBLIC_KEYS');
-    await bootFails(productionEnv({ SVC_JWKS_PUBLIC_KEYS: JSON.stringify({ keys: [{ kid: 'k1', pem: 'garbage' }] }) }), 'SVC_JWKS_PUBLIC_KEYS');
+    await bootFails(
+      productionEnv({ SVC_JWKS_PUBLIC_KEYS: JSON.stringify({ keys: [{ kid: 'k1', pem: 'garbage' }] }) }),
+      'SVC_JWKS_PUBLIC_KEYS',
+    );
   });
 
   it('fails startup on an RSA key shorter than 2048 bits', async () => {
@@ -94,7 +105,10 @@ describe('production signing keys (contract §1.6, §1.7)', () => {
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
     await bootFails(
-      productionEnv({ SVC_JWKS_KEY_k1_PRIVATE: weak.privateKey, SVC_JWKS_PUBLIC_KEYS: JSON.stringify({ keys: [{ kid: 'k1', pem: weak.publicKey }] }) }),
+      productionEnv({
+        SVC_JWKS_KEY_k1_PRIVATE: weak.privateKey,
+        SVC_JWKS_PUBLIC_KEYS: JSON.stringify({ keys: [{ kid: 'k1', pem: weak.publicKey }] }),
+      }),
       'SVC_JWKS_KEY_k1_PRIVATE',
     );
   });

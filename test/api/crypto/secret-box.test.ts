@@ -9,7 +9,11 @@ async function aesGcmReference(key: string, userId: string, ivB64: string, ctB64
   const raw = await crypto.subtle.digest('SHA-256', utf8(key) as Uint8Array<ArrayBuffer>);
   const k = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['decrypt']);
   const out = await crypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: fromBase64(ivB64) as Uint8Array<ArrayBuffer>, additionalData: utf8(`svc/totp:${userId}`) as Uint8Array<ArrayBuffer> },
+    {
+      name: 'AES-GCM',
+      iv: fromBase64(ivB64) as Uint8Array<ArrayBuffer>,
+      additionalData: utf8(`svc/totp:${userId}`) as Uint8Array<ArrayBuffer>,
+    },
     k,
     fromBase64(ctB64) as Uint8Array<ArrayBuffer>,
   );

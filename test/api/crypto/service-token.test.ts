@@ -110,7 +110,17 @@ describe('service-token verification (contract §1.5)', () => {
   const verify = createServiceTokenVerifier(SECRET);
 
   it.each(TABLE)('answers %s exactly as the jose reference', async (name, given) => {
-    const token = name === 'a valid token minted by jose' ? await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'dev-main' }).setIssuer('svc-adapter').setAudience('svc-auth-api').setSubject('svc-express-adapter').setIssuedAt(iat).setExpirationTime(iat + 60).sign(utf8(SECRET)) : given;
+    const token =
+      name === 'a valid token minted by jose'
+        ? await new SignJWT({})
+            .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'dev-main' })
+            .setIssuer('svc-adapter')
+            .setAudience('svc-auth-api')
+            .setSubject('svc-express-adapter')
+            .setIssuedAt(iat)
+            .setExpirationTime(iat + 60)
+            .sign(utf8(SECRET))
+        : given;
     expect(await verify(token, NOW)).toEqual(await joseReference(token, NOW));
   });
 
@@ -118,7 +128,10 @@ describe('service-token verification (contract §1.5)', () => {
     expect(await verify(valid, NOW)).toEqual({ ok: true, sub: 'svc-hono-adapter' });
     expect((await verify(raw(head, { ...good, exp: iat + 61 }), NOW)).ok).toBe(false);
     expect((await verify(raw(head, good, 'x'.repeat(40)), NOW)).ok).toBe(false);
-    expect(await verify(raw(head, { ...good, iat: iat + 31, exp: iat + 91 }), NOW)).toEqual({ ok: false, reason: 'iat_future' });
+    expect(await verify(raw(head, { ...good, iat: iat + 31, exp: iat + 91 }), NOW)).toEqual({
+      ok: false,
+      reason: 'iat_future',
+    });
   });
 
   it('refuses crit and b64 headers, which the adapter never sends (stricter than jose)', async () => {
@@ -148,12 +161,18 @@ describe('the memo of verified service tokens', () => {
     const verify = createServiceTokenVerifier(SECRET);
     expect((await verify(valid, NOW)).ok).toBe(true);
     const last = s.at(-2) === 'A' ? 'B' : 'A';
-    expect(await verify(`${h}.${p}.${s.slice(0, -2)}${last}${s.at(-1)}`, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verify(`${h}.${p}.${s.slice(0, -2)}${last}${s.at(-1)}`, NOW)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect((await verify(valid, NOW)).ok).toBe(true);
   });
 
   it('does not carry a remembered token over to another secret', async () => {
     await createServiceTokenVerifier(SECRET)(valid, NOW);
-    expect(await createServiceTokenVerifier('another-secret-0123456789abcdef-0123456789')(valid, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await createServiceTokenVerifier('another-secret-0123456789abcdef-0123456789')(valid, NOW)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
   });
 });

@@ -1,9 +1,21 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { matchTotpCounter, newTotpSecret, otpauthUrl, totpCounterAt, totpSecretBase32 } from '../../../src/crypto/totp.js';
+import {
+  matchTotpCounter,
+  newTotpSecret,
+  otpauthUrl,
+  totpCounterAt,
+  totpSecretBase32,
+} from '../../../src/crypto/totp.js';
 
 const at = (secret: Uint8Array, timestamp: number) =>
-  TOTP.generate({ secret: new Secret({ buffer: secret.slice().buffer }), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+  TOTP.generate({
+    secret: new Secret({ buffer: secret.slice().buffer }),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp,
+  });
 
 describe('TOTP parameters (contract §3.12)', () => {
   const now = Date.UTC(2026, 0, 1, 12, 0, 10);
@@ -21,13 +33,15 @@ describe('TOTP parameters (contract §3.12)', () => {
     expect(matchTotpCounter(secret, at(secret, now - 30_000), now)).toBe(base - 1);
     expect(matchTotpCounter(secret, at(secret, now + 30_000), now)).toBe(base + 1);
     const far = at(secret, now + 60_000);
-    if (![-1, 0, 1].some((d) => at(secret, now + d * 30_000) === far)) expect(matchTotpCounter(secret, far, now)).toBeNull();
+    if (![-1, 0, 1].some((d) => at(secret, now + d * 30_000) === far))
+      expect(matchTotpCounter(secret, far, now)).toBeNull();
   });
 
   it('refuses anything but six digits', () => {
     const secret = newTotpSecret();
     const code = at(secret, now);
-    for (const bad of [code + '0', code.slice(1), ` ${code}`, `${code}\n`, 'abcdef', '']) expect(matchTotpCounter(secret, bad, now)).toBeNull();
+    for (const bad of [code + '0', code.slice(1), ` ${code}`, `${code}\n`, 'abcdef', ''])
+      expect(matchTotpCounter(secret, bad, now)).toBeNull();
   });
 
   it('makes 20-byte secrets encoded as unpadded base32', () => {

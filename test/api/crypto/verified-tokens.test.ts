@@ -15,7 +15,11 @@ import { makeApi } from '../../helpers/make-app.js';
 
 async function keyStore(kid: string): Promise<{ keys: KeyStore; publicPem: string }> {
   const { privatePem, publicPem } = await generateRsaPem();
-  const keys = await loadProductionKeys({ activeKid: kid, privatePem, publicKeysJson: JSON.stringify({ keys: [{ kid, pem: publicPem }] }) });
+  const keys = await loadProductionKeys({
+    activeKid: kid,
+    privatePem,
+    publicKeysJson: JSON.stringify({ keys: [{ kid, pem: publicPem }] }),
+  });
   return { keys, publicPem };
 }
 
@@ -78,15 +82,34 @@ describe('verified-token memo: tokens this API signed', () => {
 
   it('yields exactly the payload RS256 verification yields', async () => {
     const { keys, publicPem } = await keyStore('k1');
-    const token = await signAccessToken(keys, { sub: 'u1', sid: 's1', roles: ['user'], orgId: 'o1', auth: { acr: 'urn:svc:acr:session', auth_time: 1, amr: ['otp'] } }, 900, { issuer: ISSUER, nowMs: NOW });
-    const { payload } = await jwtVerify(token, await importSPKI(publicPem, 'RS256'), { issuer: ISSUER, audience: ISSUER, currentDate: new Date(NOW) });
+    const token = await signAccessToken(
+      keys,
+      {
+        sub: 'u1',
+        sid: 's1',
+        roles: ['user'],
+        orgId: 'o1',
+        auth: { acr: 'urn:svc:acr:session', auth_time: 1, amr: ['otp'] },
+      },
+      900,
+      { issuer: ISSUER, nowMs: NOW },
+    );
+    const { payload } = await jwtVerify(token, await importSPKI(publicPem, 'RS256'), {
+      issuer: ISSUER,
+      audience: ISSUER,
+      currentDate: new Date(NOW),
+    });
     expect(await verifyApiToken(keys, token, { issuer: ISSUER, nowMs: NOW })).toEqual(payload);
   });
 
   it('refuses a just-signed token one character off, or checked against another key set or issuer', async () => {
     const { keys } = await keyStore('k1');
     const other = await keyStore('k1');
-    const token = await signEphemeralToken(keys, { sub: 'u1', ctx: 'login', jti: 'a1' }, { issuer: ISSUER, nowMs: NOW });
+    const token = await signEphemeralToken(
+      keys,
+      { sub: 'u1', ctx: 'login', jti: 'a1' },
+      { issuer: ISSUER, nowMs: NOW },
+    );
     expect(await verifyApiToken(keys, tampered(token), { issuer: ISSUER, nowMs: NOW })).toBeNull();
     expect(await verifyApiToken(other.keys, token, { issuer: ISSUER, nowMs: NOW })).toBeNull();
     expect(await verifyApiToken(keys, token, { issuer: 'http://other.test', nowMs: NOW })).toBeNull();
@@ -95,7 +118,11 @@ describe('verified-token memo: tokens this API signed', () => {
 
   it('applies the clock to a just-signed token: refused past exp + skew and before iat − skew', async () => {
     const { keys } = await keyStore('k1');
-    const token = await signEphemeralToken(keys, { sub: 'u1', ctx: 'login', jti: 'a1' }, { issuer: ISSUER, nowMs: NOW });
+    const token = await signEphemeralToken(
+      keys,
+      { sub: 'u1', ctx: 'login', jti: 'a1' },
+      { issuer: ISSUER, nowMs: NOW },
+    );
     expect(await verifyApiToken(keys, token, { issuer: ISSUER, nowMs: NOW + 300_000 + SKEW_MS - 1000 })).not.toBeNull();
     expect(await verifyApiToken(keys, token, { issuer: ISSUER, nowMs: NOW + 300_000 + SKEW_MS })).toBeNull();
     expect(await verifyApiToken(keys, token, { issuer: ISSUER, nowMs: NOW - SKEW_MS - 1000 })).toBeNull();
@@ -106,9 +133,13 @@ describe('verified-token memo: tokens this API signed', () => {
     const user = await createUser(t);
     const login = await t.call('POST', '/login', { body: { identifier: user.email } });
     expect(login.status).toBe(200);
-    expect((await t.call('POST', '/otp/generate-login-email-otp', { token: tampered(login.body.token), body: {} })).status).toBe(401);
+    expect(
+      (await t.call('POST', '/otp/generate-login-email-otp', { token: tampered(login.body.token), body: {} })).status,
+    ).toBe(401);
     t.clock.advance(300_000 + SKEW_MS);
-    expect((await t.call('POST', '/otp/generate-login-email-otp', { token: login.body.token, body: {} })).status).toBe(401);
+    expect((await t.call('POST', '/otp/generate-login-email-otp', { token: login.body.token, body: {} })).status).toBe(
+      401,
+    );
   });
 });
 

@@ -39,7 +39,10 @@ function fakeD1(c: Client, failWhen: (sql: string) => boolean = () => false): D1
     async batch(list) {
       const stmts = list as Stmt[];
       for (const s of stmts) check(s.sql); // D1 runs a batch as one transaction: a failure anywhere writes nothing
-      const rs = await c.batch(stmts.map((s) => ({ sql: s.sql, args: s.args as never })), 'write');
+      const rs = await c.batch(
+        stmts.map((s) => ({ sql: s.sql, args: s.args as never })),
+        'write',
+      );
       return rs.map((r) => ({
         results: r.rows.map((row) => Object.fromEntries(r.columns.map((col, i) => [col, row[i]]))),
         meta: { changes: r.rowsAffected, last_row_id: Number(r.lastInsertRowid ?? 0) },
@@ -58,7 +61,8 @@ describe('a D1 write failing mid-request', () => {
     const t = await makeApi({ client: d1Client(d1) });
     const user = await createUser(t, { email: 'd1.fail@example.com' });
     const { refreshToken } = await signIn(t, user);
-    const rows = async () => Number((await libsql.execute('SELECT count(*) AS n FROM sessions WHERE revoked_at IS NULL')).rows[0]!['n']);
+    const rows = async () =>
+      Number((await libsql.execute('SELECT count(*) AS n FROM sessions WHERE revoked_at IS NULL')).rows[0]!['n']);
     const before = await rows();
 
     failing = true;
@@ -89,7 +93,8 @@ describe('the Workers entry with a missing, misnamed or broken D1 binding', () =
   afterEach(() => vi.restoreAllMocks());
 
   const worker = async () => (await import('../../../src/worker.js')).default;
-  const health = (w: Awaited<ReturnType<typeof worker>>, e: Record<string, unknown>) => w.fetch(new Request('http://auth.test/health/status'), e, ctx);
+  const health = (w: Awaited<ReturnType<typeof worker>>, e: Record<string, unknown>) =>
+    w.fetch(new Request('http://auth.test/health/status'), e, ctx);
 
   it('without a binding: 500 envelope, one line naming DATABASE_URL and the binding to add; the next request boots again', async () => {
     const w = await worker();
@@ -107,32 +112,51 @@ describe('the Workers entry with a missing, misnamed or broken D1 binding', () =
   it('with a DATABASE_URL and no D1 binding: the line points at the libSQL entry (src/worker-libsql.ts)', async () => {
     const res = await health(await worker(), { ...env, DATABASE_URL: 'http://127.0.0.1:1' });
     expect(res.status).toBe(500);
-    expect(errors).toEqual([expect.stringMatching(/DATABASE_URL: is for sqld or Turso, which the libSQL entry serves: set main = "src\/worker-libsql\.ts"/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /DATABASE_URL: is for sqld or Turso, which the libSQL entry serves: set main = "src\/worker-libsql\.ts"/,
+      ),
+    ]);
   });
 
   it('the libSQL entry refuses a DATABASE_URL it cannot open on Workers (file:, ws:) with one line', async () => {
     const libsqlWorker = (await import('../../../src/worker-libsql.js')).default;
     for (const url of ['file:./x.db', 'ws://127.0.0.1:1', '']) {
       errors.length = 0;
-      const res = await libsqlWorker.fetch(new Request('http://auth.test/health/status'), { ...env, DATABASE_URL: url }, ctx);
+      const res = await libsqlWorker.fetch(
+        new Request('http://auth.test/health/status'),
+        { ...env, DATABASE_URL: url },
+        ctx,
+      );
       expect(res.status).toBe(500);
-      expect(errors).toEqual([expect.stringMatching(/DATABASE_URL: must be an http\(s\):\/\/ \(sqld\) or libsql:\/\/ \(Turso\) URL/)]);
+      expect(errors).toEqual([
+        expect.stringMatching(/DATABASE_URL: must be an http\(s\):\/\/ \(sqld\) or libsql:\/\/ \(Turso\) URL/),
+      ]);
     }
   });
 
   it('with DATABASE_BINDING naming a binding that does not exist: the line names it', async () => {
-    const res = await health(await worker(), { ...env, DATABASE_BINDING: 'AUTH_DB', DB: fakeD1(createClient({ url: ':memory:' })) });
+    const res = await health(await worker(), {
+      ...env,
+      DATABASE_BINDING: 'AUTH_DB',
+      DB: fakeD1(createClient({ url: ':memory:' })),
+    });
     expect(res.status).toBe(500);
     expect(errors).toEqual([expect.stringMatching(/DATABASE_BINDING: there is no D1 binding named AUTH_DB/)]);
   });
 
   it('with a D1 that cannot be migrated: 500 envelope and one line naming the binding; nothing was applied', async () => {
     const libsql = createClient({ url: ':memory:', intMode: 'number' });
-    const res = await health(await worker(), { ...env, DATABASE_BINDING: 'AUTH_DB', AUTH_DB: fakeD1(libsql, (sql) => /^\s*create table `?users/i.test(sql)) });
+    const res = await health(await worker(), {
+      ...env,
+      DATABASE_BINDING: 'AUTH_DB',
+      AUTH_DB: fakeD1(libsql, (sql) => /^\s*create table `?users/i.test(sql)),
+    });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: 'internal_error' });
     expect(errors).toEqual([expect.stringMatching(/^svc-auth: boot failed: D1 binding AUTH_DB: .*D1_ERROR/)]);
-    const tables = (await libsql.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'users'")).rows;
+    const tables = (await libsql.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'users'"))
+      .rows;
     expect(tables).toHaveLength(0);
   });
 });

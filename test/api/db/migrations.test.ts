@@ -8,7 +8,9 @@ import { tempDbFile } from '../../helpers/temp-db.js';
 
 /** The same transformation as scripts/gen-migrations.mjs, re-run on migrations/ now. */
 function fromSqlFiles() {
-  const journal = JSON.parse(readFileSync('migrations/meta/_journal.json', 'utf8')) as { entries: { tag: string; when: number }[] };
+  const journal = JSON.parse(readFileSync('migrations/meta/_journal.json', 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
   return journal.entries.map((e) => {
     const sql = readFileSync(`migrations/${e.tag}.sql`, 'utf8');
     return {
@@ -24,7 +26,9 @@ function fromSqlFiles() {
 }
 
 const tables = async (client: ReturnType<typeof createClient>) =>
-  (await client.execute("SELECT name FROM sqlite_master WHERE type IN ('table','index') ORDER BY name")).rows.map((r) => r['name']);
+  (await client.execute("SELECT name FROM sqlite_master WHERE type IN ('table','index') ORDER BY name")).rows.map(
+    (r) => r['name'],
+  );
 
 describe('migrations', () => {
   it('the bundled module matches migrations/*.sql (run `npm run db:generate` after changing the schema)', () => {

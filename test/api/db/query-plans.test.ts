@@ -18,8 +18,14 @@ function recording(client: Client, seen: Set<string>): Client {
   const text = (s: InStatement) => (typeof s === 'string' ? s : s.sql);
   return new Proxy(client, {
     get(target, prop, receiver) {
-      if (prop === 'execute') return (s: InStatement, args?: unknown) => (seen.add(text(s)), (target.execute as Function).call(target, s, args));
-      if (prop === 'batch') return (stmts: InStatement[], mode?: unknown) => (stmts.forEach((s) => seen.add(text(s))), target.batch(stmts, mode as never));
+      if (prop === 'execute')
+        return (s: InStatement, args?: unknown) => (
+          seen.add(text(s)), (target.execute as Function).call(target, s, args)
+        );
+      if (prop === 'batch')
+        return (stmts: InStatement[], mode?: unknown) => (
+          stmts.forEach((s) => seen.add(text(s))), target.batch(stmts, mode as never)
+        );
       const v = Reflect.get(target, prop, receiver);
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -39,19 +45,48 @@ async function hotPaths(t: TestApi) {
   expect((await t.call('POST', '/refresh', { token: session.refreshToken })).status).toBe(401); // reuse path
 
   const login = await t.call('POST', '/login', { body: { identifier: user.email } });
-  const gen = await t.call('POST', '/otp/generate-login-email-otp', { token: login.body.token, headers: await externalDelivery(t.clock.now()) });
-  const verify = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: gen.body.delivery.code } });
+  const gen = await t.call('POST', '/otp/generate-login-email-otp', {
+    token: login.body.token,
+    headers: await externalDelivery(t.clock.now()),
+  });
+  const verify = await t.call('POST', '/otp/verify-login-email-otp', {
+    token: gen.body.token,
+    body: { verificationToken: gen.body.delivery.code },
+  });
   expect(verify.status).toBe(200);
 
   const ml = await t.call('POST', '/login', { body: { identifier: user.email } });
-  const req = await t.call('POST', '/magic-link', { token: ml.body.token, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) });
+  const req = await t.call('POST', '/magic-link', {
+    token: ml.body.token,
+    body: {},
+    headers: await externalDelivery(t.clock.now(), DEVICE),
+  });
   expect(req.status, JSON.stringify(req.body)).toBe(200);
   const raw = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token');
-  expect((await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } })).status).toBe(200);
-  expect((await t.call('POST', '/magic-link/check', { token: ml.body.token, headers: await externalDelivery(t.clock.now(), DEVICE) })).status).toBe(200);
+  expect(
+    (await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } })).status,
+  ).toBe(200);
+  expect(
+    (
+      await t.call('POST', '/magic-link/check', {
+        token: ml.body.token,
+        headers: await externalDelivery(t.clock.now(), DEVICE),
+      })
+    ).status,
+  ).toBe(200);
 
-  const reg = await t.call('POST', '/registration/register', { body: { email: 'someone.new@example.com' }, headers: await externalDelivery(t.clock.now()) });
-  expect((await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: reg.body.delivery.code } })).status).toBe(200);
+  const reg = await t.call('POST', '/registration/register', {
+    body: { email: 'someone.new@example.com' },
+    headers: await externalDelivery(t.clock.now()),
+  });
+  expect(
+    (
+      await t.call('POST', '/otp/verify-email-otp', {
+        token: reg.body.token,
+        body: { verificationToken: reg.body.delivery.code },
+      })
+    ).status,
+  ).toBe(200);
   expect((await t.call('DELETE', '/logout', { token: rotated.body.token })).status).toBeLessThan(300);
 }
 
@@ -71,7 +106,8 @@ describe('query plans of the hot paths', () => {
         const detail = String(row['detail']);
         // "SCAN <table>" without an index is a full scan; "SCAN <t> USING (COVERING) INDEX" walks an index.
         const m = /^SCAN (\w+)(?! USING)/.exec(detail);
-        if (m && !BOUNDED.has(m[1]!) && !/USING (COVERING )?INDEX/.test(detail)) scans.push(`${detail}  ←  ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+        if (m && !BOUNDED.has(m[1]!) && !/USING (COVERING )?INDEX/.test(detail))
+          scans.push(`${detail}  ←  ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
       }
     }
     expect(scans).toEqual([]);

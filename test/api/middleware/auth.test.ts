@@ -13,7 +13,11 @@ import { testSigningKey } from '../../helpers/keys.js';
 import { makeApi, TEST_ISSUER, type TestApi } from '../../helpers/make-app.js';
 
 /** Signs arbitrary claims with the shared dev key (or another key) to probe the verifier. */
-async function forge(t: TestApi, claims: Record<string, unknown>, o: { kid?: string; privatePem?: string; iat?: number; ttl?: number } = {}) {
+async function forge(
+  t: TestApi,
+  claims: Record<string, unknown>,
+  o: { kid?: string; privatePem?: string; iat?: number; ttl?: number } = {},
+) {
   const key = await importPKCS8(o.privatePem ?? (await testSigningKey()).privatePem, 'RS256');
   const iat = o.iat ?? Math.floor(t.clock.now() / 1000);
   return new SignJWT({ iss: TEST_ISSUER, aud: TEST_ISSUER, ...claims })
@@ -32,7 +36,8 @@ function withEphemeralRoutes(t: TestApi) {
       return c.json({ subject: e.subject, decoy: e.user === null, ctx: e.ctx, typ: e.claims.typ });
     });
   }
-  return (path: string, token: string) => app.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  return (path: string, token: string) =>
+    app.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
 }
 
 async function setup() {
@@ -50,8 +55,27 @@ describe('access token claims (contract §1.2)', () => {
     expect(decodeProtectedHeader(session.token)).toEqual({ alg: 'RS256', typ: 'JWT', kid: 'dev-main' });
     const claims = decodeJwt(session.token);
     // acr/auth_time/amr: RFC 9470 authentication context (docs/contract-changes.md).
-    expect(Object.keys(claims).sort()).toEqual(['acr', 'amr', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'roles', 'sid', 'sub', 'typ']);
-    expect(claims).toMatchObject({ iss: TEST_ISSUER, aud: TEST_ISSUER, sub: user.id, sid: session.sessionId, typ: 'access', roles: ['user'] });
+    expect(Object.keys(claims).sort()).toEqual([
+      'acr',
+      'amr',
+      'aud',
+      'auth_time',
+      'exp',
+      'iat',
+      'iss',
+      'roles',
+      'sid',
+      'sub',
+      'typ',
+    ]);
+    expect(claims).toMatchObject({
+      iss: TEST_ISSUER,
+      aud: TEST_ISSUER,
+      sub: user.id,
+      sid: session.sessionId,
+      typ: 'access',
+      roles: ['user'],
+    });
     expect(claims.iat).toBe(Math.floor(t.clock.now() / 1000));
     expect(claims.exp! - claims.iat!).toBe(900);
     expect(session.ttl).toBe(900);
@@ -62,8 +86,12 @@ describe('access token claims (contract §1.2)', () => {
     const user = await createUser(t);
     const now = new Date(t.clock.now());
     const orgId = randomId();
-    await t.api.deps.db.insert(organizations).values({ id: orgId, name: 'Acme', slug: `acme-${orgId.slice(0, 8)}`, createdAt: now, updatedAt: now });
-    await t.api.deps.db.insert(organizationMemberships).values({ id: randomId(), organizationId: orgId, userId: user.id, createdAt: now, updatedAt: now });
+    await t.api.deps.db
+      .insert(organizations)
+      .values({ id: orgId, name: 'Acme', slug: `acme-${orgId.slice(0, 8)}`, createdAt: now, updatedAt: now });
+    await t.api.deps.db
+      .insert(organizationMemberships)
+      .values({ id: randomId(), organizationId: orgId, userId: user.id, createdAt: now, updatedAt: now });
     const session = await signIn(t, user);
     expect(session.organizationId).toBe(orgId);
     expect(decodeJwt(session.token)['org_id']).toBe(orgId);
@@ -74,10 +102,22 @@ describe('ephemeral token claims (contract §1.3)', () => {
   it('carries typ, ctx, idt and jti and lives 300 s', async () => {
     const { t, user } = await setup();
     const jti = randomId();
-    const token = await signEphemeralToken(t.api.deps.keys, { sub: user.id, ctx: 'login', idt: 'email', jti }, { issuer: TEST_ISSUER, nowMs: t.clock.now() });
+    const token = await signEphemeralToken(
+      t.api.deps.keys,
+      { sub: user.id, ctx: 'login', idt: 'email', jti },
+      { issuer: TEST_ISSUER, nowMs: t.clock.now() },
+    );
     const claims = decodeJwt(token);
     expect(Object.keys(claims).sort()).toEqual(['aud', 'ctx', 'exp', 'iat', 'idt', 'iss', 'jti', 'sub', 'typ']);
-    expect(claims).toMatchObject({ iss: TEST_ISSUER, aud: TEST_ISSUER, sub: user.id, typ: 'ephemeral', ctx: 'login', idt: 'email', jti });
+    expect(claims).toMatchObject({
+      iss: TEST_ISSUER,
+      aud: TEST_ISSUER,
+      sub: user.id,
+      typ: 'ephemeral',
+      ctx: 'login',
+      idt: 'email',
+      jti,
+    });
     expect(claims.exp! - claims.iat!).toBe(300);
   });
 });
@@ -85,7 +125,11 @@ describe('ephemeral token claims (contract §1.3)', () => {
 describe('typ and ctx separation (contract §0.3)', () => {
   it('refuses an ephemeral token on an access route and writes bearer_token_failed', async () => {
     const { t, user } = await setup();
-    const eph = await signEphemeralToken(t.api.deps.keys, { sub: user.id, ctx: 'login', jti: randomId() }, { issuer: TEST_ISSUER, nowMs: t.clock.now() });
+    const eph = await signEphemeralToken(
+      t.api.deps.keys,
+      { sub: user.id, ctx: 'login', jti: randomId() },
+      { issuer: TEST_ISSUER, nowMs: t.clock.now() },
+    );
     const res = await me(t, eph);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'unauthorized', message: 'Invalid or expired token' });
@@ -122,10 +166,24 @@ describe('typ and ctx separation (contract §0.3)', () => {
     const unknown = randomId();
     const login = await signEphemeralToken(t.api.deps.keys, { sub: unknown, ctx: 'login', jti: randomId() }, opts);
     expect(await (await call('/test/ephemeral/login', login)).json()).toMatchObject({ subject: unknown, decoy: true });
-    expect((await call('/test/ephemeral/mfa', await signEphemeralToken(t.api.deps.keys, { sub: unknown, ctx: 'mfa', jti: randomId() }, opts))).status).toBe(401);
+    expect(
+      (
+        await call(
+          '/test/ephemeral/mfa',
+          await signEphemeralToken(t.api.deps.keys, { sub: unknown, ctx: 'mfa', jti: randomId() }, opts),
+        )
+      ).status,
+    ).toBe(401);
     await t.api.deps.db.update(users).set({ revoked: true }).where(eq(users.id, user.id));
-    const revokedLogin = await signEphemeralToken(t.api.deps.keys, { sub: user.id, ctx: 'login', jti: randomId() }, opts);
-    expect(await (await call('/test/ephemeral/login', revokedLogin)).json()).toMatchObject({ subject: user.id, decoy: true });
+    const revokedLogin = await signEphemeralToken(
+      t.api.deps.keys,
+      { sub: user.id, ctx: 'login', jti: randomId() },
+      opts,
+    );
+    expect(await (await call('/test/ephemeral/login', revokedLogin)).json()).toMatchObject({
+      subject: user.id,
+      decoy: true,
+    });
     const revokedMfa = await signEphemeralToken(t.api.deps.keys, { sub: user.id, ctx: 'mfa', jti: randomId() }, opts);
     expect((await call('/test/ephemeral/mfa', revokedMfa)).status).toBe(401);
   });
@@ -133,7 +191,11 @@ describe('typ and ctx separation (contract §0.3)', () => {
   it('refuses an expired ephemeral token', async () => {
     const { t, user } = await setup();
     const call = withEphemeralRoutes(t);
-    const token = await signEphemeralToken(t.api.deps.keys, { sub: user.id, ctx: 'login', jti: randomId() }, { issuer: TEST_ISSUER, nowMs: t.clock.now() });
+    const token = await signEphemeralToken(
+      t.api.deps.keys,
+      { sub: user.id, ctx: 'login', jti: randomId() },
+      { issuer: TEST_ISSUER, nowMs: t.clock.now() },
+    );
     t.clock.advance((300 + 31) * 1000);
     expect((await call('/test/ephemeral/login', token)).status).toBe(401);
   });
@@ -152,7 +214,9 @@ describe('access token verification', () => {
 
   it('accepts a correctly forged-by-us token (control for the refusals below)', async () => {
     const { t, user, session } = await setup();
-    expect((await me(t, await forge(t, { sub: user.id, sid: session.sessionId, typ: 'access', roles: [] }))).status).toBe(200);
+    expect(
+      (await me(t, await forge(t, { sub: user.id, sid: session.sessionId, typ: 'access', roles: [] }))).status,
+    ).toBe(200);
   });
 
   it('refuses a token of a foreign key, whether its kid is unknown or claims dev-main', async () => {
@@ -167,7 +231,20 @@ describe('access token verification', () => {
     const { t, user, session } = await setup();
     const iat = Math.floor(t.clock.now() / 1000);
     const header = toBase64Url(utf8(JSON.stringify({ alg: 'none', typ: 'JWT', kid: 'dev-main' })));
-    const payload = toBase64Url(utf8(JSON.stringify({ iss: TEST_ISSUER, aud: TEST_ISSUER, sub: user.id, sid: session.sessionId, typ: 'access', roles: [], iat, exp: iat + 900 })));
+    const payload = toBase64Url(
+      utf8(
+        JSON.stringify({
+          iss: TEST_ISSUER,
+          aud: TEST_ISSUER,
+          sub: user.id,
+          sid: session.sessionId,
+          typ: 'access',
+          roles: [],
+          iat,
+          exp: iat + 900,
+        }),
+      ),
+    );
     expect((await me(t, `${header}.${payload}.`)).status).toBe(401);
     expect((await me(t, `${header}.${payload}`)).status).toBe(401);
   });
@@ -178,7 +255,14 @@ describe('access token verification', () => {
     const { publicPem } = await testSigningKey();
     const jwk = (await (await t.call('GET', '/.well-known/jwks.json')).body).keys[0];
     for (const secret of [utf8(publicPem), utf8(JSON.stringify(jwk))]) {
-      const token = await new SignJWT({ iss: TEST_ISSUER, aud: TEST_ISSUER, sub: user.id, sid: session.sessionId, typ: 'access', roles: [] })
+      const token = await new SignJWT({
+        iss: TEST_ISSUER,
+        aud: TEST_ISSUER,
+        sub: user.id,
+        sid: session.sessionId,
+        typ: 'access',
+        roles: [],
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'dev-main' })
         .setIssuedAt(iat)
         .setExpirationTime(iat + 900)
@@ -207,7 +291,9 @@ describe('access token verification', () => {
   it('refuses a token whose sid belongs to another user, or has no sid', async () => {
     const { t, session } = await setup();
     const other = await createUser(t);
-    expect((await me(t, await forge(t, { sub: other.id, sid: session.sessionId, typ: 'access', roles: [] }))).status).toBe(401);
+    expect(
+      (await me(t, await forge(t, { sub: other.id, sid: session.sessionId, typ: 'access', roles: [] }))).status,
+    ).toBe(401);
     expect((await me(t, await forge(t, { sub: other.id, typ: 'access', roles: [] }))).status).toBe(401);
   });
 
@@ -230,9 +316,15 @@ describe('access token verification', () => {
     expect((await me(t, session.token)).status).toBe(401);
     await db.update(users).set({ revoked: false }).where(eq(users.id, user.id));
     expect((await me(t, session.token)).status).toBe(200);
-    await db.update(sessions).set({ idleExpiresAt: new Date(t.clock.now()) }).where(eq(sessions.id, session.sessionId));
+    await db
+      .update(sessions)
+      .set({ idleExpiresAt: new Date(t.clock.now()) })
+      .where(eq(sessions.id, session.sessionId));
     expect((await me(t, session.token)).status).toBe(401);
-    await db.update(sessions).set({ idleExpiresAt: new Date(t.clock.now() + 1000), revokedAt: new Date(t.clock.now()) }).where(eq(sessions.id, session.sessionId));
+    await db
+      .update(sessions)
+      .set({ idleExpiresAt: new Date(t.clock.now() + 1000), revokedAt: new Date(t.clock.now()) })
+      .where(eq(sessions.id, session.sessionId));
     expect((await me(t, session.token)).status).toBe(401);
   });
 

@@ -12,7 +12,10 @@ import { mintServiceToken as serviceToken } from '../../helpers/service-token-va
 async function refreshAs(t: TestApi, headers: Record<string, string>) {
   const user = await createUser(t);
   const first = await signIn(t, user);
-  const res = await t.call('POST', '/refresh', { token: first.refreshToken, headers: { 'user-agent': 'Socket-UA/1', ...headers } });
+  const res = await t.call('POST', '/refresh', {
+    token: first.refreshToken,
+    headers: { 'user-agent': 'Socket-UA/1', ...headers },
+  });
   expect(res.status).toBe(200);
   const list = await t.call('GET', '/sessions', { token: res.body.token });
   const s = list.body.sessions.find((x: { current: boolean }) => x.current);
@@ -26,9 +29,15 @@ describe('trusted client context (contract §3.0 step 2)', () => {
   it('honours x-svc-client-ip and x-svc-client-user-agent with a valid service token', async () => {
     const t = await makeApi();
     const token = await serviceToken({ nowMs: t.clock.now() });
-    expect(await refreshAs(t, { 'x-svc-service-token': `Bearer ${token}`, ...forwarded })).toEqual({ ipAddress: '198.51.100.9', userAgent: 'Browser/2.0' });
+    expect(await refreshAs(t, { 'x-svc-service-token': `Bearer ${token}`, ...forwarded })).toEqual({
+      ipAddress: '198.51.100.9',
+      userAgent: 'Browser/2.0',
+    });
     // The Bearer prefix is optional.
-    expect(await refreshAs(t, { 'x-svc-service-token': token, ...forwarded })).toEqual({ ipAddress: '198.51.100.9', userAgent: 'Browser/2.0' });
+    expect(await refreshAs(t, { 'x-svc-service-token': token, ...forwarded })).toEqual({
+      ipAddress: '198.51.100.9',
+      userAgent: 'Browser/2.0',
+    });
     expect(await eventsOf(t, 'service_token_failed')).toHaveLength(0);
   });
 
@@ -44,14 +53,20 @@ describe('trusted client context (contract §3.0 step 2)', () => {
     ['a lifetime over 60 s', { ttlSeconds: 61 }, 'lifetime'],
     ['a wrong issuer', { iss: 'someone-else' }, 'invalid'],
     ['a wrong audience', { aud: 'someone-else' }, 'invalid'],
-  ])('ignores the forwarded headers with a service token of %s and writes service_token_failed', async (_name, over, reason) => {
-    const t = await makeApi();
-    const token = await serviceToken({ nowMs: t.clock.now(), ...over });
-    expect(await refreshAs(t, { 'x-svc-service-token': `Bearer ${token}`, ...forwarded })).toEqual({ ipAddress: null, userAgent: 'Socket-UA/1' });
-    const [ev] = await eventsOf(t, 'service_token_failed');
-    expect(ev?.metadata).toEqual({ reason });
-    expect(JSON.stringify(ev)).not.toContain(token);
-  });
+  ])(
+    'ignores the forwarded headers with a service token of %s and writes service_token_failed',
+    async (_name, over, reason) => {
+      const t = await makeApi();
+      const token = await serviceToken({ nowMs: t.clock.now(), ...over });
+      expect(await refreshAs(t, { 'x-svc-service-token': `Bearer ${token}`, ...forwarded })).toEqual({
+        ipAddress: null,
+        userAgent: 'Socket-UA/1',
+      });
+      const [ev] = await eventsOf(t, 'service_token_failed');
+      expect(ev?.metadata).toEqual({ reason });
+      expect(JSON.stringify(ev)).not.toContain(token);
+    },
+  );
 
   it('refuses an expired service token', async () => {
     const t = await makeApi();
@@ -67,7 +82,10 @@ describe('trusted client context (contract §3.0 step 2)', () => {
   ])('refuses a service token whose iat is %s and writes service_token_failed', async (_name, aheadMs) => {
     const t = await makeApi();
     const token = await serviceToken({ nowMs: t.clock.now() + aheadMs });
-    expect(await refreshAs(t, { 'x-svc-service-token': `Bearer ${token}`, ...forwarded })).toEqual({ ipAddress: null, userAgent: 'Socket-UA/1' });
+    expect(await refreshAs(t, { 'x-svc-service-token': `Bearer ${token}`, ...forwarded })).toEqual({
+      ipAddress: null,
+      userAgent: 'Socket-UA/1',
+    });
     const [ev] = await eventsOf(t, 'service_token_failed');
     expect(ev?.metadata).toEqual({ reason: 'iat_future' });
   });
@@ -75,7 +93,10 @@ describe('trusted client context (contract §3.0 step 2)', () => {
   it('accepts a service token whose iat is within the 30 s skew', async () => {
     const t = await makeApi();
     const token = await serviceToken({ nowMs: t.clock.now() + 30_000 });
-    expect(await refreshAs(t, { 'x-svc-service-token': token, ...forwarded })).toEqual({ ipAddress: '198.51.100.9', userAgent: 'Browser/2.0' });
+    expect(await refreshAs(t, { 'x-svc-service-token': token, ...forwarded })).toEqual({
+      ipAddress: '198.51.100.9',
+      userAgent: 'Browser/2.0',
+    });
     expect(await eventsOf(t, 'service_token_failed')).toHaveLength(0);
   });
 
@@ -91,11 +112,17 @@ describe('trusted client context (contract §3.0 step 2)', () => {
   it('uses the first comma-separated IP, ignores an invalid one and truncates the UA to 512 characters', async () => {
     const t = await makeApi();
     const st = async () => ({ 'x-svc-service-token': await serviceToken({ nowMs: t.clock.now() }) });
-    expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '2001:DB8::1, 10.0.0.1' })).ipAddress).toBe('2001:db8::1');
-    expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '::ffff:192.0.2.4' })).ipAddress).toBe('192.0.2.4');
+    expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '2001:DB8::1, 10.0.0.1' })).ipAddress).toBe(
+      '2001:db8::1',
+    );
+    expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '::ffff:192.0.2.4' })).ipAddress).toBe(
+      '192.0.2.4',
+    );
     expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': 'not-an-ip' })).ipAddress).toBeNull();
     // One spelling per address (RFC 5952), and a malformed IPv6 literal is no address.
-    expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '2001:0DB8:0000:0000:0000:0000:0000:0001' })).ipAddress).toBe('2001:db8::1');
+    expect(
+      (await refreshAs(t, { ...(await st()), 'x-svc-client-ip': '2001:0DB8:0000:0000:0000:0000:0000:0001' })).ipAddress,
+    ).toBe('2001:db8::1');
     expect((await refreshAs(t, { ...(await st()), 'x-svc-client-ip': ':::::' })).ipAddress).toBeNull();
     const long = await refreshAs(t, { ...(await st()), 'x-svc-client-user-agent': `  ${'u'.repeat(600)}  ` });
     expect(long.userAgent).toBe('u'.repeat(512));

@@ -25,7 +25,10 @@ let apiUrl: string;
 let appUrl: string;
 const upstreamBodies: (string | undefined)[] = [];
 
-const listen = (s: ServerType) => new Promise<string>((resolve) => s.once('listening', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
+const listen = (s: ServerType) =>
+  new Promise<string>((resolve) =>
+    s.once('listening', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
+  );
 
 beforeAll(async () => {
   t = await makeApi({ sender: null });
@@ -70,7 +73,16 @@ function chunked(size: number): ReadableStream<Uint8Array> {
 }
 
 const post = (url: string, body: BodyInit, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(url.startsWith(appUrl) ? { origin: APP_ORIGIN } : {}), ...headers }, body, duplex: 'half' } as RequestInit);
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(url.startsWith(appUrl) ? { origin: APP_ORIGIN } : {}),
+      ...headers,
+    },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 
 describe('bodies read from the Node request (API over a socket)', () => {
   it('parses a JSON body', async () => {
@@ -112,41 +124,44 @@ describe('bodies read from the Node request (adapter over a socket)', () => {
   });
 });
 
-describe.each([['shared (API and adapter)', nodeIncoming, readNodeBody]] as const)('the %s reader', (_name, incomingOf, read) => {
-  const stream = () => Object.assign(new PassThrough(), { complete: false });
+describe.each([['shared (API and adapter)', nodeIncoming, readNodeBody]] as const)(
+  'the %s reader',
+  (_name, incomingOf, read) => {
+    const stream = () => Object.assign(new PassThrough(), { complete: false });
 
-  it('concatenates chunks and stops at the limit', async () => {
-    const s = stream();
-    const body = read(incomingOf({ incoming: s })!, 10);
-    s.write(new Uint8Array([1, 2, 3]));
-    s.end(new Uint8Array([4, 5]));
-    expect([...((await body) as Uint8Array)]).toEqual([1, 2, 3, 4, 5]);
-    const s2 = stream();
-    const over = read(incomingOf({ incoming: s2 })!, 4);
-    s2.write(new Uint8Array([1, 2, 3]));
-    s2.write(new Uint8Array([4, 5]));
-    expect(await over).toBe('too_large');
-  });
+    it('concatenates chunks and stops at the limit', async () => {
+      const s = stream();
+      const body = read(incomingOf({ incoming: s })!, 10);
+      s.write(new Uint8Array([1, 2, 3]));
+      s.end(new Uint8Array([4, 5]));
+      expect([...((await body) as Uint8Array)]).toEqual([1, 2, 3, 4, 5]);
+      const s2 = stream();
+      const over = read(incomingOf({ incoming: s2 })!, 4);
+      s2.write(new Uint8Array([1, 2, 3]));
+      s2.write(new Uint8Array([4, 5]));
+      expect(await over).toBe('too_large');
+    });
 
-  it('rejects when the connection closes before the end', async () => {
-    const s = stream();
-    const body = read(incomingOf({ incoming: s })!, 10);
-    s.write(new Uint8Array([1]));
-    s.destroy();
-    await expect(body).rejects.toThrow();
-  });
+    it('rejects when the connection closes before the end', async () => {
+      const s = stream();
+      const body = read(incomingOf({ incoming: s })!, 10);
+      s.write(new Uint8Array([1]));
+      s.destroy();
+      await expect(body).rejects.toThrow();
+    });
 
-  it('leaves a body that another reader owns (or already read) to the stream path', async () => {
-    expect(incomingOf(undefined)).toBeNull();
-    expect(incomingOf({})).toBeNull();
-    const owned = stream();
-    owned.on('data', () => {});
-    expect(incomingOf({ incoming: owned })).toBeNull();
-    const consumed = stream();
-    consumed.end(new Uint8Array([1]));
-    consumed.resume();
-    await new Promise((r) => consumed.once('end', r));
-    expect(incomingOf({ incoming: consumed })).toBeNull();
-    expect(incomingOf({ incoming: stream() })).not.toBeNull();
-  });
-});
+    it('leaves a body that another reader owns (or already read) to the stream path', async () => {
+      expect(incomingOf(undefined)).toBeNull();
+      expect(incomingOf({})).toBeNull();
+      const owned = stream();
+      owned.on('data', () => {});
+      expect(incomingOf({ incoming: owned })).toBeNull();
+      const consumed = stream();
+      consumed.end(new Uint8Array([1]));
+      consumed.resume();
+      await new Promise((r) => consumed.once('end', r));
+      expect(incomingOf({ incoming: consumed })).toBeNull();
+      expect(incomingOf({ incoming: stream() })).not.toBeNull();
+    });
+  },
+);

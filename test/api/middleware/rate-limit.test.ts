@@ -121,7 +121,11 @@ describe('global rate limit (contract §3.19)', () => {
 describe('per-flow limiters and store failure (contract §3.19)', () => {
   function withFlowRoute(t: TestApi) {
     const app = createApp(t.api.deps);
-    app.post('/test/otp', flowLimit(FLOW_LIMITS.otp, () => 'sub:someone'), (c) => c.json({ message: 'Success' }));
+    app.post(
+      '/test/otp',
+      flowLimit(FLOW_LIMITS.otp, () => 'sub:someone'),
+      (c) => c.json({ message: 'Success' }),
+    );
     return async () => {
       const res = await app.request('/test/otp', { method: 'POST' });
       return { status: res.status, headers: res.headers, body: await res.json() };
@@ -150,7 +154,11 @@ describe('per-flow limiters and store failure (contract §3.19)', () => {
     expect(t.logs.some((l) => l.level === 'warn' && l.line.includes('failing open'))).toBe(true);
     const closed = await call();
     expect(closed.status).toBe(429);
-    expect(closed.body).toEqual({ error: 'rate_limited', message: 'Too many requests, please try again later.', retryAfterSeconds: 60 });
+    expect(closed.body).toEqual({
+      error: 'rate_limited',
+      message: 'Too many requests, please try again later.',
+      retryAfterSeconds: 60,
+    });
     expect(closed.headers.get('retry-after')).toBe('60');
   });
 });

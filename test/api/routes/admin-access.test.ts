@@ -59,22 +59,33 @@ describe('admin and config route gates', () => {
   });
 
   it.each(ADMIN_ROUTES)('%s %s refuses anonymous callers with 401', async (method, path) => {
-    const res = await t.call(method, path, { body: method === 'GET' || method === 'DELETE' ? undefined : { junk: true } });
+    const res = await t.call(method, path, {
+      body: method === 'GET' || method === 'DELETE' ? undefined : { junk: true },
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'unauthorized', message: 'Missing bearer token' });
   });
 
   it.each(ADMIN_ROUTES)('%s %s refuses a signed-in non-admin with 403 forbidden', async (method, path, required) => {
-    const res = await t.call(method, path, { token: user.token, body: method === 'GET' || method === 'DELETE' ? undefined : { junk: true } });
+    const res = await t.call(method, path, {
+      token: user.token,
+      body: method === 'GET' || method === 'DELETE' ? undefined : { junk: true },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'forbidden', message: 'Insufficient role', required: [required] });
   });
 
-  it.each(ADMIN_ROUTES.filter((r) => r[2] === 'admin:write'))('%s %s refuses admin:read with 403 forbidden', async (method, path) => {
-    const res = await t.call(method, path, { token: reader.token, body: method === 'DELETE' ? undefined : { junk: true } });
-    expect(res.status).toBe(403);
-    expect(res.body.required).toEqual(['admin:write']);
-  });
+  it.each(ADMIN_ROUTES.filter((r) => r[2] === 'admin:write'))(
+    '%s %s refuses admin:read with 403 forbidden',
+    async (method, path) => {
+      const res = await t.call(method, path, {
+        token: reader.token,
+        body: method === 'DELETE' ? undefined : { junk: true },
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.required).toEqual(['admin:write']);
+    },
+  );
 
   // Routes added later by other features are covered too: every registered
   // /admin, /internal and /system-config route (except the deliberately public ones).
@@ -83,7 +94,9 @@ describe('admin and config route gates', () => {
     const registered = [
       ...new Set(
         t.api.routes
-          .filter((r) => r.method !== 'ALL' && /^\/(admin|internal|system-config)\//.test(r.path) && !PUBLIC.includes(r.path))
+          .filter(
+            (r) => r.method !== 'ALL' && /^\/(admin|internal|system-config)\//.test(r.path) && !PUBLIC.includes(r.path),
+          )
           .map((r) => `${r.method} ${r.path.replace(/:[^/]+/g, ID)}`),
       ),
     ];

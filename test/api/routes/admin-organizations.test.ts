@@ -11,7 +11,8 @@ describe('admin organization routes', () => {
     const admin = await signedIn(t, ['admin:read']);
     const alice = await signedIn(t);
     const bob = await signedIn(t);
-    const a = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Alpha Team' } })).body.organization;
+    const a = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Alpha Team' } })).body
+      .organization;
     t.clock.advance(1000);
     await t.call('POST', '/organizations', { token: bob.token, body: { name: 'Beta' } });
     expect((await joinByInvitation(t, alice, a.id, bob)).status).toBe(200);
@@ -33,34 +34,71 @@ describe('admin organization routes', () => {
     const admin = await signedIn(t, ['admin:write']);
     const alice = await signedIn(t);
     const bob = await signedIn(t);
-    const org = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Managed' } })).body.organization;
+    const org = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Managed' } })).body
+      .organization;
 
-    expect((await t.call('GET', `/admin/organizations/${org.id}`, { token: admin.token })).body.organization).toMatchObject({ id: org.id, memberCount: 1 });
-    const patched = await t.call('PATCH', `/admin/organizations/${org.id}`, { token: admin.token, body: { name: 'Renamed' } });
+    expect(
+      (await t.call('GET', `/admin/organizations/${org.id}`, { token: admin.token })).body.organization,
+    ).toMatchObject({ id: org.id, memberCount: 1 });
+    const patched = await t.call('PATCH', `/admin/organizations/${org.id}`, {
+      token: admin.token,
+      body: { name: 'Renamed' },
+    });
     expect(patched.body.organization.name).toBe('Renamed');
-    const added = await t.call('POST', `/admin/organizations/${org.id}/members`, { token: admin.token, body: { userId: bob.user.id, roles: ['owner'] } });
+    const added = await t.call('POST', `/admin/organizations/${org.id}/members`, {
+      token: admin.token,
+      body: { userId: bob.user.id, roles: ['owner'] },
+    });
     expect(added.status).toBe(201);
     const [ev] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'organization_member_added'));
     expect(ev).toMatchObject({ userId: bob.user.id, actorUserId: admin.user.id });
-    expect((await t.call('PATCH', `/admin/organizations/${org.id}/members/${alice.user.id}`, { token: admin.token, body: { roles: ['member'] } })).status).toBe(200);
-    expect((await t.call('DELETE', `/admin/organizations/${org.id}/members/${bob.user.id}`, { token: admin.token })).body.error).toBe('last_owner');
+    expect(
+      (
+        await t.call('PATCH', `/admin/organizations/${org.id}/members/${alice.user.id}`, {
+          token: admin.token,
+          body: { roles: ['member'] },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await t.call('DELETE', `/admin/organizations/${org.id}/members/${bob.user.id}`, { token: admin.token })).body
+        .error,
+    ).toBe('last_owner');
     const members = await t.call('GET', `/admin/organizations/${org.id}/members`, { token: admin.token });
     expect(members.body.total).toBe(2);
     // Admin bodies are strict.
-    expect((await t.call('POST', `/admin/organizations/${org.id}/members`, { token: admin.token, body: { userId: alice.user.id, note: 'x' } })).body.error).toBe('invalid_request');
-    expect((await t.call('POST', '/admin/organizations', { token: admin.token, body: { name: 'X', extra: 1 } })).body.error).toBe('invalid_request');
-    expect((await t.call('GET', '/admin/organizations/nope', { token: admin.token })).body).toEqual({ error: 'not_found', message: 'Organization not found' });
+    expect(
+      (
+        await t.call('POST', `/admin/organizations/${org.id}/members`, {
+          token: admin.token,
+          body: { userId: alice.user.id, note: 'x' },
+        })
+      ).body.error,
+    ).toBe('invalid_request');
+    expect(
+      (await t.call('POST', '/admin/organizations', { token: admin.token, body: { name: 'X', extra: 1 } })).body.error,
+    ).toBe('invalid_request');
+    expect((await t.call('GET', '/admin/organizations/nope', { token: admin.token })).body).toEqual({
+      error: 'not_found',
+      message: 'Organization not found',
+    });
   });
 
   it('deletes an organization: memberships cascade and active sessions lose it', async () => {
     const t = await makeApi();
     const admin = await signedIn(t, ['admin']);
     const alice = await signedIn(t);
-    const org = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Doomed' } })).body.organization;
+    const org = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Doomed' } })).body
+      .organization;
     await t.call('POST', `/organizations/${org.id}/switch`, { token: alice.token });
     const res = await t.call('DELETE', `/admin/organizations/${org.id}`, { token: admin.token });
     expect(res.body).toEqual({ message: 'Success' });
-    expect(await t.api.deps.db.select().from(organizationMemberships).where(eq(organizationMemberships.organizationId, org.id))).toEqual([]);
+    expect(
+      await t.api.deps.db
+        .select()
+        .from(organizationMemberships)
+        .where(eq(organizationMemberships.organizationId, org.id)),
+    ).toEqual([]);
     const [row] = await t.api.deps.db.select().from(sessions).where(eq(sessions.id, alice.sessionId));
     expect(row?.organizationId).toBeNull();
     const [ev] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'organization_deleted'));

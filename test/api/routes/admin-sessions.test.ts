@@ -46,8 +46,15 @@ describe('admin session routes', () => {
     const [row] = await t.api.deps.db.select().from(sessions).where(eq(sessions.id, target.sessionId));
     expect(row?.revokedReason).toBe('admin_revoke');
     const [ev] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'admin_session_revoked'));
-    expect(ev).toMatchObject({ userId: target.user.id, actorUserId: admin.user.id, metadata: { scope: 'one', revokedSessionId: target.sessionId } });
-    expect((await t.call('DELETE', '/admin/sessions/by-id/unknown', { token: admin.token })).body).toEqual({ error: 'not_found', message: 'Session not found' });
+    expect(ev).toMatchObject({
+      userId: target.user.id,
+      actorUserId: admin.user.id,
+      metadata: { scope: 'one', revokedSessionId: target.sessionId },
+    });
+    expect((await t.call('DELETE', '/admin/sessions/by-id/unknown', { token: admin.token })).body).toEqual({
+      error: 'not_found',
+      message: 'Session not found',
+    });
   });
 
   it('revoking by id also ends the successor when the user refreshed in between', async () => {
@@ -70,7 +77,8 @@ describe('admin session routes', () => {
     const res = await t.call('DELETE', `/admin/sessions/${target.user.id}/revoke-all`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Success', revokedSessions: 2 });
-    for (const token of [rotated.body.refreshToken, second.refreshToken]) expect((await t.call('POST', '/refresh', { token })).status).toBe(401);
+    for (const token of [rotated.body.refreshToken, second.refreshToken])
+      expect((await t.call('POST', '/refresh', { token })).status).toBe(401);
     // Even the rotated-away session's access token is dead now.
     expect((await t.call('GET', '/users/me', { token: target.token })).status).toBe(401);
     expect((await t.call('GET', '/users/me', { token: admin.token })).status).toBe(200);
@@ -85,8 +93,17 @@ describe('GET /admin/credential-count', () => {
     const admin = await signedIn(t, ['admin:read']);
     const other = await signedIn(t);
     const now = new Date(t.clock.now());
-    const passkey = (id: string, userId: string) => ({ id, userId, publicKey: 'pk', deviceType: 'multiDevice', createdAt: now, updatedAt: now });
-    await t.api.deps.db.insert(credentials).values([passkey('cred-a', admin.user.id), passkey('cred-b', other.user.id), passkey('cred-c', other.user.id)]);
+    const passkey = (id: string, userId: string) => ({
+      id,
+      userId,
+      publicKey: 'pk',
+      deviceType: 'multiDevice',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await t.api.deps.db
+      .insert(credentials)
+      .values([passkey('cred-a', admin.user.id), passkey('cred-b', other.user.id), passkey('cred-c', other.user.id)]);
     const res = await t.call('GET', '/admin/credential-count', { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ count: 3 });

@@ -20,7 +20,9 @@ describe('DELETE /users/credentials under concurrency', () => {
     const b = await registerPasskey(t, token);
     expect(b.finish.status).toBe(200);
 
-    const results = await Promise.all([a, b].map((p) => t.call('DELETE', '/users/credentials', { token, body: { id: p.authenticator.id } })));
+    const results = await Promise.all(
+      [a, b].map((p) => t.call('DELETE', '/users/credentials', { token, body: { id: p.authenticator.id } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.status === 409)!.body.error).toBe('last_credential');
     expect(await t.api.deps.db.select().from(credentials).where(eq(credentials.userId, user.id))).toHaveLength(1);

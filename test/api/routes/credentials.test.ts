@@ -11,13 +11,27 @@ describe('passkey management under /users/credentials (contract §3.10)', () => 
     const user = await createUser(t);
     const { token } = await signIn(t, user);
     const { authenticator } = await registerPasskey(t, token);
-    const res = await t.call('POST', '/users/credentials', { token, body: { id: authenticator.id, friendlyName: 'Work key', deviceInfo: 'YubiKey 5' } });
+    const res = await t.call('POST', '/users/credentials', {
+      token,
+      body: { id: authenticator.id, friendlyName: 'Work key', deviceInfo: 'YubiKey 5' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ message: 'Credential updated', credential: { id: authenticator.id, friendlyName: 'Work key', deviceInfo: 'YubiKey 5' } });
-    const cleared = await t.call('POST', '/users/credentials', { token, body: { id: authenticator.id, friendlyName: null } });
+    expect(res.body).toMatchObject({
+      message: 'Credential updated',
+      credential: { id: authenticator.id, friendlyName: 'Work key', deviceInfo: 'YubiKey 5' },
+    });
+    const cleared = await t.call('POST', '/users/credentials', {
+      token,
+      body: { id: authenticator.id, friendlyName: null },
+    });
     expect(cleared.body.credential).toMatchObject({ friendlyName: null, deviceInfo: 'YubiKey 5' });
-    expect(await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'credential_updated'))).toHaveLength(2);
-    const tooLong = await t.call('POST', '/users/credentials', { token, body: { id: authenticator.id, friendlyName: 'x'.repeat(129) } });
+    expect(await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'credential_updated'))).toHaveLength(
+      2,
+    );
+    const tooLong = await t.call('POST', '/users/credentials', {
+      token,
+      body: { id: authenticator.id, friendlyName: 'x'.repeat(129) },
+    });
     expect(tooLong.status).toBe(400);
   });
 
@@ -26,7 +40,10 @@ describe('passkey management under /users/credentials (contract §3.10)', () => 
     const owner = await createUser(t);
     const { authenticator } = await registerPasskey(t, (await signIn(t, owner)).token);
     const { token } = await signIn(t, await createUser(t));
-    const rename = await t.call('POST', '/users/credentials', { token, body: { id: authenticator.id, friendlyName: 'mine' } });
+    const rename = await t.call('POST', '/users/credentials', {
+      token,
+      body: { id: authenticator.id, friendlyName: 'mine' },
+    });
     expect(rename.status).toBe(404);
     expect(rename.body).toEqual({ error: 'not_found', message: 'Credential not found' });
     const del = await t.call('DELETE', '/users/credentials', { token, body: { id: authenticator.id } });
@@ -49,7 +66,9 @@ describe('passkey management under /users/credentials (contract §3.10)', () => 
     await t.api.deps.db.update(users).set({ phone: '+14155550100', phoneVerified: true }).where(eq(users.id, user.id));
     const ok = await t.call('DELETE', '/users/credentials', { token, body: { id: authenticator.id } });
     expect(ok.status).toBe(200);
-    expect(await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'credential_deleted'))).toHaveLength(1);
+    expect(await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'credential_deleted'))).toHaveLength(
+      1,
+    );
   });
 
   it('deletes one of two passkeys under a passkey-only policy, but not the second', async () => {
@@ -60,7 +79,9 @@ describe('passkey management under /users/credentials (contract §3.10)', () => 
     await assertWith(t, '/step-up/webauthn', token, a.authenticator);
     const b = await registerPasskey(t, token);
     expect(b.finish.status).toBe(200);
-    expect((await t.call('DELETE', '/users/credentials', { token, body: { id: a.authenticator.id } })).status).toBe(200);
+    expect((await t.call('DELETE', '/users/credentials', { token, body: { id: a.authenticator.id } })).status).toBe(
+      200,
+    );
     const last = await t.call('DELETE', '/users/credentials', { token, body: { id: b.authenticator.id } });
     expect(last.status).toBe(409);
   });

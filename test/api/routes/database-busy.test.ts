@@ -31,7 +31,11 @@ describe('database busy (a kill -9 soak finding)', () => {
     const tx = await holder.transaction('write'); // BEGIN IMMEDIATE: the write lock, held
     const refused = await t.call('POST', '/refresh', { token: session.refreshToken });
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ error: 'service_unavailable', message: 'The service is busy; retry shortly', retryAfterSeconds: 1 });
+    expect(refused.body).toEqual({
+      error: 'service_unavailable',
+      message: 'The service is busy; retry shortly',
+      retryAfterSeconds: 1,
+    });
     expect(refused.headers.get('retry-after')).toBe('1');
     // Reads go on (WAL): the signed-in user is still served while writes wait.
     expect((await t.call('GET', '/users/me', { token: session.token })).status).toBe(200);

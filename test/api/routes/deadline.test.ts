@@ -24,17 +24,24 @@ const held = new Set<Socket>();
 beforeAll(async () => {
   dir = tempDir('deadline');
   const sqldPort = await freePort();
-  sqld = start(BIN.sqld, ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', `${dir}/sqld-data`, '--no-welcome'], { cwd: dir });
+  sqld = start(
+    BIN.sqld,
+    ['--http-listen-addr', `127.0.0.1:${sqldPort}`, '--db-path', `${dir}/sqld-data`, '--no-welcome'],
+    { cwd: dir },
+  );
   await waitForHttp(`http://127.0.0.1:${sqldPort}/health`, sqld, 20_000);
   proxy = createServer((req, res) => {
     if (hang) {
       held.add(req.socket); // accept, read, never answer
       return;
     }
-    const upstream = httpRequest({ host: '127.0.0.1', port: sqldPort, path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port: sqldPort, path: req.url, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   const port = await freePort();
@@ -76,10 +83,17 @@ describe('a database that stops answering', () => {
     const { t, session } = await apiOn(0, 500);
     hang = true;
     const started = Date.now();
-    const [me, refresh] = await Promise.all([t.call('GET', '/users/me', { token: session.token }), t.call('POST', '/refresh', { token: session.refreshToken })]);
+    const [me, refresh] = await Promise.all([
+      t.call('GET', '/users/me', { token: session.token }),
+      t.call('POST', '/refresh', { token: session.refreshToken }),
+    ]);
     for (const res of [me, refresh]) {
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ error: 'service_unavailable', message: 'The service is busy; retry shortly', retryAfterSeconds: 1 });
+      expect(res.body).toEqual({
+        error: 'service_unavailable',
+        message: 'The service is busy; retry shortly',
+        retryAfterSeconds: 1,
+      });
       expect(res.headers.get('retry-after')).toBe('1');
       expect(res.headers.get('cache-control')).toBe('no-store');
     }

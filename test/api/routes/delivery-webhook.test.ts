@@ -36,28 +36,43 @@ async function until(check: () => Promise<boolean>) {
   for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
-const eventCount = async (t: TestApi, type: string) => (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type))).length;
+const eventCount = async (t: TestApi, type: string) =>
+  (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type))).length;
 
 describe('webhook delivery', () => {
   it('POSTs the signed code to DELIVERY_WEBHOOK_URL after the response and records notification_sent', async () => {
     const hook = await receiver(204);
-    const t = await makeApi({ env: { DELIVERY_MODE: 'webhook', DELIVERY_WEBHOOK_URL: hook.url, DELIVERY_WEBHOOK_SECRET: SECRET } });
+    const t = await makeApi({
+      env: { DELIVERY_MODE: 'webhook', DELIVERY_WEBHOOK_URL: hook.url, DELIVERY_WEBHOOK_SECRET: SECRET },
+    });
     const reg = await t.call('POST', '/registration/register', { body: { email: 'hook@example.com' } });
     expect(reg.status).toBe(200);
     expect(reg.body).not.toHaveProperty('delivery');
     await until(async () => (await eventCount(t, 'notification_sent')) === 1);
     expect(hook.received).toHaveLength(1);
     const { headers, body } = hook.received[0]!;
-    expect(headers['x-svc-delivery-signature']).toBe(webhookSignature(SECRET, String(headers['x-svc-delivery-timestamp']), body));
+    expect(headers['x-svc-delivery-signature']).toBe(
+      webhookSignature(SECRET, String(headers['x-svc-delivery-timestamp']), body),
+    );
     const message = JSON.parse(body);
-    expect(message).toMatchObject({ kind: 'otp_email', channel: 'email', to: 'hook@example.com', code: expect.stringMatching(/^[A-Z]{6}$/) });
-    const verify = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: message.code } });
+    expect(message).toMatchObject({
+      kind: 'otp_email',
+      channel: 'email',
+      to: 'hook@example.com',
+      code: expect.stringMatching(/^[A-Z]{6}$/),
+    });
+    const verify = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: message.code },
+    });
     expect(verify.status).toBe(200);
   });
 
   it('a refused send records notification_failed and leaves the answer unchanged', async () => {
     const hook = await receiver(500);
-    const t = await makeApi({ env: { DELIVERY_MODE: 'webhook', DELIVERY_WEBHOOK_URL: hook.url, DELIVERY_WEBHOOK_SECRET: SECRET } });
+    const t = await makeApi({
+      env: { DELIVERY_MODE: 'webhook', DELIVERY_WEBHOOK_URL: hook.url, DELIVERY_WEBHOOK_SECRET: SECRET },
+    });
     const reg = await t.call('POST', '/registration/register', { body: { email: 'hook@example.com' } });
     expect(reg.status).toBe(200);
     expect(Object.keys(reg.body).sort()).toEqual(['message', 'sub', 'token', 'ttl']);

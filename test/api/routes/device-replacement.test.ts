@@ -13,7 +13,14 @@ const proofing = { method: 'in_person', evidenceRef: 'ticket-4711' };
 
 async function addPasskey(t: TestApi, user: UserRow) {
   const now = new Date(t.clock.now());
-  await t.api.deps.db.insert(credentials).values({ id: randomId().replace(/-/g, ''), userId: user.id, publicKey: 'pk', deviceType: 'singleDevice', createdAt: now, updatedAt: now });
+  await t.api.deps.db.insert(credentials).values({
+    id: randomId().replace(/-/g, ''),
+    userId: user.id,
+    publicKey: 'pk',
+    deviceType: 'singleDevice',
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 /** An admin (with a TOTP-enrolled session) and a target with 2 live sessions (one rotated), 2 passkeys and TOTP. */
@@ -32,7 +39,15 @@ async function setup(adminRoles = ['admin:write']) {
   await addPasskey(t, target);
   await addPasskey(t, target);
   t.clock.advance(STEP_MS);
-  return { t, admin, adminToken: adminSession.token, adminSecret, target, targetSessions: [a, rotated.body as typeof a], rotatedAwayAccess: b.token };
+  return {
+    t,
+    admin,
+    adminToken: adminSession.token,
+    adminSecret,
+    target,
+    targetSessions: [a, rotated.body as typeof a],
+    rotatedAwayAccess: b.token,
+  };
 }
 
 async function stepUp(t: TestApi, token: string, secret: string) {
@@ -43,9 +58,19 @@ async function stepUp(t: TestApi, token: string, secret: string) {
 async function targetState(t: TestApi, userId: string) {
   const db = t.api.deps.db;
   return {
-    unrevokedSessions: (await db.select().from(sessions).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))).length,
+    unrevokedSessions: (
+      await db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    ).length,
     passkeys: (await db.select().from(credentials).where(eq(credentials.userId, userId))).length,
-    enabledTotp: (await db.select().from(totpCredentials).where(and(eq(totpCredentials.userId, userId), eq(totpCredentials.enabled, true)))).length,
+    enabledTotp: (
+      await db
+        .select()
+        .from(totpCredentials)
+        .where(and(eq(totpCredentials.userId, userId), eq(totpCredentials.enabled, true)))
+    ).length,
   };
 }
 
@@ -56,7 +81,15 @@ describe('POST /admin/users/:userId/recovery/device-replacement', () => {
     expect(before).toEqual({ unrevokedSessions: 3, passkeys: 2, enabledTotp: 1 });
     const res = await t.call('POST', path(target.id), { token: adminToken, body: { proofing } });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'step_up_required', message: expect.any(String), fresh: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 });
+    expect(res.body).toEqual({
+      error: 'step_up_required',
+      message: expect.any(String),
+      fresh: false,
+      method: null,
+      verifiedAt: null,
+      expiresAt: null,
+      maxAgeSeconds: 300,
+    });
     expect(await targetState(t, target.id)).toEqual(before);
     // Step-up is checked before the user lookup: an unknown id gets the same 403, not 404.
     expect((await t.call('POST', path(randomId()), { token: adminToken, body: { proofing } })).status).toBe(403);
@@ -86,10 +119,17 @@ describe('POST /admin/users/:userId/recovery/device-replacement', () => {
     await stepUp(t, adminToken, adminSecret);
     const res = await t.call('POST', path(target.id), {
       token: adminToken,
-      body: { proofing: { method: 'remote_exception', evidenceRef: 'video-call-2026-01-01', approver: 'security-lead' } },
+      body: {
+        proofing: { method: 'remote_exception', evidenceRef: 'video-call-2026-01-01', approver: 'security-lead' },
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ userId: target.id, revokedSessions: 2, removedCredentials: 2, disabledTotpCredentials: 1 });
+    expect(res.body).toEqual({
+      userId: target.id,
+      revokedSessions: 2,
+      removedCredentials: 2,
+      disabledTotpCredentials: 1,
+    });
 
     expect(await targetState(t, target.id)).toEqual({ unrevokedSessions: 0, passkeys: 0, enabledTotp: 0 });
     for (const s of targetSessions) {
@@ -99,10 +139,15 @@ describe('POST /admin/users/:userId/recovery/device-replacement', () => {
     }
     // Even the access token of a rotated-away session dies.
     expect((await t.call('GET', '/users/me', { token: rotatedAwayAccess })).status).toBe(401);
-    const reasons = (await t.api.deps.db.select().from(sessions).where(eq(sessions.userId, target.id))).map((s) => s.revokedReason);
+    const reasons = (await t.api.deps.db.select().from(sessions).where(eq(sessions.userId, target.id))).map(
+      (s) => s.revokedReason,
+    );
     expect(new Set(reasons)).toEqual(new Set(['admin_device_replacement']));
 
-    const [event] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'admin_device_replacement_recovery'));
+    const [event] = await t.api.deps.db
+      .select()
+      .from(authEvents)
+      .where(eq(authEvents.type, 'admin_device_replacement_recovery'));
     expect(event).toMatchObject({
       userId: target.id,
       actorUserId: admin.id,
@@ -123,9 +168,17 @@ describe('POST /admin/users/:userId/recovery/device-replacement', () => {
   it('skips a step whose flag is false and reports 0 for it', async () => {
     const { t, adminToken, adminSecret, target } = await setup();
     await stepUp(t, adminToken, adminSecret);
-    const res = await t.call('POST', path(target.id), { token: adminToken, body: { proofing, revokeSessions: false, disableTotp: false } });
+    const res = await t.call('POST', path(target.id), {
+      token: adminToken,
+      body: { proofing, revokeSessions: false, disableTotp: false },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ userId: target.id, revokedSessions: 0, removedCredentials: 2, disabledTotpCredentials: 0 });
+    expect(res.body).toEqual({
+      userId: target.id,
+      revokedSessions: 0,
+      removedCredentials: 2,
+      disabledTotpCredentials: 0,
+    });
     expect(await targetState(t, target.id)).toEqual({ unrevokedSessions: 3, passkeys: 0, enabledTotp: 1 });
   });
 
@@ -174,7 +227,9 @@ describe('POST /admin/users/:userId/recovery/device-replacement', () => {
     const targetKey = await registerPasskey(t, (await signIn(t, target)).token);
     expect(targetKey.finish.status).toBe(200);
     // Before: the target's passkey signs in.
-    expect((await assertWith(t, '/webauthn/login', await loginToken(t, target.id), targetKey.authenticator)).finish.status).toBe(200);
+    expect(
+      (await assertWith(t, '/webauthn/login', await loginToken(t, target.id), targetKey.authenticator)).finish.status,
+    ).toBe(200);
 
     expect((await assertWith(t, '/step-up/webauthn', adminToken, adminKey.authenticator)).finish.status).toBe(200);
     const res = await t.call('POST', path(target.id), { token: adminToken, body: { proofing } });

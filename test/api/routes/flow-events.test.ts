@@ -24,11 +24,24 @@ const attemptIds = (rows: { type: string; metadata: Record<string, unknown> | nu
 describe('flow events (contract §2.16)', () => {
   it('registration by email code: started, created, code sent, code verified, success, session — one attempt id', async () => {
     const t = await makeApi();
-    const reg = await t.call('POST', '/registration/register', { body: { email: 'trail@example.com' }, headers: await externalDelivery(t.clock.now()) });
+    const reg = await t.call('POST', '/registration/register', {
+      body: { email: 'trail@example.com' },
+      headers: await externalDelivery(t.clock.now()),
+    });
     const code = reg.body.delivery.code as string;
-    expect((await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: code } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: code } }))
+        .status,
+    ).toBe(200);
     const rows = await eventsFor(t, reg.body.sub);
-    expect(types(rows)).toEqual(['otp_sent', 'registration_started', 'registration_success', 'session_issued', 'user_created', 'verify_otp_success']);
+    expect(types(rows)).toEqual([
+      'otp_sent',
+      'registration_started',
+      'registration_success',
+      'session_issued',
+      'user_created',
+      'verify_otp_success',
+    ]);
     const ids = attemptIds(rows, ['registration_started', 'otp_sent', 'verify_otp_success']);
     expect(ids.size).toBe(1);
     expect([...ids][0]).toEqual(expect.any(String));
@@ -39,9 +52,19 @@ describe('flow events (contract §2.16)', () => {
     const t = await makeApi();
     const user = await createUser(t);
     const login = await t.call('POST', '/login', { body: { identifier: user.email } });
-    const gen = await t.call('POST', '/otp/generate-login-email-otp', { token: login.body.token, headers: await externalDelivery(t.clock.now()) });
+    const gen = await t.call('POST', '/otp/generate-login-email-otp', {
+      token: login.body.token,
+      headers: await externalDelivery(t.clock.now()),
+    });
     const code = gen.body.delivery.code as string;
-    expect((await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: code } })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', '/otp/verify-login-email-otp', {
+          token: gen.body.token,
+          body: { verificationToken: code },
+        })
+      ).status,
+    ).toBe(200);
     const rows = await eventsFor(t, user.id);
     expect(types(rows)).toEqual(['login_started', 'otp_sent', 'session_issued', 'verify_otp_success']);
     expect(JSON.stringify(rows)).not.toContain(code);
@@ -51,13 +74,28 @@ describe('flow events (contract §2.16)', () => {
     const t = await makeApi();
     const user = await createUser(t);
     const token = (await t.call('POST', '/login', { body: { identifier: user.email } })).body.token as string;
-    const req = await t.call('POST', '/magic-link', { token, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) });
+    const req = await t.call('POST', '/magic-link', {
+      token,
+      body: {},
+      headers: await externalDelivery(t.clock.now(), DEVICE),
+    });
     const raw = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token')!;
-    expect((await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } })).status).toBe(200);
-    const done = await t.call('POST', '/magic-link/check', { token, headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...DEVICE } });
+    expect(
+      (await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } })).status,
+    ).toBe(200);
+    const done = await t.call('POST', '/magic-link/check', {
+      token,
+      headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...DEVICE },
+    });
     expect(done.status).toBe(200);
     const rows = await eventsFor(t, user.id);
-    expect(types(rows)).toEqual(['login_started', 'magic_link_poll_completed_successfully', 'magic_link_requested', 'magic_link_success', 'session_issued']);
+    expect(types(rows)).toEqual([
+      'login_started',
+      'magic_link_poll_completed_successfully',
+      'magic_link_requested',
+      'magic_link_success',
+      'session_issued',
+    ]);
     expect(attemptIds(rows, ['magic_link_requested', 'magic_link_poll_completed_successfully']).size).toBe(1);
     expect(JSON.stringify(rows)).not.toContain(raw);
   });
@@ -68,7 +106,9 @@ describe('flow events (contract §2.16)', () => {
     const { token } = await signIn(t, user);
     const { authenticator } = await registerPasskey(t, token);
     expect((await assertWith(t, '/step-up/webauthn', token, authenticator)).finish.status).toBe(200);
-    expect((await assertWith(t, '/webauthn/login', await loginToken(t, user.id), authenticator)).finish.status).toBe(200);
+    expect((await assertWith(t, '/webauthn/login', await loginToken(t, user.id), authenticator)).finish.status).toBe(
+      200,
+    );
     const rows = await eventsFor(t, user.id);
     expect(types(rows)).toEqual([
       'login_challenge',

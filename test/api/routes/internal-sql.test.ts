@@ -14,7 +14,14 @@ import { makeApi, prepareClient } from '../../helpers/make-app.js';
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
 const EVENTS = 1_200;
-const TYPES = ['otp_sent', 'session_issued', 'verify_otp_failed', 'login_failed', 'webauthn_login_success', 'refresh_token_suspicious'];
+const TYPES = [
+  'otp_sent',
+  'session_issued',
+  'verify_otp_failed',
+  'login_failed',
+  'webauthn_login_success',
+  'refresh_token_suspicious',
+];
 
 interface Observed {
   sql: string;
@@ -31,14 +38,22 @@ function observing(client: Client) {
       const value = Reflect.get(target, prop, receiver);
       if (prop === 'execute') {
         return async (stmt: InStatement, ...rest: unknown[]) => {
-          const res = (await (value as (...a: unknown[]) => Promise<ResultSet>).call(target, stmt, ...rest)) as ResultSet;
+          const res = (await (value as (...a: unknown[]) => Promise<ResultSet>).call(
+            target,
+            stmt,
+            ...rest,
+          )) as ResultSet;
           if (state.on) seen.push({ sql: sqlOf(stmt), rows: res.rows.length });
           return res;
         };
       }
       if (prop === 'batch') {
         return async (stmts: InStatement[], ...rest: unknown[]) => {
-          const res = (await (value as (...a: unknown[]) => Promise<ResultSet[]>).call(target, stmts, ...rest)) as ResultSet[];
+          const res = (await (value as (...a: unknown[]) => Promise<ResultSet[]>).call(
+            target,
+            stmts,
+            ...rest,
+          )) as ResultSet[];
           if (state.on) stmts.forEach((s, i) => seen.push({ sql: sqlOf(s), rows: res[i]?.rows.length ?? 0 }));
           return res;
         };
@@ -92,7 +107,8 @@ describe('internal metrics run as SQL aggregates', () => {
 
     // And the aggregates are right: every seeded event is in the 24 h window.
     const summary = bodies['/internal/auth-events/summary'].summary as { type: string; count: number }[];
-    expect(summary.filter((r) => TYPES.includes(r.type)).reduce((n, r) => n + r.count, 0)).toBe(EVENTS + 1); // + the admin's session_issued
+    // + the admin's session_issued
+    expect(summary.filter((r) => TYPES.includes(r.type)).reduce((n, r) => n + r.count, 0)).toBe(EVENTS + 1);
     expect(bodies['/internal/security/anomalies?limit=5']).toMatchObject({ total: EVENTS / TYPES.length });
     expect(bodies['/internal/security/anomalies?limit=5'].anomalies).toHaveLength(5);
   });

@@ -47,7 +47,11 @@ describe('internal metrics', () => {
       { type: 'refresh_token_suspicious', count: 1 },
       { type: 'webauthn_login_success', count: 1 },
     ]);
-    const older = await t.call('GET', `/internal/auth-events/summary?from=${new Date(T0 - 31 * HOUR).toISOString()}&to=${new Date(T0 - 29 * HOUR).toISOString()}`, { token: admin.token });
+    const older = await t.call(
+      'GET',
+      `/internal/auth-events/summary?from=${new Date(T0 - 31 * HOUR).toISOString()}&to=${new Date(T0 - 29 * HOUR).toISOString()}`,
+      { token: admin.token },
+    );
     expect(older.body.summary).toEqual([{ type: 'login_failed', count: 5 }]);
   });
 
@@ -55,7 +59,11 @@ describe('internal metrics', () => {
     const { t, admin } = await setup();
     const res = await t.call('GET', '/internal/auth-events/login-stats', { token: admin.token });
     expect(res.body).toEqual({ success: 3, failed: 3, successRate: 0.5 });
-    const empty = await t.call('GET', `/internal/auth-events/login-stats?from=${new Date(T0 + 10 * HOUR).toISOString()}&to=${new Date(T0 + 11 * HOUR).toISOString()}`, { token: admin.token });
+    const empty = await t.call(
+      'GET',
+      `/internal/auth-events/login-stats?from=${new Date(T0 + 10 * HOUR).toISOString()}&to=${new Date(T0 + 11 * HOUR).toISOString()}`,
+      { token: admin.token },
+    );
     expect(empty.body).toEqual({ success: 0, failed: 0, successRate: 0 });
   });
 
@@ -73,13 +81,17 @@ describe('internal metrics', () => {
     expect(res.body.outcomes).toEqual({ success: 1, failed: 3, suspicious: 1 });
     const byType = await t.call('GET', '/internal/auth-events/grouped?groupBy=type', { token: admin.token });
     expect(byType.body.summary[0]).toEqual({ key: 'otp_sent', count: 3 });
-    expect((await t.call('GET', '/internal/auth-events/grouped?groupBy=colour', { token: admin.token })).status).toBe(400);
+    expect((await t.call('GET', '/internal/auth-events/grouped?groupBy=colour', { token: admin.token })).status).toBe(
+      400,
+    );
   });
 
   it('buckets a time series by UTC hour with zero-filled buckets and categories', async () => {
     const { t, admin } = await setup();
     const from = new Date(T0 - HOUR).toISOString();
-    const res = await t.call('GET', `/internal/auth-events/timeseries?interval=hour&from=${from}`, { token: admin.token });
+    const res = await t.call('GET', `/internal/auth-events/timeseries?interval=hour&from=${from}`, {
+      token: admin.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.interval).toBe('hour');
     expect(res.body.buckets.map((b: { start: string; total: number }) => [b.start, b.total])).toEqual([
@@ -93,9 +105,17 @@ describe('internal metrics', () => {
     expect(second).toMatchObject({ success: 0, failed: 2 });
     expect(second.categories).toMatchObject({ otp: 5, token: 1, login: 0, suspicious: 0 });
     expect(Object.keys(second.categories)).toHaveLength(12);
-    expect(res.body.buckets[2]).toMatchObject({ success: 1, failed: 0, categories: { webauthn: 1, token: 1, suspicious: 1 } });
+    expect(res.body.buckets[2]).toMatchObject({
+      success: 1,
+      failed: 0,
+      categories: { webauthn: 1, token: 1, suspicious: 1 },
+    });
 
-    const daily = await t.call('GET', `/internal/auth-events/timeseries?interval=day&from=${new Date(T0 - 40 * HOUR).toISOString()}`, { token: admin.token });
+    const daily = await t.call(
+      'GET',
+      `/internal/auth-events/timeseries?interval=day&from=${new Date(T0 - 40 * HOUR).toISOString()}`,
+      { token: admin.token },
+    );
     expect(daily.body.buckets.map((b: { start: string; total: number }) => [b.start.slice(0, 10), b.total])).toEqual([
       ['2026-03-08', 0],
       ['2026-03-09', 5],
@@ -119,7 +139,11 @@ describe('internal metrics', () => {
     await at(HOUR + 60_000, 'session_issued');
     t.clock.set(T0 + 2 * HOUR);
     const { token } = await signIn(t, adminUser);
-    const res = await t.call('GET', `/internal/auth-events/timeseries?interval=hour&from=${new Date(T0).toISOString()}`, { token });
+    const res = await t.call(
+      'GET',
+      `/internal/auth-events/timeseries?interval=hour&from=${new Date(T0).toISOString()}`,
+      { token },
+    );
     expect(res.status).toBe(200);
     const [first, second] = res.body.buckets;
     expect(first.signInsByMethod).toEqual({ passkey: 2, email_otp: 1 });
@@ -145,7 +169,15 @@ describe('internal metrics', () => {
       expect(res.status, qs).toBe(400);
       expect(res.body.error).toBe('invalid_request');
     }
-    expect((await t.call('GET', `/internal/auth-events/timeseries?interval=hour&from=${iso(T0 - 31 * 24 * HOUR)}&to=${to}`, { token: admin.token })).status).toBe(200);
+    expect(
+      (
+        await t.call(
+          'GET',
+          `/internal/auth-events/timeseries?interval=hour&from=${iso(T0 - 31 * 24 * HOUR)}&to=${to}`,
+          { token: admin.token },
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('lists security anomalies newest first with a limit of at most 200', async () => {

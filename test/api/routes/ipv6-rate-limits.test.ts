@@ -13,7 +13,8 @@ import { staticProvider } from '../../helpers/oauth.js';
 
 /** Fixed start 10 s into a minute, so a window boundary never falls inside a test. */
 const START = Date.UTC(2026, 0, 1, 12, 0, 10);
-const from = (t: TestApi, ip: string) => externalDelivery(t.clock.now(), { 'x-svc-client-ip': ip, 'x-svc-client-user-agent': 'Rotate/1.0' });
+const from = (t: TestApi, ip: string) =>
+  externalDelivery(t.clock.now(), { 'x-svc-client-ip': ip, 'x-svc-client-user-agent': 'Rotate/1.0' });
 
 /** Distinct addresses of 2001:db8:1:2::/64, in every spelling the key must fold together. */
 function sameSlash64(i: number): string {
@@ -40,14 +41,18 @@ async function loginToken(t: TestApi, identifier: string) {
 }
 
 const register = async (t: TestApi, ip: string, n: number) =>
-  t.call('POST', '/registration/register', { body: { email: `rotate-${n}-${ip.replace(/[^0-9a-f]/gi, '')}@example.com` }, headers: await from(t, ip) });
+  t.call('POST', '/registration/register', {
+    body: { email: `rotate-${n}-${ip.replace(/[^0-9a-f]/gi, '')}@example.com` },
+    headers: await from(t, ip),
+  });
 
 describe('global limiter keys IPv6 clients by /64', () => {
   const health = async (t: TestApi, ip: string) => t.call('GET', '/health/status', { headers: await from(t, ip) });
 
   it('rotating addresses in one /64 share one budget; another /64 has its own', async () => {
     const t = await makeApi({ env: { RATE_LIMIT: '10', DELAY_AFTER: '0' }, clockStartMs: START });
-    for (let i = 0; i < 10; i++) expect((await health(t, sameSlash64(i))).status, `request ${i} from ${sameSlash64(i)}`).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await health(t, sameSlash64(i))).status, `request ${i} from ${sameSlash64(i)}`).toBe(200);
     expectLimited(await health(t, sameSlash64(10)));
     expectLimited(await health(t, '2001:db8:1:2:aaaa:bbbb:cccc:dddd'));
     expect((await health(t, OTHER_64)).status).toBe(200);
@@ -56,14 +61,20 @@ describe('global limiter keys IPv6 clients by /64', () => {
   });
 
   it('RATE_LIMIT_IPV6_PREFIX=128 gives each address its own budget again', async () => {
-    const t = await makeApi({ env: { RATE_LIMIT: '10', DELAY_AFTER: '0', RATE_LIMIT_IPV6_PREFIX: '128' }, clockStartMs: START });
+    const t = await makeApi({
+      env: { RATE_LIMIT: '10', DELAY_AFTER: '0', RATE_LIMIT_IPV6_PREFIX: '128' },
+      clockStartMs: START,
+    });
     for (let i = 0; i < 13; i++) expect((await health(t, `2001:db8:1:2::${i + 1}`)).status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await health(t, '2001:db8:1:2::99')).status).toBe(200);
     expectLimited(await health(t, '2001:DB8:1:2:0:0:0:99'));
   });
 
   it('RATE_LIMIT_IPV6_PREFIX=48 folds a whole /48 together', async () => {
-    const t = await makeApi({ env: { RATE_LIMIT: '10', DELAY_AFTER: '0', RATE_LIMIT_IPV6_PREFIX: '48' }, clockStartMs: START });
+    const t = await makeApi({
+      env: { RATE_LIMIT: '10', DELAY_AFTER: '0', RATE_LIMIT_IPV6_PREFIX: '48' },
+      clockStartMs: START,
+    });
     for (let i = 0; i < 10; i++) expect((await health(t, `2001:db8:1:${i.toString(16)}::1`)).status).toBe(200);
     expectLimited(await health(t, '2001:db8:1:ffff::1'));
     expect((await health(t, '2001:db8:2::1')).status).toBe(200);
@@ -88,11 +99,18 @@ describe('per-flow limiters key IPv6 clients by /64', () => {
     let n = 0;
     for (let u = 0; u < 4; u++) {
       const token = await loginToken(t, (await createUser(t)).email);
-      for (let i = 0; i < 5; i++) expect((await t.call('POST', '/magic-link', { token, body: {}, headers: await from(t, sameSlash64(n++)) })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await t.call('POST', '/magic-link', { token, body: {}, headers: await from(t, sameSlash64(n++)) })).status,
+        ).toBe(200);
     }
     const fifth = await loginToken(t, (await createUser(t)).email);
-    expectLimited(await t.call('POST', '/magic-link', { token: fifth, body: {}, headers: await from(t, sameSlash64(n)) }));
-    expect((await t.call('POST', '/magic-link', { token: fifth, body: {}, headers: await from(t, OTHER_64) })).status).toBe(200);
+    expectLimited(
+      await t.call('POST', '/magic-link', { token: fifth, body: {}, headers: await from(t, sameSlash64(n)) }),
+    );
+    expect(
+      (await t.call('POST', '/magic-link', { token: fifth, body: {}, headers: await from(t, OTHER_64) })).status,
+    ).toBe(200);
   });
 });
 
@@ -122,10 +140,21 @@ describe('OAuth provider+IP key', () => {
   const provider = staticProvider();
 
   it('the 11th start for one provider from one /64 gets 429', async () => {
-    const t = await makeApi({ env: { LOGIN_METHODS: 'passkey,oauth', OAUTH_PROVIDERS: JSON.stringify([provider]), ACME_CLIENT_SECRET: 'provider-secret-value-123' } });
-    for (let i = 0; i < 10; i++) expect((await t.call('POST', '/oauth/acme/start', { body: {}, headers: await from(t, sameSlash64(i)) })).status).toBe(200);
+    const t = await makeApi({
+      env: {
+        LOGIN_METHODS: 'passkey,oauth',
+        OAUTH_PROVIDERS: JSON.stringify([provider]),
+        ACME_CLIENT_SECRET: 'provider-secret-value-123',
+      },
+    });
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await t.call('POST', '/oauth/acme/start', { body: {}, headers: await from(t, sameSlash64(i)) })).status,
+      ).toBe(200);
     expectLimited(await t.call('POST', '/oauth/acme/start', { body: {}, headers: await from(t, sameSlash64(10)) }));
-    expect((await t.call('POST', '/oauth/acme/start', { body: {}, headers: await from(t, OTHER_64) })).status).toBe(200);
+    expect((await t.call('POST', '/oauth/acme/start', { body: {}, headers: await from(t, OTHER_64) })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -134,15 +163,26 @@ describe('lockout has no address dimension to rotate around', () => {
   it('ten wrong codes from ten different /64s lock the account, and the lock holds from a fresh address', async () => {
     const t = await makeApi({ env: { DISABLE_AUTH_RATE_LIMITS: 'true' } });
     const user = await createUser(t);
-    const gen = await t.call('POST', '/otp/generate-login-email-otp', { token: await loginToken(t, user.email), headers: await from(t, '2001:db8:9::1') });
+    const gen = await t.call('POST', '/otp/generate-login-email-otp', {
+      token: await loginToken(t, user.email),
+      headers: await from(t, '2001:db8:9::1'),
+    });
     expect(gen.status).toBe(200);
     const code = gen.body.delivery.code as string;
     const wrong = code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
     for (let i = 0; i < 10; i++) {
-      const res = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: wrong }, headers: await from(t, `2001:db8:${i + 10}::${i + 1}`) });
+      const res = await t.call('POST', '/otp/verify-login-email-otp', {
+        token: gen.body.token,
+        body: { verificationToken: wrong },
+        headers: await from(t, `2001:db8:${i + 10}::${i + 1}`),
+      });
       expect(res.status).toBe(401);
     }
-    const locked = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: code }, headers: await from(t, '2001:db8:ffff:1::77') });
+    const locked = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: code },
+      headers: await from(t, '2001:db8:ffff:1::77'),
+    });
     expect(locked.status).toBe(423);
     expect(locked.body.error).toBe('account_locked');
   });

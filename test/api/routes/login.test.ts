@@ -8,11 +8,20 @@ import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
 async function addPasskey(t: TestApi, user: UserRow) {
   const now = new Date(t.clock.now());
-  await t.api.deps.db.insert(credentials).values({ id: randomId(), userId: user.id, publicKey: 'pk', deviceType: 'multiDevice', createdAt: now, updatedAt: now });
+  await t.api.deps.db.insert(credentials).values({
+    id: randomId(),
+    userId: user.id,
+    publicKey: 'pk',
+    deviceType: 'multiDevice',
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 const login = (t: TestApi, identifier: string, passkeyAvailable?: boolean) =>
-  t.call('POST', '/login', { body: passkeyAvailable === undefined ? { identifier } : { identifier, passkeyAvailable } });
+  t.call('POST', '/login', {
+    body: passkeyAvailable === undefined ? { identifier } : { identifier, passkeyAvailable },
+  });
 
 describe('POST /login', () => {
   it('answers a known email with the ephemeral login token and the policy methods', async () => {
@@ -20,7 +29,13 @@ describe('POST /login', () => {
     const user = await createUser(t, { email: 'alice@example.com' });
     const res = await login(t, '  ALICE@example.com ');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ message: 'Success', sub: user.id, identifierType: 'email', loginMethods: ['magic_link', 'email_otp'], ttl: 300 });
+    expect(res.body).toMatchObject({
+      message: 'Success',
+      sub: user.id,
+      identifierType: 'email',
+      loginMethods: ['magic_link', 'email_otp'],
+      ttl: 300,
+    });
     const claims = decodeJwt(res.body.token);
     expect(claims).toMatchObject({ sub: user.id, typ: 'ephemeral', ctx: 'login', idt: 'email' });
     expect(claims.exp! - claims.iat!).toBe(300);
@@ -33,7 +48,11 @@ describe('POST /login', () => {
     const verified = await createUser(t, { phone: '+14155552671', phoneVerified: true });
     const unverifiedPhone = await createUser(t, { phone: '+442071838750', phoneVerified: false });
     const ok = await login(t, '+1 (415) 555-2671');
-    expect(ok.body).toMatchObject({ sub: verified.id, identifierType: 'phone', loginMethods: ['magic_link', 'email_otp', 'phone_otp'] });
+    expect(ok.body).toMatchObject({
+      sub: verified.id,
+      identifierType: 'phone',
+      loginMethods: ['magic_link', 'email_otp', 'phone_otp'],
+    });
     const unverified = await login(t, '+442071838750');
     expect(unverified.status).toBe(200);
     expect(unverified.body.sub).not.toBe(unverifiedPhone.id);
@@ -46,7 +65,10 @@ describe('POST /login', () => {
     for (const identifier of ['4155552671', 'not an email@', '+1 000']) {
       const res = await login(t, identifier);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'invalid_identifier', message: 'Identifier must be an email address or an international phone number' });
+      expect(res.body).toEqual({
+        error: 'invalid_identifier',
+        message: 'Identifier must be an email address or an international phone number',
+      });
     }
     expect((await t.call('POST', '/login', { body: { identifier: '' } })).body.error).toBe('invalid_request');
   });
@@ -61,15 +83,24 @@ describe('POST /login', () => {
     });
 
     it('fallback on: every allowed method in canonical order; passkeyAvailable:false drops only passkey', async () => {
-      const t = await makeApi({ env: { LOGIN_METHODS: 'phone_otp,email_otp,oauth,magic_link,passkey', PASSKEY_LOGIN_FALLBACK_ENABLED: 'true' } });
+      const t = await makeApi({
+        env: { LOGIN_METHODS: 'phone_otp,email_otp,oauth,magic_link,passkey', PASSKEY_LOGIN_FALLBACK_ENABLED: 'true' },
+      });
       const user = await createUser(t, { phone: '+14155552671', phoneVerified: true });
       await addPasskey(t, user);
-      expect((await login(t, user.email)).body.loginMethods).toEqual(['passkey', 'magic_link', 'email_otp', 'phone_otp']);
+      expect((await login(t, user.email)).body.loginMethods).toEqual([
+        'passkey',
+        'magic_link',
+        'email_otp',
+        'phone_otp',
+      ]);
       expect((await login(t, user.email, false)).body.loginMethods).toEqual(['magic_link', 'email_otp', 'phone_otp']);
     });
 
     it('no passkey and fallback off: the other allowed methods; phone_otp needs a verified phone; oauth is never listed', async () => {
-      const t = await makeApi({ env: { LOGIN_METHODS: 'passkey,magic_link,email_otp,phone_otp,oauth', PASSKEY_LOGIN_FALLBACK_ENABLED: 'false' } });
+      const t = await makeApi({
+        env: { LOGIN_METHODS: 'passkey,magic_link,email_otp,phone_otp,oauth', PASSKEY_LOGIN_FALLBACK_ENABLED: 'false' },
+      });
       const user = await createUser(t, { phone: '+14155552671', phoneVerified: false });
       expect((await login(t, user.email)).body.loginMethods).toEqual(['magic_link', 'email_otp']);
     });
@@ -102,7 +133,9 @@ describe('POST /login', () => {
         expect([unverified.id, revoked.id]).not.toContain(res.body.sub);
         expect(decodeJwt(res.body.token)).toMatchObject({ typ: 'ephemeral', ctx: 'login', idt: 'email' });
       }
-      const reasons = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'login_failed'))).map((e) => (e.metadata as { reason: string }).reason);
+      const reasons = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'login_failed'))).map(
+        (e) => (e.metadata as { reason: string }).reason,
+      );
       expect(reasons).toEqual(['unknown', 'unverified', 'revoked']);
     });
 
@@ -146,7 +179,10 @@ describe('POST /login', () => {
     it('also floors a 423', async () => {
       const t = await makeApi({ env: { LOGIN_RESPONSE_FLOOR_MS: '250', LOCKOUT_POLICY: '{"maxFailures":1}' } });
       const first = await login(t, 'locked@example.com');
-      await t.call('POST', '/otp/verify-login-email-otp', { token: first.body.token, body: { verificationToken: 'ABCDEF' } });
+      await t.call('POST', '/otp/verify-login-email-otp', {
+        token: first.body.token,
+        body: { verificationToken: 'ABCDEF' },
+      });
       const start = performance.now();
       const res = await login(t, 'locked@example.com');
       expect(res.status).toBe(423);

@@ -17,11 +17,16 @@ import { captureSender, settle } from '../../helpers/capture-sender.js';
 import { baseEnv, makeApi, prepareClient, type TestApi } from '../../helpers/make-app.js';
 import { externalDelivery, serviceToken } from '../../helpers/service-token.js';
 
-const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const CHROME_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 /** The attacker's tab: it asks for the link and polls. */
 const ATTACKER = { 'x-svc-client-ip': '203.0.113.7', 'x-svc-client-user-agent': CHROME_MAC };
 /** The victim's mail client, where the link is opened. */
-const VICTIM = { 'x-svc-client-ip': '198.51.100.9', 'x-svc-client-user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1' };
+const VICTIM = {
+  'x-svc-client-ip': '198.51.100.9',
+  'x-svc-client-user-agent':
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1',
+};
 
 async function withService(t: TestApi, d: Record<string, string>) {
   return { 'x-svc-service-token': await serviceToken(t.clock.now()), ...d };
@@ -32,13 +37,19 @@ async function loginToken(t: TestApi, identifier: string) {
 }
 
 async function request(t: TestApi, token: string, extra: Record<string, string> = {}) {
-  const res = await t.call('POST', '/magic-link', { token, body: {}, headers: await externalDelivery(t.clock.now(), { ...ATTACKER, ...extra }) });
+  const res = await t.call('POST', '/magic-link', {
+    token,
+    body: {},
+    headers: await externalDelivery(t.clock.now(), { ...ATTACKER, ...extra }),
+  });
   expect(res.status).toBe(200);
   return { body: res.body, raw: new URL(res.body.delivery.magicLinkUrl).searchParams.get('token')! };
 }
 
-const poll = async (t: TestApi, token: string) => t.call('POST', '/magic-link/check', { token, headers: await withService(t, ATTACKER) });
-const verify = async (t: TestApi, raw: string, body?: unknown) => t.call('POST', `/magic-link/verify/${raw}`, { body, headers: await withService(t, VICTIM) });
+const poll = async (t: TestApi, token: string) =>
+  t.call('POST', '/magic-link/check', { token, headers: await withService(t, ATTACKER) });
+const verify = async (t: TestApi, raw: string, body?: unknown) =>
+  t.call('POST', `/magic-link/verify/${raw}`, { body, headers: await withService(t, VICTIM) });
 
 async function setup(env: Record<string, string> = {}) {
   const t = await makeApi({ env });
@@ -47,7 +58,8 @@ async function setup(env: Record<string, string> = {}) {
   return { t, user, token };
 }
 
-const eventsOf = async (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
+const eventsOf = async (t: TestApi, type: string) =>
+  t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
 
 describe('magic_link_confirmation: number_match (the default)', () => {
   it("a bare verify (GET or POST, no body) does not complete the asker's poll", async () => {
@@ -122,7 +134,10 @@ describe('magic_link_confirmation: number_match (the default)', () => {
     const { t, user, token } = await setup();
     const { body, raw } = await request(t, token);
     const wrong = body.confirmationNumber === 99 ? 98 : body.confirmationNumber + 1;
-    const [right, bad] = await Promise.all([verify(t, raw, { number: body.confirmationNumber }), verify(t, raw, { number: wrong })]);
+    const [right, bad] = await Promise.all([
+      verify(t, raw, { number: body.confirmationNumber }),
+      verify(t, raw, { number: wrong }),
+    ]);
     const judged = [right, bad].filter((r) => r.status === 200 || r.body.error === 'magic_link_confirmation_failed');
     expect(judged).toHaveLength(1);
     expect([right, bad].filter((r) => r.body.error === 'invalid_verification_token')).toHaveLength(1);
@@ -134,7 +149,8 @@ describe('magic_link_confirmation: number_match (the default)', () => {
   it('refuses a malformed number with 400 invalid_request and consumes nothing', async () => {
     const { t, token } = await setup();
     const { body, raw } = await request(t, token);
-    for (const number of ['12', 7, 100, 12.5]) expect((await verify(t, raw, { number })).body.error).toBe('invalid_request');
+    for (const number of ['12', 7, 100, 12.5])
+      expect((await verify(t, raw, { number })).body.error).toBe('invalid_request');
     expect((await verify(t, raw, { number: body.confirmationNumber })).status).toBe(200);
   });
 
@@ -142,7 +158,11 @@ describe('magic_link_confirmation: number_match (the default)', () => {
     const { t, token } = await setup();
     const real = await request(t, token);
     const decoyToken = await loginToken(t, 'nobody@example.com');
-    const decoy = await t.call('POST', '/magic-link', { token: decoyToken, body: {}, headers: await externalDelivery(t.clock.now(), ATTACKER) });
+    const decoy = await t.call('POST', '/magic-link', {
+      token: decoyToken,
+      body: {},
+      headers: await externalDelivery(t.clock.now(), ATTACKER),
+    });
     expect(Object.keys(decoy.body).sort()).toEqual(Object.keys(real.body).sort());
     expect(decoy.body.confirmationNumber).toBeGreaterThanOrEqual(10);
     expect(decoy.body.confirmationNumber).toBeLessThanOrEqual(99);
@@ -176,7 +196,11 @@ describe('magic_link_confirmation: same_device', () => {
 
   it('a decoy also gets a binding', async () => {
     const { t } = await setup({ MAGIC_LINK_CONFIRMATION: 'same_device' });
-    const decoy = await t.call('POST', '/magic-link', { token: await loginToken(t, 'nobody@example.com'), body: {}, headers: await externalDelivery(t.clock.now(), ATTACKER) });
+    const decoy = await t.call('POST', '/magic-link', {
+      token: await loginToken(t, 'nobody@example.com'),
+      body: {},
+      headers: await externalDelivery(t.clock.now(), ATTACKER),
+    });
     expect(decoy.body.binding).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
@@ -188,13 +212,21 @@ describe('magic_link_confirmation: no cross-mode shortcut', () => {
     expect((await verify(nm.t, a.raw, { binding: 'A'.repeat(43) })).body.status).toBe('confirmation_required');
     // The operator relaxes the mode: a link already sent still needs its number.
     const admin = await signedIn(nm.t, ['admin']);
-    expect((await nm.t.call('PATCH', '/system-config/admin', { token: admin.token, body: { magic_link_confirmation: 'none' } })).status).toBe(200);
+    expect(
+      (
+        await nm.t.call('PATCH', '/system-config/admin', {
+          token: admin.token,
+          body: { magic_link_confirmation: 'none' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await verify(nm.t, a.raw)).body.status).toBe('confirmation_required');
     expect((await poll(nm.t, nm.token)).status).toBe(204);
 
     const sd = await setup({ MAGIC_LINK_CONFIRMATION: 'same_device' });
     const b = await request(sd.t, sd.token);
-    for (const number of [10, 55, 99]) expect((await verify(sd.t, b.raw, { number })).body.error).toBe('invalid_verification_token');
+    for (const number of [10, 55, 99])
+      expect((await verify(sd.t, b.raw, { number })).body.error).toBe('invalid_verification_token');
     expect((await poll(sd.t, sd.token)).status).toBe(204);
   });
 });
@@ -233,7 +265,11 @@ describe('requestedBy', () => {
     const untrusted = await t.call('POST', '/magic-link', {
       token,
       body: {},
-      headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Gecko/20100101 Firefox/128.0', 'x-svc-client-geo': 'Nowhere', 'x-forwarded-for': '203.0.113.1' },
+      headers: {
+        'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Gecko/20100101 Firefox/128.0',
+        'x-svc-client-geo': 'Nowhere',
+        'x-forwarded-for': '203.0.113.1',
+      },
     });
     // No trusted client IP → invalid_device_data, or (with a socket IP) no place; either way the header is not used.
     expect(JSON.stringify(untrusted.body)).not.toContain('Nowhere');
@@ -244,7 +280,11 @@ describe('requestedBy', () => {
     const t = await makeApi({ sender });
     const user = await createUser(t);
     const token = await loginToken(t, user.email);
-    await t.call('POST', '/magic-link', { token, body: {}, headers: await withService(t, { ...ATTACKER, 'x-svc-client-geo': 'Lyon, FR' }) });
+    await t.call('POST', '/magic-link', {
+      token,
+      body: {},
+      headers: await withService(t, { ...ATTACKER, 'x-svc-client-geo': 'Lyon, FR' }),
+    });
     await settle();
     const msg = sender.sent[0]!;
     expect(msg.text).toContain('Requested from Chrome on macOS, Lyon, FR, at');
@@ -255,22 +295,40 @@ describe('requestedBy', () => {
 });
 
 describe('requestedBy place from Cloudflare', () => {
-  /** A direct (untrusted) call on Workers: `request.cf` locates the client; behind the adapter it would locate the adapter. */
+  /**
+   * A direct (untrusted) call on Workers: `request.cf` locates the client;
+   * behind the adapter it would locate the adapter.
+   */
   it('uses request.cf on a direct call and ignores it on a service-token call', async () => {
     const sender = captureSender();
     const clock = createManualClock(Date.now());
-    const api = await createAuthApi({ env: { ...baseEnv }, clock, client: await prepareClient(), connectionIp: () => '203.0.113.7', sender });
+    const api = await createAuthApi({
+      env: { ...baseEnv },
+      clock,
+      client: await prepareClient(),
+      connectionIp: () => '203.0.113.7',
+      sender,
+    });
     const user = await createUser({ api, clock } as unknown as TestApi);
     const cfRequest = (path: string, headers: Record<string, string>, body: unknown) => {
-      const req = new Request(`http://auth.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': CHROME_MAC, ...headers }, body: JSON.stringify(body) });
+      const req = new Request(`http://auth.test${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': CHROME_MAC, ...headers },
+        body: JSON.stringify(body),
+      });
       Object.defineProperty(req, 'cf', { value: { city: 'Lyon', country: 'FR' } });
       return api.request(req);
     };
-    const login = async () => ((await (await cfRequest('/login', {}, { identifier: user.email })).json()) as { token: string }).token;
+    const login = async () =>
+      ((await (await cfRequest('/login', {}, { identifier: user.email })).json()) as { token: string }).token;
     expect((await cfRequest('/magic-link', { authorization: `Bearer ${await login()}` }, {})).status).toBe(200);
     await settle();
     expect(sender.sent.at(-1)!.text).toContain('Requested from Chrome on macOS, Lyon, FR, at');
-    const trusted = { authorization: `Bearer ${await login()}`, 'x-svc-service-token': await serviceToken(clock.now()), 'x-svc-client-ip': '203.0.113.8' };
+    const trusted = {
+      authorization: `Bearer ${await login()}`,
+      'x-svc-service-token': await serviceToken(clock.now()),
+      'x-svc-client-ip': '203.0.113.8',
+    };
     expect((await cfRequest('/magic-link', trusted, {})).status).toBe(200);
     await settle();
     expect(sender.sent.at(-1)!.text).not.toContain('Lyon');
@@ -289,11 +347,19 @@ describe('magic_link_confirmation config', () => {
     const admin = await signedIn(t, ['admin']);
     const read = await t.call('GET', '/system-config/admin', { token: admin.token });
     expect(read.body.magic_link_confirmation).toBe('number_match');
-    const bad = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { magic_link_confirmation: 'maybe' } });
+    const bad = await t.call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { magic_link_confirmation: 'maybe' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid_request');
-    const ok = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { magic_link_confirmation: 'same_device' } });
+    const ok = await t.call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { magic_link_confirmation: 'same_device' },
+    });
     expect(ok.status).toBe(200);
-    expect((await t.call('GET', '/system-config/admin', { token: admin.token })).body.magic_link_confirmation).toBe('same_device');
+    expect((await t.call('GET', '/system-config/admin', { token: admin.token })).body.magic_link_confirmation).toBe(
+      'same_device',
+    );
   });
 });

@@ -20,7 +20,11 @@ async function loginToken(t: TestApi, identifier: string) {
 }
 
 async function requestLink(t: TestApi, token: string) {
-  const res = await t.call('POST', '/magic-link', { token, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) });
+  const res = await t.call('POST', '/magic-link', {
+    token,
+    body: {},
+    headers: await externalDelivery(t.clock.now(), DEVICE),
+  });
   expect(res.status).toBe(200);
   return new URL(res.body.delivery.magicLinkUrl).searchParams.get('token')!;
 }
@@ -28,7 +32,9 @@ async function requestLink(t: TestApi, token: string) {
 describe('magic-link failures count toward lockout', () => {
   it('a used and an expired link each count; at maxFailures /login and the poll answer 423', async () => {
     // About lockout, not confirmation: the original flow (magic-link-confirmation.test.ts covers the modes).
-    const t = await makeApi({ env: { LOCKOUT_POLICY: '{"maxFailures":2}', DISABLE_AUTH_RATE_LIMITS: 'true', MAGIC_LINK_CONFIRMATION: 'none' } });
+    const t = await makeApi({
+      env: { LOCKOUT_POLICY: '{"maxFailures":2}', DISABLE_AUTH_RATE_LIMITS: 'true', MAGIC_LINK_CONFIRMATION: 'none' },
+    });
     const user = await createUser(t);
 
     const used = await requestLink(t, await loginToken(t, user.email));
@@ -51,7 +57,10 @@ describe('magic-link failures count toward lockout', () => {
     expect(login.body).toMatchObject({ error: 'account_locked', retryAfterSeconds: 900 });
     // /login refuses to mint a token now; a login token minted before the lock meets the poll's lock check.
     const minted = await mintLoginToken(t, user.id);
-    const poll = await t.call('POST', '/magic-link/check', { token: minted, headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...DEVICE } });
+    const poll = await t.call('POST', '/magic-link/check', {
+      token: minted,
+      headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...DEVICE },
+    });
     expect(poll.status).toBe(423);
     expect(poll.body.error).toBe('account_locked');
   });

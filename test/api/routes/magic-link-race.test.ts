@@ -25,11 +25,18 @@ describe('magic-link poll race over one database file', () => {
     const b = await makeApi({ env, client: await prepareClient(db.url) });
     const user = await createUser(a);
     const poll = async (t: TestApi, token: string) =>
-      t.call('POST', '/magic-link/check', { token, headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...DEVICE } });
+      t.call('POST', '/magic-link/check', {
+        token,
+        headers: { 'x-svc-service-token': await serviceToken(t.clock.now()), ...DEVICE },
+      });
 
     for (let round = 0; round < ROUNDS; round++) {
       const token = (await a.call('POST', '/login', { body: { identifier: user.email } })).body.token as string;
-      const req = await a.call('POST', '/magic-link', { token, body: {}, headers: await externalDelivery(a.clock.now(), DEVICE) });
+      const req = await a.call('POST', '/magic-link', {
+        token,
+        body: {},
+        headers: await externalDelivery(a.clock.now(), DEVICE),
+      });
       const raw = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token')!;
       expect((await b.call('POST', `/magic-link/verify/${raw}`)).status).toBe(200);
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => poll(i % 2 ? a : b, token)));

@@ -24,8 +24,15 @@ async function requestLink(t: TestApi, token: string, body: Record<string, unkno
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
 /** The link's page picks the number the asking tab shows (number_match, the default). */
-const confirm = (t: TestApi, req: { body: { delivery: { magicLinkUrl: string }; confirmationNumber: number } }, headers: Record<string, string> = {}) =>
-  t.call('POST', `/magic-link/verify/${tokenOf(req.body.delivery.magicLinkUrl)}`, { body: { number: req.body.confirmationNumber }, headers });
+const confirm = (
+  t: TestApi,
+  req: { body: { delivery: { magicLinkUrl: string }; confirmationNumber: number } },
+  headers: Record<string, string> = {},
+) =>
+  t.call('POST', `/magic-link/verify/${tokenOf(req.body.delivery.magicLinkUrl)}`, {
+    body: { number: req.body.confirmationNumber },
+    headers,
+  });
 
 describe('magic link', () => {
   it('request → verify (any device) → check from the same device issues a session once', async () => {
@@ -49,12 +56,20 @@ describe('magic link', () => {
     expect(pending.status).toBe(204);
     const verify = await confirm(t, req, await device(t, DEVICE_B));
     expect(verify.status).toBe(200);
-    expect(verify.body).toEqual({ message: 'Success', requestedBy: { browser: 'Unknown', os: 'Unknown', place: null, at: expect.any(String) } });
+    expect(verify.body).toEqual({
+      message: 'Success',
+      requestedBy: { browser: 'Unknown', os: 'Unknown', place: null, at: expect.any(String) },
+    });
     const other = await t.call('POST', '/magic-link/check', { token, headers: await device(t, DEVICE_B) });
     expect(other.status).toBe(204);
-    const otherUa = await t.call('POST', '/magic-link/check', { token, headers: await device(t, { ...DEVICE_A, 'x-svc-client-user-agent': 'Browser Z' }) });
+    const otherUa = await t.call('POST', '/magic-link/check', {
+      token,
+      headers: await device(t, { ...DEVICE_A, 'x-svc-client-user-agent': 'Browser Z' }),
+    });
     expect(otherUa.status).toBe(204);
-    expect(await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'magic_link_suspicious'))).toHaveLength(2);
+    expect(
+      await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'magic_link_suspicious')),
+    ).toHaveLength(2);
     const done = await t.call('POST', '/magic-link/check', { token, headers: await device(t, DEVICE_A) });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ message: 'Success', sub: user.id });
@@ -69,7 +84,9 @@ describe('magic link', () => {
     const req = await requestLink(t, token);
     expect((await confirm(t, req)).status).toBe(200);
     const headers = await device(t, DEVICE_A);
-    const results = await Promise.all(Array.from({ length: 10 }, () => t.call('POST', '/magic-link/check', { token, headers })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => t.call('POST', '/magic-link/check', { token, headers })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 204)).toHaveLength(9);
     expect(await t.api.deps.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
@@ -96,7 +113,9 @@ describe('magic link', () => {
 
     const failed = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'magic_link_failed'));
     expect(failed.map((e) => e.userId)).toEqual([user.id, user.id]);
-    expect(await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'magic_link_suspicious'))).toHaveLength(1);
+    expect(
+      await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'magic_link_suspicious')),
+    ).toHaveLength(1);
   });
 
   it('a new request expires the earlier link', async () => {
@@ -145,12 +164,22 @@ describe('magic link', () => {
     expect(Object.keys(unknown.body).sort()).toEqual(Object.keys(known.body).sort());
     expect(unknown.body.delivery).toBeNull();
     expect(await t.api.deps.db.select().from(magicLinkTokens)).toHaveLength(1);
-    const internal = await t.call('POST', '/magic-link', { token: decoyToken, body: {}, headers: await device(t, DEVICE_A) });
+    const internal = await t.call('POST', '/magic-link', {
+      token: decoyToken,
+      body: {},
+      headers: await device(t, DEVICE_A),
+    });
     expect(internal.status).toBe(200);
-    expect(internal.body).toEqual({ message: 'If an account exists, a login link has been sent.', confirmation: 'number_match', confirmationNumber: expect.any(Number) });
+    expect(internal.body).toEqual({
+      message: 'If an account exists, a login link has been sent.',
+      confirmation: 'number_match',
+      confirmationNumber: expect.any(Number),
+    });
     await settle();
     expect(sender.sent).toHaveLength(0);
-    expect((await t.call('POST', '/magic-link/check', { token: decoyToken, headers: await device(t, DEVICE_A) })).status).toBe(204);
+    expect(
+      (await t.call('POST', '/magic-link/check', { token: decoyToken, headers: await device(t, DEVICE_A) })).status,
+    ).toBe(204);
   });
 
   it('delivers through the sender without external mode and keeps the link out of the body and logs', async () => {
@@ -159,7 +188,11 @@ describe('magic link', () => {
     const user = await createUser(t);
     const token = await loginToken(t, user.email);
     const res = await t.call('POST', '/magic-link', { token, body: {}, headers: await device(t, DEVICE_A) });
-    expect(res.body).toEqual({ message: 'If an account exists, a login link has been sent.', confirmation: 'number_match', confirmationNumber: expect.any(Number) });
+    expect(res.body).toEqual({
+      message: 'If an account exists, a login link has been sent.',
+      confirmation: 'number_match',
+      confirmationNumber: expect.any(Number),
+    });
     await settle();
     expect(sender.sent).toHaveLength(1);
     const link = sender.sent[0]!.magicLinkUrl!;

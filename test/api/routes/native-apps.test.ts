@@ -31,7 +31,11 @@ const APPS = {
 const quiet = createLogger(() => {}, 'error');
 
 async function bootError(value: string): Promise<ConfigError> {
-  const err = await createAuthApi({ env: { ...baseEnv, NATIVE_APPS: value }, client: await prepareClient(), logger: quiet }).then(
+  const err = await createAuthApi({
+    env: { ...baseEnv, NATIVE_APPS: value },
+    client: await prepareClient(),
+    logger: quiet,
+  }).then(
     () => null,
     (e: unknown) => e,
   );
@@ -41,7 +45,9 @@ async function bootError(value: string): Promise<ConfigError> {
 
 describe('native_apps config', () => {
   it('defaults to no apps: the associations list only the web origins', async () => {
-    const t = await makeApi({ env: { ORIGINS: 'http://localhost:3000,https://shop.example/,android:apk-key-hash:abc' } });
+    const t = await makeApi({
+      env: { ORIGINS: 'http://localhost:3000,https://shop.example/,android:apk-key-hash:abc' },
+    });
     const res = await t.call('GET', '/system-config/associations');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
@@ -66,12 +72,38 @@ describe('native_apps config', () => {
   it.each([
     ['not json', 'not json'],
     ['an array', '[]'],
-    ['a 31-byte fingerprint', JSON.stringify({ android: [{ packageName: 'com.example.app', sha256CertFingerprints: [FINGERPRINT.slice(3)] }], apple: [] })],
-    ['a base64 fingerprint', JSON.stringify({ android: [{ packageName: 'com.example.app', sha256CertFingerprints: ['AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8'] }], apple: [] })],
-    ['no fingerprint', JSON.stringify({ android: [{ packageName: 'com.example.app', sha256CertFingerprints: [] }], apple: [] })],
-    ['a one-segment package', JSON.stringify({ android: [{ packageName: 'app', sha256CertFingerprints: [FINGERPRINT] }], apple: [] })],
+    [
+      'a 31-byte fingerprint',
+      JSON.stringify({
+        android: [{ packageName: 'com.example.app', sha256CertFingerprints: [FINGERPRINT.slice(3)] }],
+        apple: [],
+      }),
+    ],
+    [
+      'a base64 fingerprint',
+      JSON.stringify({
+        android: [
+          { packageName: 'com.example.app', sha256CertFingerprints: ['AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8'] },
+        ],
+        apple: [],
+      }),
+    ],
+    [
+      'no fingerprint',
+      JSON.stringify({ android: [{ packageName: 'com.example.app', sha256CertFingerprints: [] }], apple: [] }),
+    ],
+    [
+      'a one-segment package',
+      JSON.stringify({ android: [{ packageName: 'app', sha256CertFingerprints: [FINGERPRINT] }], apple: [] }),
+    ],
     ['a short team id', JSON.stringify({ android: [], apple: [{ teamId: 'ABC', bundleId: 'com.example.app' }] })],
-    ['an applinks path without /', JSON.stringify({ android: [], apple: [{ teamId: 'ABCDE12345', bundleId: 'com.example.app', applinksPaths: ['auth/*'] }] })],
+    [
+      'an applinks path without /',
+      JSON.stringify({
+        android: [],
+        apple: [{ teamId: 'ABCDE12345', bundleId: 'com.example.app', applinksPaths: ['auth/*'] }],
+      }),
+    ],
     ['an unknown field', JSON.stringify({ android: [], apple: [], windows: [] })],
   ])('refuses a malformed NATIVE_APPS seed (%s) at boot in one line naming the key', async (_label, value) => {
     const err = await bootError(value);
@@ -86,11 +118,16 @@ describe('native_apps config', () => {
     const res = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { native_apps: APPS } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, updatedKeys: ['native_apps'] });
-    expect((await t.call('GET', '/system-config/associations')).body.android).toEqual([{ packageName: 'com.example.app', sha256CertFingerprints: [FINGERPRINT] }]);
+    expect((await t.call('GET', '/system-config/associations')).body.android).toEqual([
+      { packageName: 'com.example.app', sha256CertFingerprints: [FINGERPRINT] },
+    ]);
   });
 
   it.each([
-    ['a bad fingerprint', { android: [{ packageName: 'com.example.app', sha256CertFingerprints: ['AB:CD'] }], apple: [] }],
+    [
+      'a bad fingerprint',
+      { android: [{ packageName: 'com.example.app', sha256CertFingerprints: ['AB:CD'] }], apple: [] },
+    ],
     ['a duplicate package', { android: [APPS.android[0], APPS.android[0]], apple: [] }],
     ['a missing list', { android: [] }],
     ['a lower-case team id', { android: [], apple: [{ teamId: 'abcde12345', bundleId: 'com.example.app' }] }],
@@ -98,7 +135,10 @@ describe('native_apps config', () => {
     const t = await makeApi({ env: { NATIVE_APPS: JSON.stringify(APPS) } });
     const admin = await signedIn(t, ['admin:write']);
     const before = await t.api.deps.db.select().from(systemConfig).where(eq(systemConfig.key, 'native_apps'));
-    const res = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { native_apps: value, app_name: 'Changed' } });
+    const res = await t.call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { native_apps: value, app_name: 'Changed' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
     expect(res.body.details.issues[0].path[0]).toBe('native_apps');
@@ -124,14 +164,26 @@ describe('WebAuthn origins derived from native_apps', () => {
     const t = await makeApi({ env: { NATIVE_APPS: JSON.stringify(APPS) } });
     const user = await createUser(t);
     const { token } = await signIn(t, user);
-    const foreignOrigin = `android:apk-key-hash:${btoa(String.fromCharCode(...OTHER_FINGERPRINT.split(':').map((h) => parseInt(h, 16)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+    const foreignOrigin = `android:apk-key-hash:${btoa(
+      String.fromCharCode(...OTHER_FINGERPRINT.split(':').map((h) => parseInt(h, 16))),
+    )
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '')}`;
     const foreign = await SoftwareAuthenticator.create({ origin: foreignOrigin });
     expect((await registerPasskey(t, token, { authenticator: foreign })).finish.status).toBe(403);
 
     const android = await SoftwareAuthenticator.create({ origin: APK_ORIGIN });
     expect((await registerPasskey(t, token, { authenticator: android })).finish.status).toBe(200);
     const admin = await signedIn(t, ['admin:write']);
-    expect((await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { native_apps: { android: [], apple: [] } } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PATCH', '/system-config/admin', {
+          token: admin.token,
+          body: { native_apps: { android: [], apple: [] } },
+        })
+      ).status,
+    ).toBe(200);
     const login = await assertWith(t, '/webauthn/login', await loginToken(t, user.id), android);
     expect(login.finish.status).toBe(401);
   });
@@ -151,7 +203,9 @@ describe('WebAuthn related origins (L3 §5.11)', () => {
     const refused = await registerPasskey(t, token, { authenticator: outsider });
     expect(refused.finish.status).toBe(403);
     expect(refused.finish.body.error).toBe('webauthn_registration_failed');
-    const login = await assertWith(t, '/webauthn/login', await loginToken(t, user.id), related, { origin: 'https://shop.example.evil' });
+    const login = await assertWith(t, '/webauthn/login', await loginToken(t, user.id), related, {
+      origin: 'https://shop.example.evil',
+    });
     expect(login.finish.status).toBe(401);
     expect(login.finish.body.error).toBe('authentication_failed');
   });
@@ -161,7 +215,10 @@ describe('native_apps stored row', () => {
   it('refuses to boot on an invalid stored value, in one line naming the key', async () => {
     const client = await prepareClient();
     const first = await createAuthApi({ env: baseEnv, client, logger: quiet });
-    await first.deps.db.update(systemConfig).set({ value: { android: [{ packageName: 'x', sha256CertFingerprints: [] }], apple: [] } }).where(eq(systemConfig.key, 'native_apps'));
+    await first.deps.db
+      .update(systemConfig)
+      .set({ value: { android: [{ packageName: 'x', sha256CertFingerprints: [] }], apple: [] } })
+      .where(eq(systemConfig.key, 'native_apps'));
     const err = await createAuthApi({ env: baseEnv, client, logger: quiet }).then(
       () => null,
       (e: unknown) => e,

@@ -22,7 +22,9 @@ const published: JWK[] = [];
 beforeAll(async () => {
   op = await startOidcProvider({ redirectUris: PROVIDER_REDIRECTS, idTokenClaims: true });
   op.setAccount('jwks-user', { email: 'jwks.user@example.com', email_verified: true });
-  const discovery = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
+  const discovery = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as {
+    jwks_uri: string;
+  };
   relay = createServer((_req, res) => {
     fetches++;
     void fetch(discovery.jwks_uri)
@@ -60,7 +62,9 @@ describe('provider JWKS for ID-token sign-in', () => {
 
     for (let i = 0; i < 3; i++) {
       const nonce = newRawNonce();
-      expect((await signIn({ idToken: await issueIdToken(op, { accountId: 'jwks-user', nonce }), nonce })).status).toBe(200);
+      expect((await signIn({ idToken: await issueIdToken(op, { accountId: 'jwks-user', nonce }), nonce })).status).toBe(
+        200,
+      );
     }
     expect(fetches).toBe(1);
 

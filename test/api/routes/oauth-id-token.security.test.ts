@@ -28,7 +28,8 @@ afterAll(async () => {
   await op?.close();
 });
 
-const api = () => makeOAuthApi(op, { providers: [providerConfig(op, { issuer: op.issuer, nativeClientIds: [NATIVE_APP] })] });
+const api = () =>
+  makeOAuthApi(op, { providers: [providerConfig(op, { issuer: op.issuer, nativeClientIds: [NATIVE_APP] })] });
 const signIn = (t: TestApi, body: unknown) => t.call('POST', '/oauth/testop/id-token', { body });
 
 /** A real token's claims with `over` applied, signed with the provider's published key. */
@@ -36,7 +37,9 @@ async function providerSigned(over: JWTPayload) {
   const nonce = newRawNonce();
   const claims = decodeJwt(await issueIdToken(op, { accountId: 'sec-user', nonce }));
   const key = await importJWK(jwks.keys[0]!, 'RS256');
-  const idToken = await new SignJWT({ ...claims, ...over }).setProtectedHeader({ alg: 'RS256', kid: 'op-sec-key' }).sign(key);
+  const idToken = await new SignJWT({ ...claims, ...over })
+    .setProtectedHeader({ alg: 'RS256', kid: 'op-sec-key' })
+    .sign(key);
   return { idToken, nonce };
 }
 
@@ -68,7 +71,9 @@ describe('ID-token sign-in: security rules', () => {
     const good = await providerSigned({});
     const forged = await providerSigned({ aud: 'another-app' });
     expect((await signIn(t, { idToken: forged.idToken, nonce: good.nonce })).status).toBe(401);
-    expect((await signIn(t, { idToken: (await providerSigned({})).idToken, nonce: good.nonce })).body.error).toBe('id_token_nonce_mismatch');
+    expect((await signIn(t, { idToken: (await providerSigned({})).idToken, nonce: good.nonce })).body.error).toBe(
+      'id_token_nonce_mismatch',
+    );
     expect((await signIn(t, good)).status).toBe(200);
   });
 
@@ -89,7 +94,10 @@ describe('ID-token sign-in: security rules', () => {
     const res = await signIn(t, { idToken: await issueIdToken(op, { accountId: 'unverified-user', nonce }), nonce });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'oauth_email_not_verified', code: 'oauth_email_not_verified' });
-    const identities = await t.client.execute({ sql: 'SELECT COUNT(*) AS n FROM oauth_identities WHERE user_id = ?', args: [local.id] });
+    const identities = await t.client.execute({
+      sql: 'SELECT COUNT(*) AS n FROM oauth_identities WHERE user_id = ?',
+      args: [local.id],
+    });
     expect(Number(identities.rows[0]!.n)).toBe(0);
   });
 });

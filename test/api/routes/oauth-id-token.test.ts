@@ -26,14 +26,20 @@ beforeAll(async () => {
   ];
   op = await startOidcProvider({ redirectUris: PROVIDER_REDIRECTS, extraClients: clients, jwks, idTokenClaims: true });
   // Another issuer signing with the very same keys: only the `iss` check tells its tokens apart.
-  foreign = await startOidcProvider({ redirectUris: PROVIDER_REDIRECTS, extraClients: clients, jwks, idTokenClaims: true });
+  foreign = await startOidcProvider({
+    redirectUris: PROVIDER_REDIRECTS,
+    extraClients: clients,
+    jwks,
+    idTokenClaims: true,
+  });
 });
 afterAll(async () => {
   await op?.close();
   await foreign?.close();
 });
 
-const api = (over: Record<string, unknown> = {}) => makeOAuthApi(op, { providers: [providerConfig(op, { issuer: op.issuer, nativeClientIds: [NATIVE_APP], ...over })] });
+const api = (over: Record<string, unknown> = {}) =>
+  makeOAuthApi(op, { providers: [providerConfig(op, { issuer: op.issuer, nativeClientIds: [NATIVE_APP], ...over })] });
 
 let n = 0;
 function account(email = `native${++n}.${Math.random().toString(36).slice(2, 8)}@example.com`) {
@@ -43,10 +49,13 @@ function account(email = `native${++n}.${Math.random().toString(36).slice(2, 8)}
   return { id, email };
 }
 
-const signIn = (t: TestApi, body: unknown, providerId = 'testop') => t.call('POST', `/oauth/${providerId}/id-token`, { body });
+const signIn = (t: TestApi, body: unknown, providerId = 'testop') =>
+  t.call('POST', `/oauth/${providerId}/id-token`, { body });
 
 async function failedReasons(t: TestApi): Promise<string[]> {
-  const rows = await t.client.execute("SELECT metadata FROM auth_events WHERE type = 'oauth_login_failed' ORDER BY created_at");
+  const rows = await t.client.execute(
+    "SELECT metadata FROM auth_events WHERE type = 'oauth_login_failed' ORDER BY created_at",
+  );
   return rows.rows.map((r) => JSON.parse(String(r.metadata)).reason);
 }
 
@@ -58,7 +67,13 @@ describe('POST /oauth/:providerId/id-token — valid tokens', () => {
     const idToken = await issueIdToken(op, { accountId: a.id, nonce });
     const res = await signIn(t, { idToken, nonce });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ message: 'Success', email: a.email, token: expect.any(String), refreshToken: expect.any(String), ttl: 900 });
+    expect(res.body).toMatchObject({
+      message: 'Success',
+      email: a.email,
+      token: expect.any(String),
+      refreshToken: expect.any(String),
+      ttl: 900,
+    });
     const me = await t.call('GET', '/users/me', { token: res.body.token });
     expect(me.status).toBe(200);
     expect(me.body.user ?? me.body).toMatchObject({ email: a.email });
@@ -81,7 +96,12 @@ describe('POST /oauth/:providerId/id-token — valid tokens', () => {
     const t = await api();
     const a = account();
     const nonce = newRawNonce();
-    const idToken = await issueIdToken(op, { accountId: a.id, nonce, clientId: NATIVE_APP, clientSecret: 'native-app-secret-0123456789abcdef' });
+    const idToken = await issueIdToken(op, {
+      accountId: a.id,
+      nonce,
+      clientId: NATIVE_APP,
+      clientSecret: 'native-app-secret-0123456789abcdef',
+    });
     expect(decodeJwt(idToken).aud).toBe(NATIVE_APP);
     expect((await signIn(t, { idToken, nonce })).status).toBe(200);
   });
@@ -109,8 +129,18 @@ describe('POST /oauth/:providerId/id-token — valid tokens', () => {
     nonce = newRawNonce();
     const second = await signIn(t, { idToken: await issueIdToken(op, { accountId: a.id, nonce }), nonce });
     expect(second.status).toBe(200);
-    expect(second.body).toEqual({ message: 'MFA required', mfaRequired: true, mfaMethods: ['totp'], sub: first.body.sub, token: expect.any(String), ttl: 300 });
-    const done = await t.call('POST', '/totp/verify-login', { token: second.body.token, body: { code: codeAt(secret, t.clock.now()) } });
+    expect(second.body).toEqual({
+      message: 'MFA required',
+      mfaRequired: true,
+      mfaMethods: ['totp'],
+      sub: first.body.sub,
+      token: expect.any(String),
+      ttl: 300,
+    });
+    const done = await t.call('POST', '/totp/verify-login', {
+      token: second.body.token,
+      body: { code: codeAt(secret, t.clock.now()) },
+    });
     expect(done.status).toBe(200);
     expect(done.body.sub).toBe(first.body.sub);
   });
@@ -133,7 +163,12 @@ describe('POST /oauth/:providerId/id-token — refused tokens (401, no session)'
     const t = await api();
     const a = account();
     const nonce = newRawNonce();
-    const idToken = await issueIdToken(op, { accountId: a.id, nonce, clientId: STRANGER_APP, clientSecret: 'stranger-secret-0123456789abcdef' });
+    const idToken = await issueIdToken(op, {
+      accountId: a.id,
+      nonce,
+      clientId: STRANGER_APP,
+      clientSecret: 'stranger-secret-0123456789abcdef',
+    });
     const res = await signIn(t, { idToken, nonce });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'id_token_invalid', message: 'Invalid ID token' });
@@ -216,7 +251,9 @@ describe('POST /oauth/:providerId/id-token — refused tokens (401, no session)'
     const nonce = newRawNonce();
     const claims = decodeJwt(await issueIdToken(op, { accountId: a.id, nonce }));
     const { privateKey } = await generateKeyPair('RS256');
-    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'not-published' }).sign(privateKey);
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'not-published' })
+      .sign(privateKey);
     const res = await signIn(t, { idToken: forged, nonce });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('id_token_invalid');
@@ -241,7 +278,9 @@ describe('POST /oauth/:providerId/id-token — bad input', () => {
   it('answers a string that is not a JWT with 401 id_token_invalid', async () => {
     const t = await api();
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-    const hs256 = await new SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'HS256', kid: 'op-key-1' }).sign(new TextEncoder().encode('k'.repeat(32)));
+    const hs256 = await new SignJWT({ sub: 'x' })
+      .setProtectedHeader({ alg: 'HS256', kid: 'op-key-1' })
+      .sign(new TextEncoder().encode('k'.repeat(32)));
     const malformed = [
       'not-a-jwt',
       'a.b.c',
@@ -261,7 +300,13 @@ describe('POST /oauth/:providerId/id-token — bad input', () => {
 
   it('answers an oversize token, a missing or short nonce and wrong types with 400 invalid_request', async () => {
     const t = await api();
-    for (const body of [{ idToken: 'x'.repeat(16_385), nonce: newRawNonce() }, { idToken: 'a.b.c' }, { idToken: 'a.b.c', nonce: 'short' }, { idToken: 42, nonce: newRawNonce() }, []]) {
+    for (const body of [
+      { idToken: 'x'.repeat(16_385), nonce: newRawNonce() },
+      { idToken: 'a.b.c' },
+      { idToken: 'a.b.c', nonce: 'short' },
+      { idToken: 42, nonce: newRawNonce() },
+      [],
+    ]) {
       const res = await signIn(t, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_request');

@@ -29,7 +29,9 @@ async function attackerFlow(t: TestApi) {
 }
 
 const failureReasons = async (t: TestApi) =>
-  (await t.api.deps.db.select().from(authEvents)).filter((e) => e.type === 'oauth_login_failed').map((e) => (e.metadata as { reason: string }).reason);
+  (await t.api.deps.db.select().from(authEvents))
+    .filter((e) => e.type === 'oauth_login_failed')
+    .map((e) => (e.metadata as { reason: string }).reason);
 
 describe('OAuth start: flow binding', () => {
   it('returns a fresh 32-byte base64url binding whose SHA-256 the signed state carries; the binding itself is in neither state nor URL', async () => {
@@ -71,8 +73,16 @@ describe('OAuth callback: flow binding', () => {
     // The victim's browser holds the binding of a flow it started itself (or any other binding).
     const victimStart = await t.call('POST', '/oauth/testop/start', { body: {} });
     const before = oidc.op.tokenRequests();
-    for (const binding of [victimStart.body.binding, toBase64Url(new Uint8Array(32)), '', 'x'.repeat(43), `${attacker.binding}x`]) {
-      const res = await t.call('POST', '/oauth/testop/callback', { body: { code: attacker.code, state: attacker.state, binding } });
+    for (const binding of [
+      victimStart.body.binding,
+      toBase64Url(new Uint8Array(32)),
+      '',
+      'x'.repeat(43),
+      `${attacker.binding}x`,
+    ]) {
+      const res = await t.call('POST', '/oauth/testop/callback', {
+        body: { code: attacker.code, state: attacker.state, binding },
+      });
       expect(res.status, binding).toBe(400);
       expect(res.body).toEqual(INVALID_STATE);
     }
@@ -80,12 +90,22 @@ describe('OAuth callback: flow binding', () => {
     expect(await t.api.deps.db.select().from(sessions)).toHaveLength(0);
     expect(await t.api.deps.db.select().from(oauthConsumedStates)).toHaveLength(0);
     // An empty binding counts as none.
-    expect(await failureReasons(t)).toEqual(['binding_mismatch', 'binding_mismatch', 'binding_missing', 'binding_mismatch', 'binding_mismatch']);
+    expect(await failureReasons(t)).toEqual([
+      'binding_mismatch',
+      'binding_mismatch',
+      'binding_missing',
+      'binding_mismatch',
+      'binding_mismatch',
+    ]);
     // Its initiator still completes the flow (a foreign caller cannot burn it), once.
-    const own = await t.call('POST', '/oauth/testop/callback', { body: { code: attacker.code, state: attacker.state, binding: attacker.binding } });
+    const own = await t.call('POST', '/oauth/testop/callback', {
+      body: { code: attacker.code, state: attacker.state, binding: attacker.binding },
+    });
     expect(own.status).toBe(200);
     expect(oidc.op.tokenRequests()).toBe(before + 1);
-    const replay = await t.call('POST', '/oauth/testop/callback', { body: { code: attacker.code, state: attacker.state, binding: attacker.binding } });
+    const replay = await t.call('POST', '/oauth/testop/callback', {
+      body: { code: attacker.code, state: attacker.state, binding: attacker.binding },
+    });
     expect(replay.body).toEqual(INVALID_STATE);
   });
 

@@ -83,7 +83,16 @@ async function setup(env: Record<string, string> = {}, providers: unknown[] = [p
   return { t, writer };
 }
 
-const FORBIDDEN = ['API_SERVICE_TOKEN', 'SVC_JWKS_KEY_x_PRIVATE', 'SVC_JWKS_KEY_MAIN_PRIVATE', 'REFRESH_TOKEN_LOOKUP_SECRET', 'DATABASE_AUTH_TOKEN', 'OAUTH_STATE_SECRET', 'EVIL_SECRET', 'GITHUB_TOKEN'];
+const FORBIDDEN = [
+  'API_SERVICE_TOKEN',
+  'SVC_JWKS_KEY_x_PRIVATE',
+  'SVC_JWKS_KEY_MAIN_PRIVATE',
+  'REFRESH_TOKEN_LOOKUP_SECRET',
+  'DATABASE_AUTH_TOKEN',
+  'OAUTH_STATE_SECRET',
+  'EVIL_SECRET',
+  'GITHUB_TOKEN',
+];
 const BASE = '/system-config/oauth-providers';
 
 function expectRefused(res: { status: number; body: any }) {
@@ -113,13 +122,19 @@ describe('clientSecretEnv: create and PATCH', () => {
 
   it('PATCH /system-config/admin refuses a provider naming a service secret', async () => {
     const { t, writer } = await setup({}, []);
-    const res = await t.call('PATCH', '/system-config/admin', { token: writer.token, body: { oauth_providers: [provider({ clientSecretEnv: 'API_SERVICE_TOKEN' })] } });
+    const res = await t.call('PATCH', '/system-config/admin', {
+      token: writer.token,
+      body: { oauth_providers: [provider({ clientSecretEnv: 'API_SERVICE_TOKEN' })] },
+    });
     expectRefused(res);
   });
 
   it('accepts a *_CLIENT_SECRET name', async () => {
     const { t, writer } = await setup({}, []);
-    const res = await t.call('POST', BASE, { token: writer.token, body: provider({ clientSecretEnv: 'GITHUB_CLIENT_SECRET' }) });
+    const res = await t.call('POST', BASE, {
+      token: writer.token,
+      body: provider({ clientSecretEnv: 'GITHUB_CLIENT_SECRET' }),
+    });
     expect(res.status).toBe(201);
   });
 });
@@ -127,17 +142,39 @@ describe('clientSecretEnv: create and PATCH', () => {
 describe('OAUTH_CLIENT_SECRET_ENVS (operator allowlist)', () => {
   it('permits an extra non-service name, and nothing else', async () => {
     const { t, writer } = await setup({ OAUTH_CLIENT_SECRET_ENVS: 'LEGACY_GH_SECRET, OTHER_ONE' }, []);
-    expect((await t.call('POST', BASE, { token: writer.token, body: provider({ id: 'gh', clientSecretEnv: 'LEGACY_GH_SECRET' }) })).status).toBe(201);
-    expectRefused(await t.call('POST', BASE, { token: writer.token, body: provider({ id: 'gh2', clientSecretEnv: 'UNLISTED_SECRET' }) }));
+    expect(
+      (
+        await t.call('POST', BASE, {
+          token: writer.token,
+          body: provider({ id: 'gh', clientSecretEnv: 'LEGACY_GH_SECRET' }),
+        })
+      ).status,
+    ).toBe(201);
+    expectRefused(
+      await t.call('POST', BASE, {
+        token: writer.token,
+        body: provider({ id: 'gh2', clientSecretEnv: 'UNLISTED_SECRET' }),
+      }),
+    );
   });
 
   it('can never permit a service name: the API refuses to start', async () => {
-    for (const name of ['API_SERVICE_TOKEN', 'SVC_JWKS_KEY_x_PRIVATE', 'DATABASE_AUTH_TOKEN', 'REFRESH_TOKEN_LOOKUP_SECRET']) {
-      await expect(setup({ OAUTH_CLIENT_SECRET_ENVS: `OK_ONE,${name}` }, [])).rejects.toThrow(/OAUTH_CLIENT_SECRET_ENVS/);
+    for (const name of [
+      'API_SERVICE_TOKEN',
+      'SVC_JWKS_KEY_x_PRIVATE',
+      'DATABASE_AUTH_TOKEN',
+      'REFRESH_TOKEN_LOOKUP_SECRET',
+    ]) {
+      await expect(setup({ OAUTH_CLIENT_SECRET_ENVS: `OK_ONE,${name}` }, [])).rejects.toThrow(
+        /OAUTH_CLIENT_SECRET_ENVS/,
+      );
     }
     // Even handed straight to the rule, the allowlist does not override the deny list.
     expect(clientSecretEnvProblem('API_SERVICE_TOKEN', ['API_SERVICE_TOKEN'])).not.toBeNull();
-    expect(oauthProviderSchema(false, ['API_SERVICE_TOKEN']).safeParse(provider({ clientSecretEnv: 'API_SERVICE_TOKEN' })).success).toBe(false);
+    expect(
+      oauthProviderSchema(false, ['API_SERVICE_TOKEN']).safeParse(provider({ clientSecretEnv: 'API_SERVICE_TOKEN' }))
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -159,13 +196,22 @@ describe('clientSecretEnv at boot and at use: nothing is ever sent', () => {
     'a row rewritten in the database to %s after start: the callback fails and sends nothing',
     async (name) => {
       const { t } = await setup();
-      const start = await t.call('POST', '/oauth/evil/start', { body: { redirectUri: 'http://localhost:3000/oauth/callback' } });
+      const start = await t.call('POST', '/oauth/evil/start', {
+        body: { redirectUri: 'http://localhost:3000/oauth/callback' },
+      });
       expect(start.status).toBe(200);
       const state = new URL(start.body.authorizationUrl).searchParams.get('state')!;
       // Bypass every validation: the stored row now names a service secret.
-      await writeConfigKeys(t.api.deps.db, { oauth_providers: [provider({ clientSecretEnv: name })] }, null, t.api.deps.clock);
+      await writeConfigKeys(
+        t.api.deps.db,
+        { oauth_providers: [provider({ clientSecretEnv: name })] },
+        null,
+        t.api.deps.clock,
+      );
       t.api.deps.config.invalidate();
-      const callback = await t.call('POST', '/oauth/evil/callback', { body: { code: 'the-code', state, binding: start.body.binding } });
+      const callback = await t.call('POST', '/oauth/evil/callback', {
+        body: { code: 'the-code', state, binding: start.body.binding },
+      });
       expect([400, 404]).toContain(callback.status);
       expect(received).toEqual([]);
     },
@@ -173,17 +219,40 @@ describe('clientSecretEnv at boot and at use: nothing is ever sent', () => {
 
   it('the token exchange itself refuses a disallowed name handed to it (oauth_login_failed, nothing sent)', async () => {
     const { t } = await setup();
-    for (const name of ['API_SERVICE_TOKEN', 'SVC_JWKS_KEY_x_PRIVATE', 'DATABASE_AUTH_TOKEN', 'REFRESH_TOKEN_LOOKUP_SECRET', 'UNLISTED_SECRET']) {
+    for (const name of [
+      'API_SERVICE_TOKEN',
+      'SVC_JWKS_KEY_x_PRIVATE',
+      'DATABASE_AUTH_TOKEN',
+      'REFRESH_TOKEN_LOOKUP_SECRET',
+      'UNLISTED_SECRET',
+    ]) {
       const start = await t.call('POST', '/oauth/evil/start', { body: {} });
       const state = new URL(start.body.authorizationUrl).searchParams.get('state')!;
       // A provider object that never went through the schema (as a future code path might pass one).
       const forged = { ...oauthProviderSchema(false).parse(provider()), clientSecretEnv: name };
-      const client = { ip: '127.0.0.1', ipKey: '127.0.0.1', userAgent: 'test', trusted: false, externalDelivery: false, startedAtMs: Date.now() };
-      await expect(completeOAuthLogin(t.api.deps, { provider: forged, code: 'the-code', state, binding: start.body.binding, client })).rejects.toMatchObject({ code: 'oauth_login_failed' });
+      const client = {
+        ip: '127.0.0.1',
+        ipKey: '127.0.0.1',
+        userAgent: 'test',
+        trusted: false,
+        externalDelivery: false,
+        startedAtMs: Date.now(),
+      };
+      await expect(
+        completeOAuthLogin(t.api.deps, {
+          provider: forged,
+          code: 'the-code',
+          state,
+          binding: start.body.binding,
+          client,
+        }),
+      ).rejects.toMatchObject({ code: 'oauth_login_failed' });
     }
     expect(received).toEqual([]);
     const failed = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'oauth_login_failed'));
-    expect(failed.map((e) => (e.metadata as { reason: string }).reason)).toEqual(Array(5).fill('client_secret_env_refused'));
+    expect(failed.map((e) => (e.metadata as { reason: string }).reason)).toEqual(
+      Array(5).fill('client_secret_env_refused'),
+    );
     for (const v of SERVICE_VALUES) expect(JSON.stringify(failed) + JSON.stringify(t.logs)).not.toContain(v);
   });
 
@@ -191,7 +260,9 @@ describe('clientSecretEnv at boot and at use: nothing is ever sent', () => {
     const { t } = await setup();
     const start = await t.call('POST', '/oauth/evil/start', { body: {} });
     const state = new URL(start.body.authorizationUrl).searchParams.get('state')!;
-    const callback = await t.call('POST', '/oauth/evil/callback', { body: { code: 'the-code', state, binding: start.body.binding } });
+    const callback = await t.call('POST', '/oauth/evil/callback', {
+      body: { code: 'the-code', state, binding: start.body.binding },
+    });
     expect(callback.body.error).toBe('oauth_login_failed');
     expect(received).toHaveLength(1);
     expect(received[0]).toContain(`client_secret=${PROVIDER_SECRET}`);
@@ -207,7 +278,10 @@ describe('the deny list covers every env name the service reads', () => {
       if (statSync(join(root, p)).isDirectory()) return f === 'node_modules' ? [] : files(p);
       return /\.(ts|mjs)$/.test(f) && !f.endsWith('.generated.ts') ? [p] : [];
     });
-  /** Env reads as this codebase writes them: `str(env, 'X')`, `env['X']`, `env.X`, `process.env.X`, `ConfigError('X'`, `[ 'X', parser ]` seeds. */
+  /**
+   * Env reads as this codebase writes them: `str(env, 'X')`, `env['X']`,
+   * `env.X`, `process.env.X`, `ConfigError('X'`, `[ 'X', parser ]` seeds.
+   */
   const READS = [
     /\b(?:str|secret|optionalSecret|millis|list)\(\s*(?:env,\s*)?'([A-Z][A-Z0-9_]+)'/g,
     /\benv(?:\.raw)?\[\s*['"]([A-Z][A-Z0-9_]+)['"]\s*\]/g,
@@ -225,12 +299,26 @@ describe('the deny list covers every env name the service reads', () => {
   }
   // The documented ones too: every env table of docs/configuration.md and every line of .env.example.
   const config = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
-  for (const m of config.matchAll(/^\| `([A-Z][A-Z0-9_]+)`(?:, `([A-Z][A-Z0-9_]+)`)*/gm)) for (const n of m.slice(1)) if (n) found.add(n);
-  for (const m of readFileSync(join(root, '.env.example'), 'utf8').matchAll(/^#?\s?([A-Z][A-Z0-9_]+)=/gm)) found.add(m[1]!);
+  for (const m of config.matchAll(/^\| `([A-Z][A-Z0-9_]+)`(?:, `([A-Z][A-Z0-9_]+)`)*/gm))
+    for (const n of m.slice(1)) if (n) found.add(n);
+  for (const m of readFileSync(join(root, '.env.example'), 'utf8').matchAll(/^#?\s?([A-Z][A-Z0-9_]+)=/gm))
+    found.add(m[1]!);
   const providerSecrets = [...found].filter((n) => /_CLIENT_SECRET$/.test(n) && !isServiceEnvName(n));
 
   it('finds the env readers (the scan is not silently empty)', () => {
-    for (const n of ['ISSUER', 'API_SERVICE_TOKEN', 'OAUTH_STATE_SECRET', 'REFRESH_TOKEN_LOOKUP_SECRET', 'TOTP_SECRET_ENCRYPTION_KEY', 'DECOY_SUBJECT_SECRET', 'DATABASE_AUTH_TOKEN', 'COOKIE_SECRET', 'DELIVERY_WEBHOOK_SECRET', 'OAUTH_PROVIDERS', 'SVC_JWKS_PUBLIC_KEYS']) {
+    for (const n of [
+      'ISSUER',
+      'API_SERVICE_TOKEN',
+      'OAUTH_STATE_SECRET',
+      'REFRESH_TOKEN_LOOKUP_SECRET',
+      'TOTP_SECRET_ENCRYPTION_KEY',
+      'DECOY_SUBJECT_SECRET',
+      'DATABASE_AUTH_TOKEN',
+      'COOKIE_SECRET',
+      'DELIVERY_WEBHOOK_SECRET',
+      'OAUTH_PROVIDERS',
+      'SVC_JWKS_PUBLIC_KEYS',
+    ]) {
       expect(found).toContain(n);
     }
   });
@@ -242,7 +330,15 @@ describe('the deny list covers every env name the service reads', () => {
   });
 
   it('denies the families named by the rule', () => {
-    for (const n of ['SVC_JWKS_KEY_abc_PRIVATE', 'SVC_ANYTHING', 'DATABASE_PASSWORD', 'MY_SIGNING_PRIVATE_KEY', 'X_PRIVATE', 'SVC_GITHUB_CLIENT_SECRET', 'DATABASE_CLIENT_SECRET']) {
+    for (const n of [
+      'SVC_JWKS_KEY_abc_PRIVATE',
+      'SVC_ANYTHING',
+      'DATABASE_PASSWORD',
+      'MY_SIGNING_PRIVATE_KEY',
+      'X_PRIVATE',
+      'SVC_GITHUB_CLIENT_SECRET',
+      'DATABASE_CLIENT_SECRET',
+    ]) {
       expect(isServiceEnvName(n)).toBe(true);
       expect(clientSecretEnvProblem(n, [n])).not.toBeNull();
     }
@@ -252,4 +348,3 @@ describe('the deny list covers every env name the service reads', () => {
     expect(clientSecretEnvProblem(`${'A'.repeat(122)}_CLIENT_SECRET`, [])).not.toBeNull();
   });
 });
-

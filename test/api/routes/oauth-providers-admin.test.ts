@@ -10,7 +10,11 @@ const provider = staticProvider;
 
 async function setup(providers: unknown[] = [provider()]) {
   const t = await makeApi({
-    env: { LOGIN_METHODS: 'passkey,oauth', OAUTH_PROVIDERS: JSON.stringify(providers), ACME_CLIENT_SECRET: SECRET_VALUE },
+    env: {
+      LOGIN_METHODS: 'passkey,oauth',
+      OAUTH_PROVIDERS: JSON.stringify(providers),
+      ACME_CLIENT_SECRET: SECRET_VALUE,
+    },
   });
   const reader = await signedIn(t, ['admin:read']);
   const writer = await signedIn(t, ['admin:write']);
@@ -26,7 +30,13 @@ describe('/system-config/oauth-providers', () => {
     const res = await t.call('GET', BASE, { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.body.providers).toHaveLength(2);
-    expect(res.body.providers[0]).toMatchObject({ id: 'acme', clientSecretEnv: 'ACME_CLIENT_SECRET', secretConfigured: true, enabled: true, accountLinking: 'email' });
+    expect(res.body.providers[0]).toMatchObject({
+      id: 'acme',
+      clientSecretEnv: 'ACME_CLIENT_SECRET',
+      secretConfigured: true,
+      enabled: true,
+      accountLinking: 'email',
+    });
     expect(res.body.providers[1]).toMatchObject({ id: 'other', secretConfigured: false });
     expect(JSON.stringify(res.body)).not.toContain(SECRET_VALUE);
     // Nor does the full config view (the key stores the env variable's name only).
@@ -57,11 +67,23 @@ describe('/system-config/oauth-providers', () => {
     const { t, writer } = await setup([]);
     const res = await t.call('POST', BASE, { token: writer.token, body: provider({ id: 'new-idp', name: 'New' }) });
     expect(res.status).toBe(201);
-    expect(res.body.provider).toMatchObject({ id: 'new-idp', enabled: true, allowSignup: true, subjectJsonPath: 'sub', secretConfigured: true });
+    expect(res.body.provider).toMatchObject({
+      id: 'new-idp',
+      enabled: true,
+      allowSignup: true,
+      subjectJsonPath: 'sub',
+      secretConfigured: true,
+    });
     expect(JSON.stringify(res.body)).not.toContain(SECRET_VALUE);
-    expect((await t.call('GET', '/oauth/providers')).body.providers).toEqual([{ id: 'new-idp', name: 'New', scopes: ['openid', 'email'] }]);
+    expect((await t.call('GET', '/oauth/providers')).body.providers).toEqual([
+      { id: 'new-idp', name: 'New', scopes: ['openid', 'email'] },
+    ]);
     const [event] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'system_config_updated'));
-    expect(event!.metadata).toMatchObject({ updatedKeys: ['oauth_providers'], action: 'create', providerId: 'new-idp' });
+    expect(event!.metadata).toMatchObject({
+      updatedKeys: ['oauth_providers'],
+      action: 'create',
+      providerId: 'new-idp',
+    });
     expect(event!.actorUserId).toBe(writer.user.id);
     expect(JSON.stringify(event)).not.toContain(SECRET_VALUE);
   });
@@ -71,11 +93,17 @@ describe('/system-config/oauth-providers', () => {
     const dup = await t.call('POST', BASE, { token: writer.token, body: provider() });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: 'already_exists', message: 'OAuth provider already exists' });
-    const withSecret = await t.call('POST', BASE, { token: writer.token, body: provider({ id: 'x1', clientSecret: SECRET_VALUE }) });
+    const withSecret = await t.call('POST', BASE, {
+      token: writer.token,
+      body: provider({ id: 'x1', clientSecret: SECRET_VALUE }),
+    });
     expect(withSecret.status).toBe(400);
     expect(withSecret.body.error).toBe('invalid_request');
     expect(JSON.stringify(withSecret.body)).not.toContain(SECRET_VALUE);
-    const badUrl = await t.call('POST', BASE, { token: writer.token, body: provider({ id: 'x2', tokenUrl: 'ftp://idp.example' }) });
+    const badUrl = await t.call('POST', BASE, {
+      token: writer.token,
+      body: provider({ id: 'x2', tokenUrl: 'ftp://idp.example' }),
+    });
     expect(badUrl.status).toBe(400);
     expect(badUrl.body.details.issues[0].path).toEqual(['tokenUrl']);
     const badId = await t.call('POST', BASE, { token: writer.token, body: provider({ id: 'X' }) });
@@ -84,17 +112,32 @@ describe('/system-config/oauth-providers', () => {
 
   it('patches a provider: merged result re-validated, id immutable, null resets a field, 404 for unknown ids', async () => {
     const { t, writer } = await setup();
-    const off = await t.call('PATCH', `${BASE}/acme`, { token: writer.token, body: { enabled: false, redirectUri: 'https://app.example/cb' } });
+    const off = await t.call('PATCH', `${BASE}/acme`, {
+      token: writer.token,
+      body: { enabled: false, redirectUri: 'https://app.example/cb' },
+    });
     expect(off.status).toBe(200);
-    expect(off.body.provider).toMatchObject({ id: 'acme', enabled: false, redirectUri: 'https://app.example/cb', name: 'Acme', secretConfigured: true });
+    expect(off.body.provider).toMatchObject({
+      id: 'acme',
+      enabled: false,
+      redirectUri: 'https://app.example/cb',
+      name: 'Acme',
+      secretConfigured: true,
+    });
     expect(JSON.stringify(off.body)).not.toContain(SECRET_VALUE);
     expect((await t.call('GET', '/oauth/providers')).body.providers).toEqual([]);
-    const reset = await t.call('PATCH', `${BASE}/acme`, { token: writer.token, body: { redirectUri: null, enabled: null } });
+    const reset = await t.call('PATCH', `${BASE}/acme`, {
+      token: writer.token,
+      body: { redirectUri: null, enabled: null },
+    });
     expect(reset.body.provider.redirectUri).toBeUndefined();
     expect(reset.body.provider.enabled).toBe(true);
     const rename = await t.call('PATCH', `${BASE}/acme`, { token: writer.token, body: { id: 'renamed' } });
     expect(rename.status).toBe(400);
-    const unknown = await t.call('PATCH', `${BASE}/acme`, { token: writer.token, body: { clientSecret: SECRET_VALUE } });
+    const unknown = await t.call('PATCH', `${BASE}/acme`, {
+      token: writer.token,
+      body: { clientSecret: SECRET_VALUE },
+    });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).not.toContain(SECRET_VALUE);
     const bad = await t.call('PATCH', `${BASE}/acme`, { token: writer.token, body: { accountLinking: 'auto' } });

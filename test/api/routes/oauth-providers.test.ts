@@ -7,11 +7,21 @@ import { staticProvider } from '../../helpers/oauth.js';
 const provider = staticProvider;
 
 const apiWith = (providers: unknown[], loginMethods = 'passkey,oauth') =>
-  makeApi({ env: { LOGIN_METHODS: loginMethods, OAUTH_PROVIDERS: JSON.stringify(providers), ACME_CLIENT_SECRET: 'provider-secret-value-123' } });
+  makeApi({
+    env: {
+      LOGIN_METHODS: loginMethods,
+      OAUTH_PROVIDERS: JSON.stringify(providers),
+      ACME_CLIENT_SECRET: 'provider-secret-value-123',
+    },
+  });
 
 describe('GET /oauth/providers', () => {
   it('lists enabled, valid providers with public fields only', async () => {
-    const t = await apiWith([provider(), provider({ id: 'off', name: 'Off', enabled: false }), provider({ id: 'min', name: 'Min', scopes: undefined })]);
+    const t = await apiWith([
+      provider(),
+      provider({ id: 'off', name: 'Off', enabled: false }),
+      provider({ id: 'min', name: 'Min', scopes: undefined }),
+    ]);
     const res = await t.call('GET', '/oauth/providers');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -49,7 +59,11 @@ describe('GET /oauth/providers', () => {
     }
     expect((await t.call('POST', '/oauth/bad/start', { body: {} })).status).toBe(404);
     const errors = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'system_config_error'));
-    expect(errors.map((e) => (e.metadata as { providerId: string }).providerId).sort()).toEqual(['bad', 'leaky', 'typo']);
+    expect(errors.map((e) => (e.metadata as { providerId: string }).providerId).sort()).toEqual([
+      'bad',
+      'leaky',
+      'typo',
+    ]);
     expect(JSON.stringify(errors)).not.toContain('lowercase-is-not-an-env-name');
   });
 
@@ -67,7 +81,11 @@ describe('boot', () => {
     const t = await apiWith([provider({ id: 'bad', userInfoUrl: 'not a url' })]);
     const errors = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'system_config_error'));
     expect(errors).toHaveLength(1);
-    expect(errors[0]!.metadata).toMatchObject({ key: 'oauth_providers', providerId: 'bad', reason: 'invalid_provider' });
+    expect(errors[0]!.metadata).toMatchObject({
+      key: 'oauth_providers',
+      providerId: 'bad',
+      reason: 'invalid_provider',
+    });
     expect(t.logs.some((l) => l.level === 'warn' && l.line.includes('OAuth provider config is invalid'))).toBe(true);
   });
 });

@@ -10,7 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { pkceChallengeS256, pkceVerifier, signOAuthState, verifyOAuthState } from '../../../src/crypto/oauth-state.js';
 import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from '../../helpers/bytes.js';
 import { authEvents } from '../../../src/db/schema.js';
-import { APP_CALLBACK, makeOAuthApi, oauthRoundTrip, OTHER_CALLBACK, providerConfig, STATE_SECRET, oidcProviderForFile } from '../../helpers/oauth.js';
+import {
+  APP_CALLBACK,
+  makeOAuthApi,
+  oauthRoundTrip,
+  OTHER_CALLBACK,
+  providerConfig,
+  STATE_SECRET,
+  oidcProviderForFile,
+} from '../../helpers/oauth.js';
 import { prepareClient } from '../../helpers/make-app.js';
 
 const oidc = oidcProviderForFile('sec');
@@ -44,7 +52,9 @@ describe('OAuth start: redirect allowlist', () => {
     const ok = await t.call('POST', '/oauth/open/start', { body: { redirectUri: 'http://app.test/any/page' } });
     expect(ok.status).toBe(200);
     const fallback = await t.call('POST', '/oauth/open/start', { body: {} });
-    expect(new URL(fallback.body.authorizationUrl).searchParams.get('redirect_uri')).toBe('http://app.test/oauth/callback');
+    expect(new URL(fallback.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(
+      'http://app.test/oauth/callback',
+    );
     for (const redirectUri of [
       'http://app.test.evil.example/oauth/callback',
       'http://app.test:8080/oauth/callback',
@@ -60,7 +70,9 @@ describe('OAuth start: redirect allowlist', () => {
   });
 
   it('defaults to the provider redirectUri when the request names none', async () => {
-    const t = await makeOAuthApi(oidc.op, { providers: [providerConfig(oidc.op, { redirectUri: OTHER_CALLBACK, redirectUris: [] })] });
+    const t = await makeOAuthApi(oidc.op, {
+      providers: [providerConfig(oidc.op, { redirectUri: OTHER_CALLBACK, redirectUris: [] })],
+    });
     const res = await t.call('POST', '/oauth/testop/start', { body: {} });
     expect(new URL(res.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(OTHER_CALLBACK);
   });
@@ -76,7 +88,9 @@ describe('OAuth callback: state', () => {
     const forgedPayload = toBase64Url(utf8(JSON.stringify({ ...payload, returnTo: 'http://localhost:3000/x' })));
     const flipped = mac.slice(0, -2) + (mac.at(-2) === 'A' ? 'B' : 'A') + mac.at(-1);
     for (const bad of [`${forgedPayload}.${mac}`, `${payloadB64}.${flipped}`, payloadB64, `${state}.x`, '', '.']) {
-      const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state: bad, binding: start.body.binding } });
+      const res = await t.call('POST', '/oauth/testop/callback', {
+        body: { code, state: bad, binding: start.body.binding },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe(bad === '' ? 'invalid_request' : 'oauth_invalid_state');
     }
@@ -100,11 +114,15 @@ describe('OAuth callback: state', () => {
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     t.clock.advance(10 * 60_000 - 1000);
-    expect((await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } })).status,
+    ).toBe(200);
   });
 
   it('refuses a state issued for another provider', async () => {
-    const t = await makeOAuthApi(oidc.op, { providers: [providerConfig(oidc.op), providerConfig(oidc.op, { id: 'testop2', name: 'Test OP 2' })] });
+    const t = await makeOAuthApi(oidc.op, {
+      providers: [providerConfig(oidc.op), providerConfig(oidc.op, { id: 'testop2', name: 'Test OP 2' })],
+    });
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     const res = await t.call('POST', '/oauth/testop2/callback', { body: { code, state, binding: start.body.binding } });
@@ -116,11 +134,15 @@ describe('OAuth callback: state', () => {
     const t = await makeOAuthApi(oidc.op);
     const first = await oauthRoundTrip(t, oidc.op, account());
     expect(first.callback.status).toBe(200);
-    const replay = await t.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
+    const replay = await t.call('POST', '/oauth/testop/callback', {
+      body: { code: first.code, state: first.state, binding: first.binding },
+    });
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual(INVALID_STATE);
     const failed = await t.api.deps.db.select().from(authEvents);
-    expect(failed.filter((e) => e.type === 'oauth_login_failed').map((e) => (e.metadata as { reason: string }).reason)).toEqual(['state_replayed']);
+    expect(
+      failed.filter((e) => e.type === 'oauth_login_failed').map((e) => (e.metadata as { reason: string }).reason),
+    ).toEqual(['state_replayed']);
   });
 
   it('refuses a state replayed against a second API instance on the same database', async () => {
@@ -131,7 +153,9 @@ describe('OAuth callback: state', () => {
       const b = await makeOAuthApi(oidc.op, { client: await prepareClient(url) });
       const first = await oauthRoundTrip(a, oidc.op, account());
       expect(first.callback.status).toBe(200);
-      const replay = await b.call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
+      const replay = await b.call('POST', '/oauth/testop/callback', {
+        body: { code: first.code, state: first.state, binding: first.binding },
+      });
       expect(replay.status).toBe(400);
       expect(replay.body).toEqual(INVALID_STATE);
       // And the other way round: a state consumed first on b is refused on a.
@@ -153,8 +177,13 @@ describe('OAuth callback: state', () => {
     const t = await makeOAuthApi(oidc.op);
     const start = await t.call('POST', '/oauth/testop/start', { body: {} });
     const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
-    const rotated = await makeOAuthApi(oidc.op, { client: t.client, env: { OAUTH_STATE_SECRET: 'a-completely-different-state-secret-0123456789' } });
-    const res = await rotated.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
+    const rotated = await makeOAuthApi(oidc.op, {
+      client: t.client,
+      env: { OAUTH_STATE_SECRET: 'a-completely-different-state-secret-0123456789' },
+    });
+    const res = await rotated.call('POST', '/oauth/testop/callback', {
+      body: { code, state, binding: start.body.binding },
+    });
     expect(res.body).toEqual(INVALID_STATE);
   });
 });
@@ -166,7 +195,9 @@ describe('OAuth: PKCE', () => {
     const url = new URL(start.body.authorizationUrl);
     const checked = verifyOAuthState(STATE_SECRET, start.body.state, { providerId: 'testop', nowMs: t.clock.now() });
     if (!checked.ok) throw new Error('state did not verify');
-    expect(url.searchParams.get('code_challenge')).toBe(pkceChallengeS256(pkceVerifier(STATE_SECRET, checked.payload.stateId)));
+    expect(url.searchParams.get('code_challenge')).toBe(
+      pkceChallengeS256(pkceVerifier(STATE_SECRET, checked.payload.stateId)),
+    );
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
   });
 
@@ -182,13 +213,17 @@ describe('OAuth: PKCE', () => {
     const checked = verifyOAuthState(STATE_SECRET, state, { providerId: 'testop', nowMs: a.clock.now() });
     if (!checked.ok) throw new Error('state did not verify');
     const forged = signOAuthState(otherSecret, checked.payload);
-    const wrong = await b.call('POST', '/oauth/testop/callback', { body: { code, state: forged, binding: start.body.binding } });
+    const wrong = await b.call('POST', '/oauth/testop/callback', {
+      body: { code, state: forged, binding: start.body.binding },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
     const [failed] = (await b.api.deps.db.select().from(authEvents)).filter((e) => e.type === 'oauth_login_failed');
     expect(failed!.metadata).toMatchObject({ reason: 'token_exchange' });
     // The same code with the right verifier (instance A) is accepted: only the verifier was wrong.
-    const right = await a.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
+    const right = await a.call('POST', '/oauth/testop/callback', {
+      body: { code, state, binding: start.body.binding },
+    });
     expect(right.status).toBe(200);
   });
 
@@ -202,9 +237,16 @@ describe('OAuth: PKCE', () => {
     const checked = verifyOAuthState(STATE_SECRET, state, { providerId: 'testop', nowMs: a.clock.now() });
     if (!checked.ok) throw new Error('state did not verify');
     const forged = signOAuthState(STATE_SECRET, { ...checked.payload, nonce: 'AAAAAAAAAAAAAAAAAAAAAA' });
-    const res = await b.call('POST', '/oauth/testop/callback', { body: { code, state: forged, binding: start.body.binding } });
+    const res = await b.call('POST', '/oauth/testop/callback', {
+      body: { code, state: forged, binding: start.body.binding },
+    });
     expect(res.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
-    expect(b.logs.some((l) => l.line.includes('OAuth provider exchange failed') && l.line.includes('OAUTH_JWT_CLAIM_COMPARISON_FAILED'))).toBe(true);
+    expect(
+      b.logs.some(
+        (l) =>
+          l.line.includes('OAuth provider exchange failed') && l.line.includes('OAUTH_JWT_CLAIM_COMPARISON_FAILED'),
+      ),
+    ).toBe(true);
   });
 
   it('omits PKCE when the provider sets pkce:false (and this provider, which requires PKCE, refuses it)', async () => {
@@ -221,7 +263,9 @@ describe('OAuth callback: provider failures', () => {
     const { code, state } = await oidc.op.authorize(start.body.authorizationUrl, account());
     const res = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
     expect(res.body).toEqual({ error: 'oauth_login_failed', message: 'OAuth login failed' });
-    const again = await t.call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } });
+    const again = await t.call('POST', '/oauth/testop/callback', {
+      body: { code, state, binding: start.body.binding },
+    });
     expect(again.body).toEqual(INVALID_STATE);
   });
 

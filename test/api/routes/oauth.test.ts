@@ -31,13 +31,22 @@ describe('OAuth login: happy path', () => {
     const sub = account({ email: 'New.Person@Example.com', email_verified: true, name: 'New Person' });
 
     const first = await oauthRoundTrip(t, op, sub);
-    expect(first.start.body.provider).toEqual({ id: 'testop', name: 'Test OP', scopes: ['openid', 'email', 'profile'] });
+    expect(first.start.body.provider).toEqual({
+      id: 'testop',
+      name: 'Test OP',
+      scopes: ['openid', 'email', 'profile'],
+    });
     const authUrl = new URL(first.start.body.authorizationUrl);
     expect(authUrl.searchParams.get('redirect_uri')).toBe(APP_CALLBACK);
     expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authUrl.searchParams.get('nonce')).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(first.callback.status).toBe(200);
-    expect(first.callback.body).toMatchObject({ message: 'Success', email: 'new.person@example.com', roles: ['user'], ttl: 900 });
+    expect(first.callback.body).toMatchObject({
+      message: 'Success',
+      email: 'new.person@example.com',
+      roles: ['user'],
+      ttl: 900,
+    });
     expect(first.callback.body.returnTo).toBeUndefined();
     const me = await t.call('GET', '/users/me', { token: first.callback.body.token });
     expect(me.status).toBe(200);
@@ -47,13 +56,26 @@ describe('OAuth login: happy path', () => {
     expect(user).toMatchObject({ verified: true, emailVerified: true, roles: ['user'], phone: null });
     const identities = await t.api.deps.db.select().from(oauthIdentities);
     expect(identities).toHaveLength(1);
-    expect(identities[0]).toMatchObject({ userId: user!.id, providerId: 'testop', providerSubject: sub, email: 'new.person@example.com' });
+    expect(identities[0]).toMatchObject({
+      userId: user!.id,
+      providerId: 'testop',
+      providerSubject: sub,
+      email: 'new.person@example.com',
+    });
     expect(identities[0]!.profile).toEqual({ email: 'new.person@example.com', name: 'New Person' });
     // Provider tokens are neither stored nor returned.
     expect(JSON.stringify(first.callback.body)).not.toMatch(/id_token|access_token/);
 
     const types = (await t.api.deps.db.select({ type: authEvents.type }).from(authEvents)).map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['oauth_login_started', 'user_created', 'oauth_identity_linked', 'oauth_login_success', 'session_issued']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'oauth_login_started',
+        'user_created',
+        'oauth_identity_linked',
+        'oauth_login_success',
+        'session_issued',
+      ]),
+    );
 
     // Second sign-in: the stored identity resolves the same user, even after the provider email changes.
     op.setAccount(sub, { email: 'changed@example.com', email_verified: true });
@@ -138,7 +160,11 @@ describe('OAuth login: account-linking refusals', () => {
     const t = await makeOAuthApi(op);
     const { callback } = await oauthRoundTrip(t, op, account({}));
     expect(callback.status).toBe(400);
-    expect(callback.body).toEqual({ error: 'oauth_missing_email', code: 'oauth_missing_email', message: 'OAuth profile did not include an email address' });
+    expect(callback.body).toEqual({
+      error: 'oauth_missing_email',
+      code: 'oauth_missing_email',
+      message: 'OAuth profile did not include an email address',
+    });
   });
 
   it('refuses a revoked user with 403 not_allowed', async () => {
@@ -153,7 +179,13 @@ describe('OAuth login: account-linking refusals', () => {
 
   it('claims an unverified local account: verified, unverified phone cleared, owner grant for OWNER_EMAIL', async () => {
     const t = await makeOAuthApi(op, { env: { OWNER_EMAIL: 'owner@example.com' } });
-    const local = await createUser(t, { email: 'owner@example.com', verified: false, emailVerified: false, phone: '+14155550100', phoneVerified: false });
+    const local = await createUser(t, {
+      email: 'owner@example.com',
+      verified: false,
+      emailVerified: false,
+      phone: '+14155550100',
+      phoneVerified: false,
+    });
     const { callback } = await oauthRoundTrip(t, op, account({ email: 'owner@example.com', email_verified: true }));
     expect(callback.status).toBe(200);
     expect(callback.body.sub).toBe(local.id);
@@ -168,13 +200,29 @@ describe('OAuth login: account-linking refusals', () => {
     const { totpCredentials } = await import('../../../src/db/schema.js');
     const now = new Date(t.clock.now());
     await t.api.deps.db.insert(totpCredentials).values({
-      id: crypto.randomUUID(), userId: local.id, secretCiphertext: 'x', secretIv: 'y', issuer: 'svc', accountName: local.email, enabled: true, verifiedAt: now, createdAt: now, updatedAt: now,
+      id: crypto.randomUUID(),
+      userId: local.id,
+      secretCiphertext: 'x',
+      secretIv: 'y',
+      issuer: 'svc',
+      accountName: local.email,
+      enabled: true,
+      verifiedAt: now,
+      createdAt: now,
+      updatedAt: now,
     });
     const { callback } = await oauthRoundTrip(t, op, account({ email: 'mfa@example.com', email_verified: true }), {
       body: { returnTo: 'http://app.test/after' },
     });
     expect(callback.status).toBe(200);
-    expect(callback.body).toMatchObject({ message: 'MFA required', mfaRequired: true, mfaMethods: ['totp'], sub: local.id, ttl: 300, returnTo: 'http://app.test/after' });
+    expect(callback.body).toMatchObject({
+      message: 'MFA required',
+      mfaRequired: true,
+      mfaMethods: ['totp'],
+      sub: local.id,
+      ttl: 300,
+      returnTo: 'http://app.test/after',
+    });
     expect(callback.body.refreshToken).toBeUndefined();
   });
 });
@@ -191,8 +239,19 @@ describe('OAuth login: returnTo', () => {
 
   it('drops a returnTo on another origin (including look-alikes) silently', async () => {
     const t = await makeOAuthApi(op);
-    for (const returnTo of ['https://evil.example/steal', 'http://app.test.evil.example/x', 'http://app.test:8080/x', 'javascript:alert(1)', '/relative']) {
-      const { callback } = await oauthRoundTrip(t, op, account({ email: `rt-${++n}@example.com`, email_verified: true }), { body: { returnTo } });
+    for (const returnTo of [
+      'https://evil.example/steal',
+      'http://app.test.evil.example/x',
+      'http://app.test:8080/x',
+      'javascript:alert(1)',
+      '/relative',
+    ]) {
+      const { callback } = await oauthRoundTrip(
+        t,
+        op,
+        account({ email: `rt-${++n}@example.com`, email_verified: true }),
+        { body: { returnTo } },
+      );
       expect(callback.status).toBe(200);
       expect(callback.body.returnTo).toBeUndefined();
     }

@@ -32,11 +32,21 @@ describe('admin direct add', () => {
     const bob = await signedIn(t);
     const admin = await signedIn(t, ['admin']);
     const org = await createOrg(t, alice);
-    const res = await t.call('POST', `/admin/organizations/${org.id}/members`, { token: admin.token, body: { userId: bob.user.id } });
+    const res = await t.call('POST', `/admin/organizations/${org.id}/members`, {
+      token: admin.token,
+      body: { userId: bob.user.id },
+    });
     expect(res.status).toBe(201);
     expect(await membershipsOf(t, org.id, bob.user.id)).toHaveLength(1);
     // An organization owner without admin:write cannot use it.
-    expect((await t.call('POST', `/admin/organizations/${org.id}/members`, { token: alice.token, body: { email: 'x@example.com' } })).status).toBe(403);
+    expect(
+      (
+        await t.call('POST', `/admin/organizations/${org.id}/members`, {
+          token: alice.token,
+          body: { email: 'x@example.com' },
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -52,7 +62,12 @@ describe('invitation delivery', () => {
     await settle();
     expect(sender.sent.map((m) => m.to)).toEqual([bob.user.email, 'nobody@example.com']);
     const [msg] = sender.sent;
-    expect(msg).toMatchObject({ kind: 'organization_invitation_email', channel: 'email', organizationName: 'Acme <b>', invitedBy: alice.user.email });
+    expect(msg).toMatchObject({
+      kind: 'organization_invitation_email',
+      channel: 'email',
+      organizationName: 'Acme <b>',
+      invitedBy: alice.user.email,
+    });
     expect(msg!.invitationUrl).toBe(`http://localhost:3000/invitations?invitation=${inv.id}`);
     expect(msg!.text).toContain(msg!.invitationUrl);
     expect(msg!.html).toContain('Acme &lt;b&gt;');

@@ -9,7 +9,18 @@ import { describe, expect, it } from 'vitest';
 import { organizationInvitations, organizations } from '../../../src/db/schema.js';
 import { signedIn } from '../../helpers/admin.js';
 import { makeApi } from '../../helpers/make-app.js';
-import { accept, createOrg, DAY_MS, decline, eventsOf, fresh, invite, membershipsOf, mine, shapeOf } from '../../helpers/organizations.js';
+import {
+  accept,
+  createOrg,
+  DAY_MS,
+  decline,
+  eventsOf,
+  fresh,
+  invite,
+  membershipsOf,
+  mine,
+  shapeOf,
+} from '../../helpers/organizations.js';
 import { signIn } from '../../helpers/factories.js';
 
 describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
@@ -23,7 +34,14 @@ describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
     expect(known.status).toBe(201);
     expect(unknown.status).toBe(201);
     expect(shapeOf(known.body)).toEqual(shapeOf(unknown.body));
-    expect(known.body.invitation).toMatchObject({ organizationId: org.id, email: bob.user.email, roles: ['member'], scopes: [], status: 'pending', invitedByUserId: alice.user.id });
+    expect(known.body.invitation).toMatchObject({
+      organizationId: org.id,
+      email: bob.user.email,
+      roles: ['member'],
+      scopes: [],
+      status: 'pending',
+      invitedByUserId: alice.user.id,
+    });
     expect(unknown.body.invitation).toMatchObject({ email: 'nobody@example.com', status: 'pending' });
     expect(Object.keys(known.body).sort()).toEqual(['invitation']);
     // Inviting is not joining.
@@ -33,7 +51,10 @@ describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
     expect(self.status).toBe(201);
     expect(shapeOf(self.body)).toEqual(shapeOf(known.body));
     const [ev] = await eventsOf(t, 'organization_invitation_created');
-    expect(ev).toMatchObject({ userId: alice.user.id, metadata: { organizationId: org.id, invitationId: known.body.invitation.id, roles: ['member'] } });
+    expect(ev).toMatchObject({
+      userId: alice.user.id,
+      metadata: { organizationId: org.id, invitationId: known.body.invitation.id, roles: ['member'] },
+    });
   });
 
   it('no longer offers POST /organizations/:id/members to users (405 envelope, nobody added)', async () => {
@@ -57,11 +78,18 @@ describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
     const first = await invite(t, alice, org.id, { email: 'Dup@Example.com' });
     t.clock.advance(DAY_MS);
     alice = await fresh(t, alice);
-    const second = await invite(t, alice, org.id, { email: 'dup@example.com', roles: ['admin'], scopes: ['members:read'] });
+    const second = await invite(t, alice, org.id, {
+      email: 'dup@example.com',
+      roles: ['admin'],
+      scopes: ['members:read'],
+    });
     expect(second.body.invitation.id).toBe(first.body.invitation.id);
     expect(second.body.invitation).toMatchObject({ roles: ['admin'], scopes: ['members:read'], status: 'pending' });
     expect(Date.parse(second.body.invitation.expiresAt) - Date.parse(first.body.invitation.expiresAt)).toBe(DAY_MS);
-    const rows = await t.api.deps.db.select().from(organizationInvitations).where(eq(organizationInvitations.organizationId, org.id));
+    const rows = await t.api.deps.db
+      .select()
+      .from(organizationInvitations)
+      .where(eq(organizationInvitations.organizationId, org.id));
     expect(rows).toHaveLength(1);
   });
 
@@ -69,7 +97,8 @@ describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
     const t = await makeApi();
     const alice = await signedIn(t);
     const org = await createOrg(t, alice);
-    for (let i = 0; i < 30; i++) expect((await invite(t, alice, org.id, { email: `n${i}@example.com` })).status).toBe(201);
+    for (let i = 0; i < 30; i++)
+      expect((await invite(t, alice, org.id, { email: `n${i}@example.com` })).status).toBe(201);
     const refused = await invite(t, alice, org.id, { email: 'n30@example.com' });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toBe('rate_limited');
@@ -80,7 +109,9 @@ describe('POST /organizations/:id/invitations (no enumeration oracle)', () => {
     const t = await makeApi();
     const alice = await signedIn(t);
     const org = await createOrg(t, alice);
-    expect((await invite(t, alice, org.id, { email: 'x@example.com', roles: ['wizard'] })).body.error).toBe('role_not_available');
+    expect((await invite(t, alice, org.id, { email: 'x@example.com', roles: ['wizard'] })).body.error).toBe(
+      'role_not_available',
+    );
     expect((await invite(t, alice, org.id, { email: 'not-an-email' })).body.error).toBe('invalid_request');
     expect((await invite(t, alice, org.id, {})).body.error).toBe('invalid_request');
     const bob = await signedIn(t);
@@ -100,11 +131,16 @@ describe('accepting and declining', () => {
     const alice = await signedIn(t);
     const bob = await signedIn(t);
     const org = await createOrg(t, alice, 'Mallory Corp');
-    const inv = (await invite(t, alice, org.id, { email: bob.user.email, roles: ['admin'], scopes: ['organization:read'] })).body.invitation;
+    const inv = (
+      await invite(t, alice, org.id, { email: bob.user.email, roles: ['admin'], scopes: ['organization:read'] })
+    ).body.invitation;
 
     expect((await t.call('GET', `/organizations/${org.id}`, { token: bob.token })).status).toBe(404);
     expect((await t.call('POST', `/organizations/${org.id}/switch`, { token: bob.token })).status).toBe(404);
-    expect((await t.call('GET', '/organizations', { token: bob.token })).body).toEqual({ organizations: [], activeOrganizationId: null });
+    expect((await t.call('GET', '/organizations', { token: bob.token })).body).toEqual({
+      organizations: [],
+      activeOrganizationId: null,
+    });
     // The invitee's next sign-in does not pick the inviting organization.
     const next = await signIn(t, bob.user);
     expect(next.organizationId).toBeNull();
@@ -114,13 +150,21 @@ describe('accepting and declining', () => {
 
     const res = await accept(t, bob, inv.id);
     expect(res.status).toBe(200);
-    expect(res.body.membership).toMatchObject({ organizationId: org.id, userId: bob.user.id, roles: ['admin'], scopes: ['organization:read'] });
+    expect(res.body.membership).toMatchObject({
+      organizationId: org.id,
+      userId: bob.user.id,
+      roles: ['admin'],
+      scopes: ['organization:read'],
+    });
     expect(await membershipsOf(t, org.id, bob.user.id)).toHaveLength(1);
     expect((await t.call('POST', `/organizations/${org.id}/switch`, { token: bob.token })).status).toBe(200);
     const [accepted] = await eventsOf(t, 'organization_invitation_accepted');
     expect(accepted).toMatchObject({ userId: bob.user.id, metadata: { organizationId: org.id, invitationId: inv.id } });
     const [added] = await eventsOf(t, 'organization_member_added');
-    expect(added).toMatchObject({ userId: bob.user.id, metadata: { organizationId: org.id, roles: ['admin'], invitationId: inv.id } });
+    expect(added).toMatchObject({
+      userId: bob.user.id,
+      metadata: { organizationId: org.id, roles: ['admin'], invitationId: inv.id },
+    });
     // Used: a second accept is 404 and the invitation no longer shows as pending.
     expect((await accept(t, bob, inv.id)).status).toBe(404);
     expect((await mine(t, bob)).body.invitations).toEqual([]);
@@ -132,7 +176,8 @@ describe('accepting and declining', () => {
     const bob = await signedIn(t);
     const unverified = await signedIn(t, ['user'], { emailVerified: false });
     const org = await createOrg(t, alice, 'Acme');
-    const inv = (await invite(t, alice, org.id, { email: bob.user.email.toUpperCase(), roles: ['member'] })).body.invitation;
+    const inv = (await invite(t, alice, org.id, { email: bob.user.email.toUpperCase(), roles: ['member'] })).body
+      .invitation;
     const other = (await invite(t, alice, org.id, { email: unverified.user.email })).body.invitation;
     const res = await mine(t, bob);
     expect(res.status).toBe(200);
@@ -162,8 +207,25 @@ describe('accepting and declining', () => {
     const now = t.clock.now();
     for (let i = 0; i < 101; i++) {
       const at = new Date(now + i);
-      await db.insert(organizations).values({ id: `org-${i}`, name: `Org ${i}`, slug: `org-${i}`, createdByUserId: null, metadata: null, createdAt: at, updatedAt: at });
-      await db.insert(organizationInvitations).values({ id: `inv-${i}`, organizationId: `org-${i}`, email: bob.user.email, roles: ['member'], scopes: [], invitedByUserId: null, createdAt: at, expiresAt: new Date(now + DAY_MS) });
+      await db.insert(organizations).values({
+        id: `org-${i}`,
+        name: `Org ${i}`,
+        slug: `org-${i}`,
+        createdByUserId: null,
+        metadata: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+      await db.insert(organizationInvitations).values({
+        id: `inv-${i}`,
+        organizationId: `org-${i}`,
+        email: bob.user.email,
+        roles: ['member'],
+        scopes: [],
+        invitedByUserId: null,
+        createdAt: at,
+        expiresAt: new Date(now + DAY_MS),
+      });
     }
     const res = await mine(t, bob);
     expect(res.body.invitations).toHaveLength(100);
@@ -178,12 +240,19 @@ describe('accepting and declining', () => {
     const mallory = await signedIn(t);
     const org = await createOrg(t, alice);
     const inv = (await invite(t, alice, org.id, { email: bob.user.email })).body.invitation;
-    for (const res of [await accept(t, mallory, inv.id), await decline(t, mallory, inv.id), await accept(t, alice, inv.id)]) {
+    for (const res of [
+      await accept(t, mallory, inv.id),
+      await decline(t, mallory, inv.id),
+      await accept(t, alice, inv.id),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'not_found', message: 'Invitation not found' });
     }
     // Indistinguishable from an invitation that does not exist.
-    expect((await accept(t, mallory, '00000000-0000-4000-8000-000000000000')).body).toEqual({ error: 'not_found', message: 'Invitation not found' });
+    expect((await accept(t, mallory, '00000000-0000-4000-8000-000000000000')).body).toEqual({
+      error: 'not_found',
+      message: 'Invitation not found',
+    });
     expect(await membershipsOf(t, org.id, mallory.user.id)).toEqual([]);
     expect((await mine(t, mallory)).body.invitations).toEqual([]);
     expect((await accept(t, bob, inv.id)).status).toBe(200);
@@ -259,7 +328,9 @@ describe('managing invitations', () => {
     const outsider = await signedIn(t);
     const globalAdmin = await signedIn(t, ['admin:write']);
     const org = await createOrg(t, alice);
-    const inv = (await invite(t, alice, org.id, { email: bob.user.email, scopes: ['members:read', 'organization:write'] })).body.invitation;
+    const inv = (
+      await invite(t, alice, org.id, { email: bob.user.email, scopes: ['members:read', 'organization:write'] })
+    ).body.invitation;
     await accept(t, bob, inv.id);
     const pending = (await invite(t, alice, org.id, { email: 'p@example.com' })).body.invitation;
     const expected = { error: 'not_found', message: 'Organization not found' };
@@ -276,7 +347,9 @@ describe('managing invitations', () => {
     }
     // A global admin:write is a manager without being a member.
     expect((await invite(t, globalAdmin, org.id, { email: 'g@example.com' })).status).toBe(201);
-    expect((await t.call('GET', `/organizations/${org.id}/invitations`, { token: globalAdmin.token })).status).toBe(200);
+    expect((await t.call('GET', `/organizations/${org.id}/invitations`, { token: globalAdmin.token })).status).toBe(
+      200,
+    );
   });
 
   it('lists the organization invitations pending first, with status and paging', async () => {
@@ -313,11 +386,15 @@ describe('managing invitations', () => {
     const other = await createOrg(t, alice, 'Other');
     const inv = (await invite(t, alice, org.id, { email: bob.user.email })).body.invitation;
     // The invitation id is scoped to its organization.
-    expect((await t.call('DELETE', `/organizations/${other.id}/invitations/${inv.id}`, { token: alice.token })).status).toBe(404);
+    expect(
+      (await t.call('DELETE', `/organizations/${other.id}/invitations/${inv.id}`, { token: alice.token })).status,
+    ).toBe(404);
     const res = await t.call('DELETE', `/organizations/${org.id}/invitations/${inv.id}`, { token: alice.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Success' });
-    expect((await t.call('DELETE', `/organizations/${org.id}/invitations/${inv.id}`, { token: alice.token })).body).toEqual({ error: 'not_found', message: 'Invitation not found' });
+    expect(
+      (await t.call('DELETE', `/organizations/${org.id}/invitations/${inv.id}`, { token: alice.token })).body,
+    ).toEqual({ error: 'not_found', message: 'Invitation not found' });
     expect((await accept(t, bob, inv.id)).status).toBe(404);
     expect(await membershipsOf(t, org.id, bob.user.id)).toEqual([]);
     expect((await mine(t, bob)).body.invitations).toEqual([]);

@@ -22,16 +22,28 @@ describe('POST /organizations', () => {
   it('makes the creator owner and admin with the four organization scopes', async () => {
     const t = await makeApi();
     const alice = await signedIn(t);
-    const res = await t.call('POST', '/organizations', { token: alice.token, body: { name: '  Acme Inc.  ', metadata: { plan: 'pro' }, extra: 'ignored' } });
+    const res = await t.call('POST', '/organizations', {
+      token: alice.token,
+      body: { name: '  Acme Inc.  ', metadata: { plan: 'pro' }, extra: 'ignored' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.organization).toMatchObject({ name: 'Acme Inc.', slug: 'acme-inc', createdByUserId: alice.user.id, metadata: { plan: 'pro' }, memberCount: 1 });
+    expect(res.body.organization).toMatchObject({
+      name: 'Acme Inc.',
+      slug: 'acme-inc',
+      createdByUserId: alice.user.id,
+      metadata: { plan: 'pro' },
+      memberCount: 1,
+    });
     expect(res.body.organization.membership).toMatchObject({
       userId: alice.user.id,
       roles: ['owner', 'admin'],
       scopes: ['organization:read', 'organization:write', 'members:read', 'members:write'],
     });
     const [ev] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'organization_created'));
-    expect(ev).toMatchObject({ userId: alice.user.id, metadata: { organizationId: res.body.organization.id, slug: 'acme-inc' } });
+    expect(ev).toMatchObject({
+      userId: alice.user.id,
+      metadata: { organizationId: res.body.organization.id, slug: 'acme-inc' },
+    });
   });
 
   it('normalises slugs and suffixes collisions with -2, -3, …', async () => {
@@ -49,8 +61,12 @@ describe('POST /organizations', () => {
     expect(second.slug).toBe(`${'a'.repeat(78)}-2`);
     const bad = await t.call('POST', '/organizations', { token: alice.token, body: { name: '' } });
     expect(bad.status).toBe(400);
-    expect((await t.call('POST', '/organizations', { token: alice.token, body: { name: 'n'.repeat(121) } })).status).toBe(400);
-    expect((await t.call('POST', '/organizations', { token: alice.token, body: { name: 'ok', metadata: [1] } })).status).toBe(400);
+    expect(
+      (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'n'.repeat(121) } })).status,
+    ).toBe(400);
+    expect(
+      (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'ok', metadata: [1] } })).status,
+    ).toBe(400);
   });
 });
 
@@ -74,7 +90,9 @@ describe('organization access', () => {
       expect(res.body).toEqual(expected);
     }
     // Indistinguishable from an organization that does not exist.
-    expect((await t.call('GET', '/organizations/00000000-0000-4000-8000-000000000000', { token: mallory.token })).body).toEqual(expected);
+    expect(
+      (await t.call('GET', '/organizations/00000000-0000-4000-8000-000000000000', { token: mallory.token })).body,
+    ).toEqual(expected);
   });
 
   it('gives a plain member only what their scopes allow; a global admin:read may read', async () => {
@@ -93,11 +111,18 @@ describe('organization access', () => {
     expect((await t.call('GET', `/organizations/${org.id}`, { token: carol.token })).status).toBe(200);
     const members = await t.call('GET', `/organizations/${org.id}/members`, { token: carol.token });
     expect(members.body.total).toBe(3);
-    expect(members.body.members.find((m: { userId: string }) => m.userId === alice.user.id)).toMatchObject({ userId: alice.user.id, user: { id: alice.user.id, email: alice.user.email } });
+    expect(members.body.members.find((m: { userId: string }) => m.userId === alice.user.id)).toMatchObject({
+      userId: alice.user.id,
+      user: { id: alice.user.id, email: alice.user.email },
+    });
     // Scopes do not make a manager.
-    expect((await t.call('PATCH', `/organizations/${org.id}`, { token: carol.token, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await t.call('PATCH', `/organizations/${org.id}`, { token: carol.token, body: { name: 'x' } })).status,
+    ).toBe(404);
     expect((await t.call('GET', `/organizations/${org.id}`, { token: auditor.token })).status).toBe(200);
-    expect((await t.call('PATCH', `/organizations/${org.id}`, { token: auditor.token, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await t.call('PATCH', `/organizations/${org.id}`, { token: auditor.token, body: { name: 'x' } })).status,
+    ).toBe(404);
   });
 
   it('lists my organizations with my membership and the active organization', async () => {
@@ -121,7 +146,10 @@ describe('PATCH /organizations/:id', () => {
     const alice = await signedIn(t);
     const org = await createOrg(t, alice, { name: 'Old' });
     await createOrg(t, alice, { name: 'Taken' });
-    const res = await t.call('PATCH', `/organizations/${org.id}`, { token: alice.token, body: { name: 'New', slug: 'Taken' } });
+    const res = await t.call('PATCH', `/organizations/${org.id}`, {
+      token: alice.token,
+      body: { name: 'New', slug: 'Taken' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.organization).toMatchObject({ name: 'New', slug: 'taken-2' });
     const same = await t.call('PATCH', `/organizations/${org.id}`, { token: alice.token, body: { slug: 'TAKEN-2' } });
@@ -129,7 +157,9 @@ describe('PATCH /organizations/:id', () => {
     const noop = await t.call('PATCH', `/organizations/${org.id}`, { token: alice.token, body: {} });
     expect(noop.status).toBe(200);
     expect(noop.body.organization.updatedAt).toBe(res.body.organization.updatedAt);
-    expect((await t.call('PATCH', `/organizations/${org.id}`, { token: alice.token, body: { owner: 'me' } })).body.error).toBe('invalid_request');
+    expect(
+      (await t.call('PATCH', `/organizations/${org.id}`, { token: alice.token, body: { owner: 'me' } })).body.error,
+    ).toBe('invalid_request');
     const events = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'organization_updated'));
     expect(events.map((e) => e.metadata)).toEqual([{ organizationId: org.id, changedFields: ['name', 'slug'] }]);
   });
@@ -141,20 +171,34 @@ describe('organization members', () => {
     const alice = await signedIn(t);
     const bob = await signedIn(t);
     const admin = await signedIn(t, ['admin:write']);
-    const addMember = (_who: SignedIn, orgId: string, body: Record<string, unknown>) => adminAddMember(t, admin, orgId, body);
+    const addMember = (_who: SignedIn, orgId: string, body: Record<string, unknown>) =>
+      adminAddMember(t, admin, orgId, body);
     const org = await createOrg(t, alice, { name: 'Team' });
-    expect((await addMember(alice, org.id, { userId: bob.user.id, email: bob.user.email })).body.error).toBe('invalid_request');
+    expect((await addMember(alice, org.id, { userId: bob.user.id, email: bob.user.email })).body.error).toBe(
+      'invalid_request',
+    );
     expect((await addMember(alice, org.id, {})).body.error).toBe('invalid_request');
-    expect((await addMember(alice, org.id, { email: 'nobody@example.com' })).body).toEqual({ error: 'not_found', message: 'User not found' });
-    expect((await addMember(alice, org.id, { userId: bob.user.id, roles: ['wizard'] })).body.error).toBe('role_not_available');
-    const ok = await addMember(alice, org.id, { userId: bob.user.id, roles: [' admin', 'admin', 'member'], scopes: ['members:read', 'members:read '] });
+    expect((await addMember(alice, org.id, { email: 'nobody@example.com' })).body).toEqual({
+      error: 'not_found',
+      message: 'User not found',
+    });
+    expect((await addMember(alice, org.id, { userId: bob.user.id, roles: ['wizard'] })).body.error).toBe(
+      'role_not_available',
+    );
+    const ok = await addMember(alice, org.id, {
+      userId: bob.user.id,
+      roles: [' admin', 'admin', 'member'],
+      scopes: ['members:read', 'members:read '],
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.membership).toMatchObject({ roles: ['admin', 'member'], scopes: ['members:read'] });
     const dup = await addMember(alice, org.id, { email: bob.user.email });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: 'already_exists', message: 'User is already an organization member' });
     const tooMany = Array.from({ length: 51 }, (_, i) => `s${i}`);
-    expect((await addMember(alice, org.id, { userId: alice.user.id, scopes: tooMany })).body.error).toBe('invalid_request');
+    expect((await addMember(alice, org.id, { userId: alice.user.id, scopes: tooMany })).body.error).toBe(
+      'invalid_request',
+    );
   });
 
   it('keeps the last owner: cannot be demoted or removed, until another owner exists', async () => {
@@ -164,27 +208,61 @@ describe('organization members', () => {
     const org = await createOrg(t, alice, { name: 'Owned' });
     await join(t, alice, org.id, bob);
 
-    const demote = await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: alice.token, body: { roles: ['admin'] } });
+    const demote = await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, {
+      token: alice.token,
+      body: { roles: ['admin'] },
+    });
     expect(demote.status).toBe(400);
     expect(demote.body).toEqual({ error: 'last_owner', message: 'Organization must keep at least one owner' });
     const remove = await t.call('DELETE', `/organizations/${org.id}/members/${alice.user.id}`, { token: alice.token });
     expect(remove.status).toBe(400);
     expect(remove.body.error).toBe('last_owner');
-    const [row] = await t.api.deps.db.select().from(organizationMemberships).where(eq(organizationMemberships.userId, alice.user.id));
+    const [row] = await t.api.deps.db
+      .select()
+      .from(organizationMemberships)
+      .where(eq(organizationMemberships.userId, alice.user.id));
     expect(row?.roles).toEqual(['owner', 'admin']);
 
     // Scopes-only changes keep the roles and are allowed.
-    const scopes = await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: alice.token, body: { scopes: ['organization:read'] } });
+    const scopes = await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, {
+      token: alice.token,
+      body: { scopes: ['organization:read'] },
+    });
     expect(scopes.body.membership).toMatchObject({ roles: ['owner', 'admin'], scopes: ['organization:read'] });
 
-    expect((await t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, { token: alice.token, body: { roles: ['owner'] } })).status).toBe(200);
-    expect((await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: alice.token, body: { roles: ['member'] } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, {
+          token: alice.token,
+          body: { roles: ['owner'] },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, {
+          token: alice.token,
+          body: { roles: ['member'] },
+        })
+      ).status,
+    ).toBe(200);
     // Alice is no longer a manager now.
-    expect((await t.call('DELETE', `/organizations/${org.id}/members/${bob.user.id}`, { token: alice.token })).status).toBe(404);
+    expect(
+      (await t.call('DELETE', `/organizations/${org.id}/members/${bob.user.id}`, { token: alice.token })).status,
+    ).toBe(404);
     const gone = await t.call('DELETE', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token });
     expect(gone.body).toEqual({ message: 'Success' });
-    expect((await t.call('DELETE', `/organizations/${org.id}/members/${bob.user.id}`, { token: bob.token })).body.error).toBe('last_owner');
-    expect((await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token, body: { roles: ['member'] } })).body).toEqual({
+    expect(
+      (await t.call('DELETE', `/organizations/${org.id}/members/${bob.user.id}`, { token: bob.token })).body.error,
+    ).toBe('last_owner');
+    expect(
+      (
+        await t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, {
+          token: bob.token,
+          body: { roles: ['member'] },
+        })
+      ).body,
+    ).toEqual({
       error: 'not_found',
       message: 'Membership not found',
     });
@@ -197,15 +275,26 @@ describe('organization members', () => {
     const org = await createOrg(t, alice, { name: 'Race' });
     await join(t, alice, org.id, bob, { roles: ['owner'] });
     const [a, b] = await Promise.all([
-      t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, { token: alice.token, body: { roles: ['member'] } }),
-      t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token, body: { roles: ['member'] } }),
+      t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, {
+        token: alice.token,
+        body: { roles: ['member'] },
+      }),
+      t.call('PATCH', `/organizations/${org.id}/members/${alice.user.id}`, {
+        token: bob.token,
+        body: { roles: ['member'] },
+      }),
     ]);
     // The loser is refused either by the guarded UPDATE (400 last_owner) or, if it ran later,
     // because it is no longer a manager (404); never do both succeed.
     const statuses = [a.status, b.status].sort();
     expect(statuses[0]).toBe(200);
     expect([400, 404]).toContain(statuses[1]);
-    const owners = (await t.api.deps.db.select().from(organizationMemberships).where(eq(organizationMemberships.organizationId, org.id))).filter((m) => m.roles.includes('owner'));
+    const owners = (
+      await t.api.deps.db
+        .select()
+        .from(organizationMemberships)
+        .where(eq(organizationMemberships.organizationId, org.id))
+    ).filter((m) => m.roles.includes('owner'));
     expect(owners).toHaveLength(1);
   });
 
@@ -222,7 +311,9 @@ describe('organization members', () => {
       deleteMembershipGuarded(db, org.id, alice.user.id, t.clock.now()),
     ]);
     expect(outcomes.filter((o) => o === 'last_owner')).toHaveLength(1);
-    const owners = (await db.select().from(organizationMemberships).where(eq(organizationMemberships.organizationId, org.id))).filter((m) => m.roles.includes('owner'));
+    const owners = (
+      await db.select().from(organizationMemberships).where(eq(organizationMemberships.organizationId, org.id))
+    ).filter((m) => m.roles.includes('owner'));
     expect(owners).toHaveLength(1);
   });
 
@@ -232,14 +323,21 @@ describe('organization members', () => {
     const bob = await signedIn(t);
     const org = await createOrg(t, alice, { name: 'Guarded' });
     await join(t, alice, org.id, bob, { roles: ['admin'] });
-    const self = await t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, { token: bob.token, body: { roles: ['owner'] } });
+    const self = await t.call('PATCH', `/organizations/${org.id}/members/${bob.user.id}`, {
+      token: bob.token,
+      body: { roles: ['owner'] },
+    });
     expect(self.status).toBe(403);
     expect(self.body).toMatchObject({ error: 'forbidden', required: ['owner'] });
-    expect((await t.call('DELETE', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token })).status).toBe(403);
+    expect(
+      (await t.call('DELETE', `/organizations/${org.id}/members/${alice.user.id}`, { token: bob.token })).status,
+    ).toBe(403);
     // An organization admin still manages ordinary members.
     const carol = await signedIn(t);
     expect((await join(t, bob, org.id, carol)).status).toBe(200);
-    expect((await t.call('DELETE', `/organizations/${org.id}/members/${carol.user.id}`, { token: bob.token })).status).toBe(200);
+    expect(
+      (await t.call('DELETE', `/organizations/${org.id}/members/${carol.user.id}`, { token: bob.token })).status,
+    ).toBe(200);
   });
 });
 
@@ -276,7 +374,11 @@ describe('POST /organizations/:id/switch', () => {
     expect(refreshed.body.organizationId).toBe(org.id);
     expect(decodeJwt(refreshed.body.token).org_id).toBe(org.id);
     const [ev] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'organization_switched'));
-    expect(ev).toMatchObject({ userId: alice.user.id, sessionId: alice.sessionId, metadata: { organizationId: org.id, previousOrganizationId: null } });
+    expect(ev).toMatchObject({
+      userId: alice.user.id,
+      sessionId: alice.sessionId,
+      metadata: { organizationId: org.id, previousOrganizationId: null },
+    });
   });
 
   it('refuses a global admin who is not a member (404): switching needs a membership', async () => {

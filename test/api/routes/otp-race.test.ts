@@ -21,9 +21,16 @@ describe('OTP verify race over one database file', () => {
     const b = await makeApi({ env, client: await prepareClient(db.url) });
     const user = await createUser(a);
     const login = await a.call('POST', '/login', { body: { identifier: user.email } });
-    const gen = await a.call('POST', '/otp/generate-login-email-otp', { token: login.body.token, headers: await externalDelivery(a.clock.now()) });
+    const gen = await a.call('POST', '/otp/generate-login-email-otp', {
+      token: login.body.token,
+      headers: await externalDelivery(a.clock.now()),
+    });
     const body = { verificationToken: gen.body.delivery.code };
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? a : b).call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
     for (const r of results.filter((x) => x.status === 401)) expect(r.body.error).toBe('otp_verification_failed');
     expect(await a.api.deps.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);

@@ -32,10 +32,16 @@ describe('OTP login by email', () => {
     expect(stored!.codeHash).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     expect(stored!.codeHash).not.toContain(gen.body.delivery.code);
 
-    const ok = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: ` ${gen.body.delivery.code.toLowerCase()} ` } });
+    const ok = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: ` ${gen.body.delivery.code.toLowerCase()} ` },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ message: 'Success', sub: user.id, email: user.email });
-    const again = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: gen.body.delivery.code } });
+    const again = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: gen.body.delivery.code },
+    });
     expect(again.status).toBe(401);
     expect(again.body).toEqual({ error: 'otp_verification_failed', message: 'Invalid or expired code' });
   });
@@ -48,10 +54,16 @@ describe('OTP login by email', () => {
     const second = await generateLoginEmail(t, first.body.token);
     expect(await t.api.deps.db.select().from(otpCodes).where(eq(otpCodes.userId, user.id))).toHaveLength(1);
     if (first.body.delivery.code !== second.body.delivery.code) {
-      const old = await t.call('POST', '/otp/verify-login-email-otp', { token: second.body.token, body: { verificationToken: first.body.delivery.code } });
+      const old = await t.call('POST', '/otp/verify-login-email-otp', {
+        token: second.body.token,
+        body: { verificationToken: first.body.delivery.code },
+      });
       expect(old.status).toBe(401);
     }
-    const ok = await t.call('POST', '/otp/verify-login-email-otp', { token: second.body.token, body: { verificationToken: second.body.delivery.code } });
+    const ok = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: second.body.token,
+      body: { verificationToken: second.body.delivery.code },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -62,7 +74,10 @@ describe('OTP login by email', () => {
     t.clock.advance(5 * 60_000 + 1);
     // The ephemeral token (also 300 s) is re-minted by a fresh /login; the code stays expired.
     const token = await loginToken(t, user.email);
-    const late = await t.call('POST', '/otp/verify-login-email-otp', { token, body: { verificationToken: gen.body.delivery.code } });
+    const late = await t.call('POST', '/otp/verify-login-email-otp', {
+      token,
+      body: { verificationToken: gen.body.delivery.code },
+    });
     expect(late.status).toBe(401);
     expect(late.body.error).toBe('otp_verification_failed');
   });
@@ -73,14 +88,23 @@ describe('OTP login by email', () => {
     const gen = await generateLoginEmail(t, await loginToken(t, user.email));
     const code = gen.body.delivery.code as string;
     for (let i = 0; i < 4; i++) {
-      const r = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: wrongCode(code) } });
+      const r = await t.call('POST', '/otp/verify-login-email-otp', {
+        token: gen.body.token,
+        body: { verificationToken: wrongCode(code) },
+      });
       expect(r.status).toBe(401);
     }
     const [row] = await t.api.deps.db.select().from(otpCodes).where(eq(otpCodes.userId, user.id));
     expect(row!.attempts).toBe(4);
-    await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: wrongCode(code) } });
+    await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: wrongCode(code) },
+    });
     expect(await t.api.deps.db.select().from(otpCodes).where(eq(otpCodes.userId, user.id))).toHaveLength(0);
-    const right = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: code } });
+    const right = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: code },
+    });
     expect(right.status).toBe(401);
   });
 
@@ -89,10 +113,16 @@ describe('OTP login by email', () => {
     const user = await createUser(t);
     const gen = await generateLoginEmail(t, await loginToken(t, user.email));
     for (let i = 0; i < 10; i++) {
-      const r = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: wrongCode(gen.body.delivery.code) } });
+      const r = await t.call('POST', '/otp/verify-login-email-otp', {
+        token: gen.body.token,
+        body: { verificationToken: wrongCode(gen.body.delivery.code) },
+      });
       expect(r.status).toBe(401);
     }
-    const locked = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: gen.body.delivery.code } });
+    const locked = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: gen.body.delivery.code },
+    });
     expect(locked.status).toBe(423);
     expect(locked.body.error).toBe('account_locked');
     expect(Number.isInteger(locked.body.retryAfterSeconds)).toBe(true);
@@ -142,10 +172,16 @@ describe('OTP login by phone', () => {
     const t = await makeApi();
     const user = await createUser(t, { phone: '+14155552671', phoneVerified: true });
     const token = await loginToken(t, '+1 415 555 2671');
-    const gen = await t.call('POST', '/otp/generate-login-phone-otp', { token, headers: await externalDelivery(t.clock.now()) });
+    const gen = await t.call('POST', '/otp/generate-login-phone-otp', {
+      token,
+      headers: await externalDelivery(t.clock.now()),
+    });
     expect(gen.status).toBe(200);
     expect(gen.body.delivery).toEqual({ kind: 'otp_sms', to: '+14155552671', code: expect.stringMatching(/^\d{6}$/) });
-    const ok = await t.call('POST', '/otp/verify-login-phone-otp', { token: gen.body.token, body: { verificationToken: gen.body.delivery.code } });
+    const ok = await t.call('POST', '/otp/verify-login-phone-otp', {
+      token: gen.body.token,
+      body: { verificationToken: gen.body.delivery.code },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.sub).toBe(user.id);
   });
@@ -180,8 +216,14 @@ describe('OTP decoy parity', () => {
     expect(Object.keys(extUnknown.body).sort()).toEqual(Object.keys(extKnown.body).sort());
     expect(extUnknown.body.delivery).toBeNull();
 
-    const verKnown = await t.call('POST', '/otp/verify-login-email-otp', { token: known, body: { verificationToken: wrongCode(extKnown.body.delivery.code) } });
-    const verUnknown = await t.call('POST', '/otp/verify-login-email-otp', { token: unknown, body: { verificationToken: 'ABCDEF' } });
+    const verKnown = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: known,
+      body: { verificationToken: wrongCode(extKnown.body.delivery.code) },
+    });
+    const verUnknown = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: unknown,
+      body: { verificationToken: 'ABCDEF' },
+    });
     expect(verUnknown.status).toBe(verKnown.status);
     expect(verUnknown.body).toEqual(verKnown.body);
     await settle();
@@ -192,22 +234,33 @@ describe('OTP decoy parity', () => {
     const t = await makeApi({ env: { ...NO_LIMITS, LOCKOUT_POLICY: '{"maxFailures":3}' } });
     const login = await t.call('POST', '/login', { body: { identifier: 'ghost@example.com' } });
     for (let i = 0; i < 3; i++) {
-      const r = await t.call('POST', '/otp/verify-login-email-otp', { token: login.body.token, body: { verificationToken: 'ABCDEF' } });
+      const r = await t.call('POST', '/otp/verify-login-email-otp', {
+        token: login.body.token,
+        body: { verificationToken: 'ABCDEF' },
+      });
       expect(r.status).toBe(401);
     }
-    const locked = await t.call('POST', '/otp/verify-login-email-otp', { token: login.body.token, body: { verificationToken: 'ABCDEF' } });
+    const locked = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: login.body.token,
+      body: { verificationToken: 'ABCDEF' },
+    });
     expect(locked.status).toBe(423);
     expect(Number.isInteger(locked.body.retryAfterSeconds)).toBe(true);
     const relogin = await t.call('POST', '/login', { body: { identifier: 'ghost@example.com' } });
     expect(relogin.status).toBe(423);
-    expect(await t.api.deps.db.select().from(authFailures).where(eq(authFailures.subject, login.body.sub))).toHaveLength(3);
+    expect(
+      await t.api.deps.db.select().from(authFailures).where(eq(authFailures.subject, login.body.sub)),
+    ).toHaveLength(3);
   });
 
   it('a decoy phone route follows the decoy shape: a phone identifier always has a verified phone', async () => {
     const t = await makeApi();
     const login = await t.call('POST', '/login', { body: { identifier: '+442071838750' } });
     expect(login.body.loginMethods).toContain('phone_otp');
-    const gen = await t.call('POST', '/otp/generate-login-phone-otp', { token: login.body.token, headers: await externalDelivery(t.clock.now()) });
+    const gen = await t.call('POST', '/otp/generate-login-phone-otp', {
+      token: login.body.token,
+      headers: await externalDelivery(t.clock.now()),
+    });
     expect(gen.status).toBe(200);
     expect(gen.body.delivery).toBeNull();
   });
@@ -218,17 +271,28 @@ describe('delivery secrecy', () => {
     const t = await makeApi();
     const user = await createUser(t);
     const token = await loginToken(t, user.email);
-    const none = await t.call('POST', '/otp/generate-login-email-otp', { token, headers: { 'x-svc-auth-delivery-mode': 'external' } });
+    const none = await t.call('POST', '/otp/generate-login-email-otp', {
+      token,
+      headers: { 'x-svc-auth-delivery-mode': 'external' },
+    });
     expect(none.status).toBe(200);
     expect(none.body).not.toHaveProperty('delivery');
     const { serviceToken } = await import('../../helpers/service-token.js');
     const wrong = await t.call('POST', '/otp/generate-login-email-otp', {
       token: none.body.token,
-      headers: { 'x-svc-auth-delivery-mode': 'external', 'x-svc-service-token': await serviceToken(t.clock.now(), { secret: 'another-secret-0123456789abcdef-0123456789' }) },
+      headers: {
+        'x-svc-auth-delivery-mode': 'external',
+        'x-svc-service-token': await serviceToken(t.clock.now(), {
+          secret: 'another-secret-0123456789abcdef-0123456789',
+        }),
+      },
     });
     expect(wrong.status).toBe(200);
     expect(wrong.body).not.toHaveProperty('delivery');
-    const noHeader = await t.call('POST', '/otp/generate-login-email-otp', { token: wrong.body.token, headers: { 'x-svc-service-token': await serviceToken(t.clock.now()) } });
+    const noHeader = await t.call('POST', '/otp/generate-login-email-otp', {
+      token: wrong.body.token,
+      headers: { 'x-svc-service-token': await serviceToken(t.clock.now()) },
+    });
     expect(noHeader.body).not.toHaveProperty('delivery');
   });
 
@@ -243,9 +307,15 @@ describe('delivery secrecy', () => {
     const code = sender.sent[0]!.code!;
     expect(code).toMatch(/^[A-Z]{6}$/);
     expect(JSON.stringify(gen.body)).not.toContain(code);
-    const failedEvents = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'notification_failed'));
+    const failedEvents = await t.api.deps.db
+      .select()
+      .from(authEvents)
+      .where(eq(authEvents.type, 'notification_failed'));
     expect(failedEvents).toHaveLength(1);
-    const verify = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: code } });
+    const verify = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: code },
+    });
     expect(verify.status).toBe(200);
     const allEvents = JSON.stringify(await t.api.deps.db.select().from(authEvents));
     expect(allEvents).not.toContain(code);
@@ -262,7 +332,12 @@ describe('delivery secrecy', () => {
     const user = await createUser(t);
     await t.call('POST', '/otp/generate-login-email-otp', { token: await loginToken(t, user.email) });
     await settle();
-    expect(sender.sent[0]).toMatchObject({ kind: 'otp_email', channel: 'email', to: user.email, subject: 'svc test - Verify your email' });
+    expect(sender.sent[0]).toMatchObject({
+      kind: 'otp_email',
+      channel: 'email',
+      to: user.email,
+      subject: 'svc test - Verify your email',
+    });
     const sent = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'notification_sent'));
     expect(sent).toHaveLength(1);
     expect(sent[0]!.metadata).toMatchObject({ kind: 'otp_email', provider: 'capture' });

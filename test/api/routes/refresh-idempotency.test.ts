@@ -18,9 +18,12 @@ import { tempDbFile, type TempDb } from '../../helpers/temp-db.js';
 const defaults = { REFRESH_REUSE_GRACE_SECONDS: undefined, DISABLE_AUTH_RATE_LIMITS: 'true' };
 const KEY = 'key-A_0123456789abcdef';
 const OTHER = 'key-B_0123456789abcdef';
-const refresh = (t: TestApi, token: string, key?: string) => t.call('POST', '/refresh', { token, headers: key === undefined ? {} : { 'idempotency-key': key } });
-const row = async (t: TestApi, id: string) => (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
-const chainRows = (t: TestApi, chainId: string) => t.api.deps.db.select().from(sessions).where(eq(sessions.chainId, chainId));
+const refresh = (t: TestApi, token: string, key?: string) =>
+  t.call('POST', '/refresh', { token, headers: key === undefined ? {} : { 'idempotency-key': key } });
+const row = async (t: TestApi, id: string) =>
+  (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
+const chainRows = (t: TestApi, chainId: string) =>
+  t.api.deps.db.select().from(sessions).where(eq(sessions.chainId, chainId));
 const liveHeads = (t: TestApi, chainId: string) =>
   t.api.deps.db
     .select({ id: sessions.id })
@@ -36,7 +39,12 @@ async function setup(env: Record<string, string | undefined> = defaults) {
 }
 
 /** The replay was refused as reuse: 401, the whole chain (successor included) revoked, a suspicious event. */
-async function expectReuse(t: TestApi, replay: { status: number; body: any }, chainId: string, successor: { token: string; refreshToken: string }) {
+async function expectReuse(
+  t: TestApi,
+  replay: { status: number; body: any },
+  chainId: string,
+  successor: { token: string; refreshToken: string },
+) {
   expect(replay.status).toBe(401);
   expect(replay.body).toEqual({ error: 'refresh_token_reused', message: 'Refresh token reuse detected' });
   expect(await liveHeads(t, chainId)).toEqual([]);
@@ -96,7 +104,15 @@ describe('refresh replay with the default configuration (strict unless keyed)', 
     expect(await row(t, lost.sessionId)).toMatchObject({ revokedReason: 'refresh_retry_superseded' });
     expect(await liveHeads(t, first.sessionId)).toEqual([{ id: retry.body.sessionId }]);
     const [event] = (await eventsOf(t, 'refresh_token_success')).filter((e) => e.sessionId === retry.body.sessionId);
-    expect(event).toMatchObject({ userId: user.id, metadata: { reason: 'idempotent_retry', previousSessionId: first.sessionId, retry: true, supersededSessionId: lost.sessionId } });
+    expect(event).toMatchObject({
+      userId: user.id,
+      metadata: {
+        reason: 'idempotent_retry',
+        previousSessionId: first.sessionId,
+        retry: true,
+        supersededSessionId: lost.sessionId,
+      },
+    });
     // The fresh pair goes on rotating; the lost successor turning up later is reuse.
     expect((await refresh(t, retry.body.refreshToken)).status).toBe(200);
     const late = await refresh(t, lost.refreshToken);
@@ -154,7 +170,10 @@ describe('refresh replay with the default configuration (strict unless keyed)', 
     const { t, first } = await setup();
     const res = await refresh(t, first.refreshToken, key);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'invalid_request', message: 'Idempotency-Key must be 16 to 128 characters of A-Z, a-z, 0-9, "_" or "-"' });
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      message: 'Idempotency-Key must be 16 to 128 characters of A-Z, a-z, 0-9, "_" or "-"',
+    });
     expect(JSON.stringify(res.body)).not.toContain(key || '\u0000');
     expect(await row(t, first.sessionId)).toMatchObject({ replacedBySessionId: null, revokedAt: null });
     expect((await refresh(t, first.refreshToken, KEY)).status).toBe(200);
@@ -219,7 +238,10 @@ describe('keyed retries across two instances on one database file', () => {
     const user = await createUser(a);
     for (let i = 0; i < 30; i++) {
       const first = await signIn(a, user);
-      const [x, y] = await Promise.all([refresh(a, first.refreshToken, `one-${i}-0123456789abcdef`), refresh(b, first.refreshToken, `two-${i}-0123456789abcdef`)]);
+      const [x, y] = await Promise.all([
+        refresh(a, first.refreshToken, `one-${i}-0123456789abcdef`),
+        refresh(b, first.refreshToken, `two-${i}-0123456789abcdef`),
+      ]);
       expect([x, y].filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
       for (const r of [x, y]) if (r.status !== 200) expect(r.body.error).toBe('refresh_token_reused');
       expect((await liveHeads(a, first.sessionId)).length).toBeLessThanOrEqual(1);

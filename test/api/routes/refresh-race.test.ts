@@ -31,7 +31,9 @@ function tally(rounds: Outcome[][]) {
     if (ok === 2) bothOk++;
     else if (ok === 1) oneOk++;
     else noneOk++;
-    for (const o of pair) if (o.status !== 200) loserErrors.set(`${o.status} ${o.error}`, (loserErrors.get(`${o.status} ${o.error}`) ?? 0) + 1);
+    for (const o of pair)
+      if (o.status !== 200)
+        loserErrors.set(`${o.status} ${o.error}`, (loserErrors.get(`${o.status} ${o.error}`) ?? 0) + 1);
   }
   return { bothOk, oneOk, noneOk, loserErrors: Object.fromEntries(loserErrors) };
 }
@@ -65,7 +67,9 @@ describe('refresh rotation race over one database file', () => {
     }
     const result = tally(rounds);
     const reasons = await raceReasons(a);
-    console.log(`[race, two instances in one process] ${JSON.stringify({ rounds: ROUNDS, ...result, suspiciousReasons: reasons })}`);
+    console.log(
+      `[race, two instances in one process] ${JSON.stringify({ rounds: ROUNDS, ...result, suspiciousReasons: reasons })}`,
+    );
     expect(result.bothOk).toBe(0);
     expect(result.oneOk + result.noneOk).toBe(ROUNDS);
     expect(Object.keys(result.loserErrors)).toEqual(['401 refresh_token_reused']);
@@ -78,7 +82,11 @@ describe('refresh rotation race over one database file', () => {
 
 describe('refresh rotation race between two OS processes', () => {
   let db: TempDb;
-  const workers: { proc: ChildProcessWithoutNullStreams; lines: Interface; pending: Map<string, (o: Outcome) => void> }[] = [];
+  const workers: {
+    proc: ChildProcessWithoutNullStreams;
+    lines: Interface;
+    pending: Map<string, (o: Outcome) => void>;
+  }[] = [];
 
   beforeAll(async () => {
     db = tempDbFile();
@@ -124,7 +132,9 @@ describe('refresh rotation race between two OS processes', () => {
     }
     const result = tally(rounds);
     const reasons = await raceReasons(t);
-    console.log(`[race, two OS processes] ${JSON.stringify({ rounds: ROUNDS, ...result, suspiciousReasons: reasons })}`);
+    console.log(
+      `[race, two OS processes] ${JSON.stringify({ rounds: ROUNDS, ...result, suspiciousReasons: reasons })}`,
+    );
     expect(result.bothOk).toBe(0);
     expect(result.oneOk).toBeGreaterThan(0);
     expect(Object.keys(result.loserErrors)).toEqual(['401 refresh_token_reused']);

@@ -17,9 +17,11 @@ import { makeApi, type TestApi } from '../../helpers/make-app.js';
 const graceEnv = { REFRESH_REUSE_GRACE_SECONDS: undefined, DISABLE_AUTH_RATE_LIMITS: 'true' };
 let keys = 0;
 /** One refresh attempt: a fresh key unless `key` repeats an earlier attempt's. */
-const refresh = (t: TestApi, token: string, key = `attempt-${++keys}-0123456789`) => t.call('POST', '/refresh', { token, headers: { 'idempotency-key': key } });
+const refresh = (t: TestApi, token: string, key = `attempt-${++keys}-0123456789`) =>
+  t.call('POST', '/refresh', { token, headers: { 'idempotency-key': key } });
 const KEY = 'lost-answer-0123456789';
-const row = async (t: TestApi, id: string) => (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
+const row = async (t: TestApi, id: string) =>
+  (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
 const liveHeads = (t: TestApi, chainId: string) =>
   t.api.deps.db
     .select({ id: sessions.id })
@@ -50,15 +52,26 @@ describe('retry-safe refresh rotation', () => {
     // The new pair works; the lost successor is dead and its access token refused.
     expect((await t.call('GET', '/users/me', { token: retry.body.token })).status).toBe(200);
     expect((await t.call('GET', '/users/me', { token: lost.token })).status).toBe(401);
-    expect(await row(t, lost.sessionId)).toMatchObject({ revokedReason: 'refresh_retry_superseded', replacedBySessionId: retry.body.sessionId });
+    expect(await row(t, lost.sessionId)).toMatchObject({
+      revokedReason: 'refresh_retry_superseded',
+      replacedBySessionId: retry.body.sessionId,
+    });
     expect((await row(t, first.sessionId)).replacedBySessionId).toBe(retry.body.sessionId);
     expect(await liveHeads(t, first.sessionId)).toEqual([{ id: retry.body.sessionId }]);
     const next = await refresh(t, retry.body.refreshToken);
     expect(next.status).toBe(200);
-    const [event] = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.sessionId, retry.body.sessionId))).filter(
-      (e) => e.type === 'refresh_token_success',
-    );
-    expect(event).toMatchObject({ userId: user.id, metadata: { reason: 'idempotent_retry', previousSessionId: first.sessionId, retry: true, supersededSessionId: lost.sessionId } });
+    const [event] = (
+      await t.api.deps.db.select().from(authEvents).where(eq(authEvents.sessionId, retry.body.sessionId))
+    ).filter((e) => e.type === 'refresh_token_success');
+    expect(event).toMatchObject({
+      userId: user.id,
+      metadata: {
+        reason: 'idempotent_retry',
+        previousSessionId: first.sessionId,
+        retry: true,
+        supersededSessionId: lost.sessionId,
+      },
+    });
   });
 
   it('revokes the whole chain when the lost successor turns up after the retry', async () => {

@@ -10,7 +10,8 @@ import { makeApi, type TestApi } from '../../helpers/make-app.js';
 const MIN = 60_000;
 const refresh = (t: TestApi, token: string) => t.call('POST', '/refresh', { token });
 const eventsOf = (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
-const sessionRow = async (t: TestApi, id: string) => (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
+const sessionRow = async (t: TestApi, id: string) =>
+  (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
 
 async function setup(env: Record<string, string | undefined> = {}) {
   const t = await makeApi({ env });
@@ -24,8 +25,29 @@ describe('POST /refresh', () => {
     const { t, user, first } = await setup();
     const res = await refresh(t, first.refreshToken);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['email', 'message', 'organizationId', 'phone', 'refreshToken', 'refreshTtl', 'roles', 'sessionId', 'sub', 'token', 'ttl']);
-    expect(res.body).toMatchObject({ message: 'Success', sub: user.id, email: user.email, roles: ['user'], ttl: 900, refreshTtl: 86400, organizationId: null, phone: null });
+    expect(Object.keys(res.body).sort()).toEqual([
+      'email',
+      'message',
+      'organizationId',
+      'phone',
+      'refreshToken',
+      'refreshTtl',
+      'roles',
+      'sessionId',
+      'sub',
+      'token',
+      'ttl',
+    ]);
+    expect(res.body).toMatchObject({
+      message: 'Success',
+      sub: user.id,
+      email: user.email,
+      roles: ['user'],
+      ttl: 900,
+      refreshTtl: 86400,
+      organizationId: null,
+      phone: null,
+    });
     expect(res.body.sessionId).not.toBe(first.sessionId);
     expect(res.body.refreshToken).not.toBe(first.refreshToken);
     expect(res.body.refreshToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -195,8 +217,12 @@ describe('POST /refresh', () => {
     const user = await createUser(t);
     const now = new Date(t.clock.now());
     const orgId = randomId();
-    await t.api.deps.db.insert(organizations).values({ id: orgId, name: 'Acme', slug: `acme-${orgId.slice(0, 8)}`, createdAt: now, updatedAt: now });
-    await t.api.deps.db.insert(organizationMemberships).values({ id: randomId(), organizationId: orgId, userId: user.id, createdAt: now, updatedAt: now });
+    await t.api.deps.db
+      .insert(organizations)
+      .values({ id: orgId, name: 'Acme', slug: `acme-${orgId.slice(0, 8)}`, createdAt: now, updatedAt: now });
+    await t.api.deps.db
+      .insert(organizationMemberships)
+      .values({ id: randomId(), organizationId: orgId, userId: user.id, createdAt: now, updatedAt: now });
     const first = await signIn(t, user);
     const kept = await refresh(t, first.refreshToken);
     expect(kept.body.organizationId).toBe(orgId);

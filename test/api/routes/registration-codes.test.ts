@@ -13,13 +13,17 @@ const NO_LIMITS = { DISABLE_AUTH_RATE_LIMITS: 'true' };
 const wrongCode = (code: string) => (code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA');
 
 async function register(t: TestApi, email: string) {
-  const res = await t.call('POST', '/registration/register', { body: { email }, headers: await externalDelivery(t.clock.now()) });
+  const res = await t.call('POST', '/registration/register', {
+    body: { email },
+    headers: await externalDelivery(t.clock.now()),
+  });
   expect(res.status).toBe(200);
   expect(res.body.delivery.code).toMatch(/^[A-Z]{6}$/);
   return { sub: res.body.sub as string, token: res.body.token as string, code: res.body.delivery.code as string };
 }
 
-const verify = (t: TestApi, token: string, code: string) => t.call('POST', '/otp/verify-email-otp', { token, body: { verificationToken: code } });
+const verify = (t: TestApi, token: string, code: string) =>
+  t.call('POST', '/otp/verify-email-otp', { token, body: { verificationToken: code } });
 
 async function isVerified(t: TestApi, userId: string) {
   const [row] = await t.api.deps.db.select().from(users).where(eq(users.id, userId));
@@ -68,7 +72,11 @@ describe('registration code (POST /otp/verify-email-otp)', () => {
     const fresh = await register(t, 'guess@example.com');
     const locked = await verify(t, fresh.token, fresh.code);
     expect(locked.status).toBe(423);
-    expect(locked.body).toEqual({ error: 'account_locked', message: 'Too many failed authentication attempts. Try again later.', retryAfterSeconds: 900 });
+    expect(locked.body).toEqual({
+      error: 'account_locked',
+      message: 'Too many failed authentication attempts. Try again later.',
+      retryAfterSeconds: 900,
+    });
     expect(Number.isInteger(locked.body.retryAfterSeconds)).toBe(true);
     expect(locked.headers.get('retry-after')).toBe('900');
     expect(await isVerified(t, reg.sub)).toBe(false);

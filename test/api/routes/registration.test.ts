@@ -20,14 +20,31 @@ describe('POST /registration/register', () => {
     const reg = await register(t, { email: '  New.User@Example.COM ', phone: '+14155552671' });
     expect(reg.status).toBe(200);
     expect(Object.keys(reg.body).sort()).toEqual(['delivery', 'message', 'sub', 'token', 'ttl']);
-    expect(reg.body).toMatchObject({ message: 'Success', ttl: 300, delivery: { kind: 'otp_email', to: 'new.user@example.com' } });
+    expect(reg.body).toMatchObject({
+      message: 'Success',
+      ttl: 300,
+      delivery: { kind: 'otp_email', to: 'new.user@example.com' },
+    });
     expect(reg.body.delivery.code).toMatch(/^[A-Z]{6}$/);
     const [row] = await t.api.deps.db.select().from(users).where(eq(users.id, reg.body.sub));
-    expect(row).toMatchObject({ email: 'new.user@example.com', phone: '+14155552671', verified: false, roles: ['user'] });
+    expect(row).toMatchObject({
+      email: 'new.user@example.com',
+      phone: '+14155552671',
+      verified: false,
+      roles: ['user'],
+    });
 
-    const verify = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: reg.body.delivery.code.toLowerCase() } });
+    const verify = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: reg.body.delivery.code.toLowerCase() },
+    });
     expect(verify.status).toBe(200);
-    expect(verify.body).toMatchObject({ message: 'Success', sub: reg.body.sub, email: 'new.user@example.com', roles: ['user'] });
+    expect(verify.body).toMatchObject({
+      message: 'Success',
+      sub: reg.body.sub,
+      email: 'new.user@example.com',
+      roles: ['user'],
+    });
     const me = await t.call('GET', '/users/me', { token: verify.body.token });
     expect(me.status).toBe(200);
     const [after] = await t.api.deps.db.select().from(users).where(eq(users.id, reg.body.sub));
@@ -45,7 +62,10 @@ describe('POST /registration/register', () => {
     await settle();
     const code = sender.sent[0]!.code!;
     expect(sender.sent[0]).toMatchObject({ kind: 'otp_email', to: 'quiet@example.com' });
-    const verify = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: code } });
+    const verify = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: code },
+    });
     expect(verify.status).toBe(200);
     expect(JSON.stringify([reg.body, verify.body])).not.toContain(code);
     for (const l of t.logs) expect(l.line).not.toContain(code);
@@ -59,7 +79,9 @@ describe('POST /registration/register', () => {
     expect(bad.body.error).toBe('invalid_request');
     expect(bad.body.details.issues[0].path).toEqual(['email']);
     expect(JSON.stringify(bad.body)).not.toContain('not-an-email');
-    const badPhone = await t.call('POST', '/registration/register', { body: { email: 'a@example.com', phone: '4155552671' } });
+    const badPhone = await t.call('POST', '/registration/register', {
+      body: { email: 'a@example.com', phone: '4155552671' },
+    });
     expect(badPhone.status).toBe(400);
     expect(badPhone.body.details.issues[0].path).toEqual(['phone']);
   });
@@ -71,9 +93,15 @@ describe('POST /registration/register', () => {
     expect(second.body.sub).toBe(first.body.sub);
     const [row] = await t.api.deps.db.select().from(users).where(eq(users.id, first.body.sub));
     expect(row!.phone).toBe('+442071838750');
-    const old = await t.call('POST', '/otp/verify-email-otp', { token: second.body.token, body: { verificationToken: first.body.delivery.code } });
+    const old = await t.call('POST', '/otp/verify-email-otp', {
+      token: second.body.token,
+      body: { verificationToken: first.body.delivery.code },
+    });
     if (first.body.delivery.code !== second.body.delivery.code) expect(old.status).toBe(401);
-    const ok = await t.call('POST', '/otp/verify-email-otp', { token: second.body.token, body: { verificationToken: second.body.delivery.code } });
+    const ok = await t.call('POST', '/otp/verify-email-otp', {
+      token: second.body.token,
+      body: { verificationToken: second.body.delivery.code },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -87,7 +115,10 @@ describe('POST /registration/register', () => {
     const [row] = await t.api.deps.db.select().from(users).where(eq(users.id, user.id));
     expect(row!.phone).toBe('+14155552671'); // a verified account keeps its phone
     expect(await eventsOf(t, 'registration_suspicious')).toHaveLength(1);
-    const verify = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: reg.body.delivery.code } });
+    const verify = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: reg.body.delivery.code },
+    });
     expect(verify.status).toBe(200);
     expect(verify.body.sub).toBe(user.id);
     expect(await eventsOf(t, 'registration_success')).toHaveLength(0);
@@ -97,9 +128,15 @@ describe('POST /registration/register', () => {
     const t = await makeApi({ env: { LOGIN_METHODS: 'passkey,phone_otp' } });
     await createUser(t, { email: 'known@example.com' });
     const reg = await register(t, { email: 'known@example.com' });
-    const wrong = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: 'ZZZZZZ' === reg.body.delivery.code ? 'YYYYYY' : 'ZZZZZZ' } });
+    const wrong = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: 'ZZZZZZ' === reg.body.delivery.code ? 'YYYYYY' : 'ZZZZZZ' },
+    });
     expect(wrong.status).toBe(401);
-    const right = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: reg.body.delivery.code } });
+    const right = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: reg.body.delivery.code },
+    });
     expect(right.status).toBe(403);
     expect(right.body.error).toBe('login_method_disabled');
   });
@@ -119,7 +156,10 @@ describe('POST /registration/register', () => {
     expect(internal.body).not.toHaveProperty('delivery');
     await settle();
     expect(sender.sent).toHaveLength(0);
-    const verify = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: 'ABCDEF' } });
+    const verify = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: 'ABCDEF' },
+    });
     expect(verify.status).toBe(401);
     expect(verify.body.error).toBe('otp_verification_failed');
   });
@@ -137,7 +177,10 @@ describe('POST /registration/register', () => {
   it('grants the owner role on the first verification of an OWNER_EMAIL address', async () => {
     const t = await makeApi({ env: { OWNER_EMAIL: 'Boss@Example.com' } });
     const reg = await register(t, { email: 'boss@example.com' });
-    const verify = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: reg.body.delivery.code } });
+    const verify = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: reg.body.delivery.code },
+    });
     expect(verify.status).toBe(200);
     expect(verify.body.roles).toEqual(['user', 'admin']);
     expect(await eventsOf(t, 'owner_role_granted')).toHaveLength(1);
@@ -147,18 +190,38 @@ describe('POST /registration/register', () => {
     const t = await makeApi({ env: { OWNER_EMAIL: 'boss@example.com' } });
     const reg = await register(t, { email: 'boss@example.com' });
     // A crash at the session write, simulated inside the database.
-    await t.client.execute("CREATE TRIGGER crash_at_session BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'injected crash'); END");
-    const crashed = await t.call('POST', '/otp/verify-email-otp', { token: reg.body.token, body: { verificationToken: reg.body.delivery.code } });
+    await t.client.execute(
+      "CREATE TRIGGER crash_at_session BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'injected crash'); END",
+    );
+    const crashed = await t.call('POST', '/otp/verify-email-otp', {
+      token: reg.body.token,
+      body: { verificationToken: reg.body.delivery.code },
+    });
     expect(crashed.status).toBe(500);
-    const [row] = (await t.client.execute({ sql: 'SELECT verified, email_verified, roles FROM users WHERE email = ?', args: ['boss@example.com'] })).rows;
-    expect({ verified: row!['verified'], emailVerified: row!['email_verified'], roles: JSON.parse(String(row!['roles'])) }).toEqual({ verified: 0, emailVerified: 0, roles: ['user'] });
+    const [row] = (
+      await t.client.execute({
+        sql: 'SELECT verified, email_verified, roles FROM users WHERE email = ?',
+        args: ['boss@example.com'],
+      })
+    ).rows;
+    expect({
+      verified: row!['verified'],
+      emailVerified: row!['email_verified'],
+      roles: JSON.parse(String(row!['roles'])),
+    }).toEqual({ verified: 0, emailVerified: 0, roles: ['user'] });
     expect(await eventsOf(t, 'registration_success')).toHaveLength(0);
 
     await t.client.execute('DROP TRIGGER crash_at_session');
     t.clock.advance(61_000);
-    const again = await t.call('POST', '/otp/generate-email-otp', { token: reg.body.token, headers: await externalDelivery(t.clock.now()) });
+    const again = await t.call('POST', '/otp/generate-email-otp', {
+      token: reg.body.token,
+      headers: await externalDelivery(t.clock.now()),
+    });
     expect(again.status).toBe(200);
-    const verify = await t.call('POST', '/otp/verify-email-otp', { token: again.body.token, body: { verificationToken: again.body.delivery.code } });
+    const verify = await t.call('POST', '/otp/verify-email-otp', {
+      token: again.body.token,
+      body: { verificationToken: again.body.delivery.code },
+    });
     expect(verify.status).toBe(200);
     expect(verify.body.roles).toEqual(['user', 'admin']); // still the owner: the grant was not lost
     expect(await eventsOf(t, 'registration_success')).toHaveLength(1);
@@ -168,11 +231,17 @@ describe('POST /registration/register', () => {
   it('verifies a phone with the registration token (no session)', async () => {
     const t = await makeApi();
     const reg = await register(t, { email: 'phone@example.com', phone: '+14155552671' });
-    const gen = await t.call('POST', '/otp/generate-phone-otp', { token: reg.body.token, headers: await externalDelivery(t.clock.now()) });
+    const gen = await t.call('POST', '/otp/generate-phone-otp', {
+      token: reg.body.token,
+      headers: await externalDelivery(t.clock.now()),
+    });
     expect(gen.status).toBe(200);
     expect(gen.body.delivery).toMatchObject({ kind: 'otp_sms', to: '+14155552671' });
     expect(gen.body.delivery.code).toMatch(/^\d{6}$/);
-    const ok = await t.call('POST', '/otp/verify-phone-otp', { token: gen.body.token, body: { verificationToken: gen.body.delivery.code } });
+    const ok = await t.call('POST', '/otp/verify-phone-otp', {
+      token: gen.body.token,
+      body: { verificationToken: gen.body.delivery.code },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ message: 'Success' });
     const [row] = await t.api.deps.db.select().from(users).where(eq(users.id, reg.body.sub));
@@ -192,19 +261,42 @@ describe('POST /registration/register', () => {
     const ATTACKER_PHONE = '+14155552671';
     // The attacker starts a registration for the victim's email with their own phone and verifies the phone.
     const planted = await register(t, { email: 'victim@example.com', phone: ATTACKER_PHONE });
-    const sms = await t.call('POST', '/otp/generate-phone-otp', { token: planted.body.token, headers: await externalDelivery(t.clock.now()) });
-    expect((await t.call('POST', '/otp/verify-phone-otp', { token: sms.body.token, body: { verificationToken: sms.body.delivery.code } })).status).toBe(200);
+    const sms = await t.call('POST', '/otp/generate-phone-otp', {
+      token: planted.body.token,
+      headers: await externalDelivery(t.clock.now()),
+    });
+    expect(
+      (
+        await t.call('POST', '/otp/verify-phone-otp', {
+          token: sms.body.token,
+          body: { verificationToken: sms.body.delivery.code },
+        })
+      ).status,
+    ).toBe(200);
     // The victim registers (without a phone) and verifies the email.
     const own = await register(t, { email: 'victim@example.com' });
     const [reset] = await t.api.deps.db.select().from(users).where(eq(users.id, own.body.sub));
     expect(reset!.phoneVerified).toBe(false);
-    expect((await t.call('POST', '/otp/verify-email-otp', { token: own.body.token, body: { verificationToken: own.body.delivery.code } })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', '/otp/verify-email-otp', {
+          token: own.body.token,
+          body: { verificationToken: own.body.delivery.code },
+        })
+      ).status,
+    ).toBe(200);
     // A fresh registration token for the now-verified account cannot verify the planted phone.
     const again = await register(t, { email: 'victim@example.com' });
-    const gen = await t.call('POST', '/otp/generate-phone-otp', { token: again.body.token, headers: await externalDelivery(t.clock.now()) });
+    const gen = await t.call('POST', '/otp/generate-phone-otp', {
+      token: again.body.token,
+      headers: await externalDelivery(t.clock.now()),
+    });
     expect(gen.status).toBe(200);
     expect(gen.body.delivery).toBeNull();
-    const verify = await t.call('POST', '/otp/verify-phone-otp', { token: gen.body.token, body: { verificationToken: '000000' } });
+    const verify = await t.call('POST', '/otp/verify-phone-otp', {
+      token: gen.body.token,
+      body: { verificationToken: '000000' },
+    });
     expect(verify.status).toBe(401);
     // The phone identifier does not resolve to the account.
     const login = await t.call('POST', '/login', { body: { identifier: ATTACKER_PHONE } });

@@ -7,7 +7,8 @@ import { makeApi, type TestApi } from '../../helpers/make-app.js';
 const me = (t: TestApi, token: string) => t.call('GET', '/users/me', { token });
 const refresh = (t: TestApi, token: string) => t.call('POST', '/refresh', { token });
 const eventsOf = (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
-const row = async (t: TestApi, id: string) => (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
+const row = async (t: TestApi, id: string) =>
+  (await t.api.deps.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
 
 async function setup(n = 1) {
   const t = await makeApi();
@@ -96,7 +97,17 @@ describe('GET /sessions', () => {
     expect(ids.sort()).toEqual([rotated.sessionId, s[2]!.sessionId].sort());
     const current = res.body.sessions.find((x: { current: boolean }) => x.current);
     expect(current.id).toBe(s[2]!.sessionId);
-    expect(Object.keys(current).sort()).toEqual(['createdAt', 'current', 'deviceName', 'expiresAt', 'id', 'idleExpiresAt', 'ipAddress', 'lastUsedAt', 'userAgent']);
+    expect(Object.keys(current).sort()).toEqual([
+      'createdAt',
+      'current',
+      'deviceName',
+      'expiresAt',
+      'id',
+      'idleExpiresAt',
+      'ipAddress',
+      'lastUsedAt',
+      'userAgent',
+    ]);
     expect(current).toMatchObject({ ipAddress: '203.0.113.7', userAgent: 'vitest', deviceName: null });
     expect(current.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const other = await createUser(t);
@@ -122,7 +133,11 @@ describe('DELETE /sessions/:id', () => {
     expect((await refresh(t, s[1]!.refreshToken)).body.error).toBe('invalid_refresh_token');
     expect((await me(t, s[0]!.token)).status).toBe(200);
     const [ev] = await eventsOf(t, 'session_revoked');
-    expect(ev).toMatchObject({ userId: user.id, sessionId: s[0]!.sessionId, metadata: { revokedSessionId: s[1]!.sessionId } });
+    expect(ev).toMatchObject({
+      userId: user.id,
+      sessionId: s[0]!.sessionId,
+      metadata: { revokedSessionId: s[1]!.sessionId },
+    });
   });
 
   it('answers 404 for another user’s session and leaves it alone', async () => {

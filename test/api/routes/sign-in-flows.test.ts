@@ -16,13 +16,28 @@ describe('MFA step after a first factor (contract §3.7)', () => {
     const t = await makeApi({ env: totpEnv, clockStartMs: STEP_ALIGNED_START_MS });
     const user = await createUser(t);
     const secret = await enrollTotp(t, (await signIn(t, user)).token);
-    const gen = await t.call('POST', '/otp/generate-login-email-otp', { token: await loginToken(t, user.email), headers: await externalDelivery(t.clock.now()) });
-    const verify = await t.call('POST', '/otp/verify-login-email-otp', { token: gen.body.token, body: { verificationToken: gen.body.delivery.code } });
+    const gen = await t.call('POST', '/otp/generate-login-email-otp', {
+      token: await loginToken(t, user.email),
+      headers: await externalDelivery(t.clock.now()),
+    });
+    const verify = await t.call('POST', '/otp/verify-login-email-otp', {
+      token: gen.body.token,
+      body: { verificationToken: gen.body.delivery.code },
+    });
     expect(verify.status).toBe(200);
-    expect(verify.body).toMatchObject({ message: 'MFA required', mfaRequired: true, mfaMethods: ['totp'], sub: user.id, ttl: 300 });
+    expect(verify.body).toMatchObject({
+      message: 'MFA required',
+      mfaRequired: true,
+      mfaMethods: ['totp'],
+      sub: user.id,
+      ttl: 300,
+    });
     expect(verify.body).not.toHaveProperty('refreshToken');
     t.clock.advance(30_000);
-    const done = await t.call('POST', '/totp/verify-login', { token: verify.body.token, body: { code: codeAt(secret, t.clock.now()) } });
+    const done = await t.call('POST', '/totp/verify-login', {
+      token: verify.body.token,
+      body: { code: codeAt(secret, t.clock.now()) },
+    });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ message: 'Success', sub: user.id });
   });
@@ -32,10 +47,17 @@ describe('MFA step after a first factor (contract §3.7)', () => {
     const user = await createUser(t);
     await enrollTotp(t, (await signIn(t, user)).token);
     const token = await loginToken(t, user.email);
-    const req = await t.call('POST', '/magic-link', { token, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) });
+    const req = await t.call('POST', '/magic-link', {
+      token,
+      body: {},
+      headers: await externalDelivery(t.clock.now(), DEVICE),
+    });
     const raw = new URL(req.body.delivery.magicLinkUrl).searchParams.get('token');
     await t.call('POST', `/magic-link/verify/${raw}`, { body: { number: req.body.confirmationNumber } });
-    const check = await t.call('POST', '/magic-link/check', { token, headers: await externalDelivery(t.clock.now(), DEVICE) });
+    const check = await t.call('POST', '/magic-link/check', {
+      token,
+      headers: await externalDelivery(t.clock.now(), DEVICE),
+    });
     expect(check.status).toBe(200);
     expect(check.body.mfaRequired).toBe(true);
   });
@@ -60,8 +82,16 @@ describe('response-time floor on every listed pre-auth route (contract §3.2)', 
       await timed('POST', '/otp/generate-login-email-otp', { token: known }),
       await timed('POST', '/otp/generate-login-email-otp', { token: unknown }),
       await timed('POST', '/otp/generate-login-phone-otp', { token: known }),
-      await timed('POST', '/magic-link', { token: known, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) }),
-      await timed('POST', '/magic-link', { token: unknown, body: {}, headers: await externalDelivery(t.clock.now(), DEVICE) }),
+      await timed('POST', '/magic-link', {
+        token: known,
+        body: {},
+        headers: await externalDelivery(t.clock.now(), DEVICE),
+      }),
+      await timed('POST', '/magic-link', {
+        token: unknown,
+        body: {},
+        headers: await externalDelivery(t.clock.now(), DEVICE),
+      }),
       await timed('POST', '/otp/generate-login-email-otp', { token: 'not-a-token' }),
     ];
     expect(cases.map((c) => c.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 401]);

@@ -24,7 +24,10 @@ const UK = (n: number) => `+44207183${String(8700 + n)}`;
 async function phoneLogin(t: TestApi, phone: string, external = true) {
   const login = await t.call('POST', '/login', { body: { identifier: phone } });
   expect(login.status).toBe(200);
-  return t.call('POST', '/otp/generate-login-phone-otp', { token: login.body.token, ...(external ? { headers: await externalDelivery(t.clock.now()) } : {}) });
+  return t.call('POST', '/otp/generate-login-phone-otp', {
+    token: login.body.token,
+    ...(external ? { headers: await externalDelivery(t.clock.now()) } : {}),
+  });
 }
 
 const eventsOf = (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
@@ -58,7 +61,10 @@ describe('SMS guard: calling-code allowlist', () => {
     expect(await eventsOf(t, 'otp_sent')).toEqual([]);
     const blocked = await eventsOf(t, 'sms_calling_code_blocked');
     expect(blocked).toHaveLength(2);
-    expect(blocked[0]).toMatchObject({ userId: user.id, metadata: { reason: 'calling_code_not_allowed', callingCode: '1' } });
+    expect(blocked[0]).toMatchObject({
+      userId: user.id,
+      metadata: { reason: 'calling_code_not_allowed', callingCode: '1' },
+    });
     expect(JSON.stringify(blocked)).not.toContain(US(1).slice(1));
 
     // An allowed calling code sends as before.
@@ -72,10 +78,19 @@ describe('SMS guard: calling-code allowlist', () => {
   it('guards the registration phone route too, and an admin PATCH takes effect at once', async () => {
     const t = await makeApi({ env: NO_LIMITS, sender: null });
     const admin = await signedIn(t, ['admin']);
-    const reg = await t.call('POST', '/registration/register', { body: { email: 'sms.reg@example.com', phone: US(2) } });
-    const send = async () => t.call('POST', '/otp/generate-phone-otp', { token: reg.body.token, headers: await externalDelivery(t.clock.now()) });
+    const reg = await t.call('POST', '/registration/register', {
+      body: { email: 'sms.reg@example.com', phone: US(2) },
+    });
+    const send = async () =>
+      t.call('POST', '/otp/generate-phone-otp', {
+        token: reg.body.token,
+        headers: await externalDelivery(t.clock.now()),
+      });
     expect((await send()).body.delivery).toMatchObject({ kind: 'otp_sms', to: US(2) });
-    const patch = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { sms_allowed_calling_codes: ['44', '33'] } });
+    const patch = await t.call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { sms_allowed_calling_codes: ['44', '33'] },
+    });
     expect(patch.status).toBe(200);
     const after = await send();
     expect(after.status).toBe(200);
@@ -103,11 +118,16 @@ describe('SMS guard: calling-code allowlist', () => {
     expect(cfg.body.sms_allowed_calling_codes).toEqual(['*']);
     expect(cfg.body.sms_hourly_budget).toEqual({ perCallingCode: 100, global: 1000 });
 
-    await expect(makeApi({ env: { SMS_ALLOWED_CALLING_CODES: '44,abc' } })).rejects.toThrow(/SMS_ALLOWED_CALLING_CODES/);
+    await expect(makeApi({ env: { SMS_ALLOWED_CALLING_CODES: '44,abc' } })).rejects.toThrow(
+      /SMS_ALLOWED_CALLING_CODES/,
+    );
     await expect(makeApi({ env: { SMS_HOURLY_BUDGET: '{"global":0}' } })).rejects.toBeInstanceOf(ConfigError);
     const seeded = await makeApi({ env: { SMS_HOURLY_BUDGET: '{"global":5}' } });
     const reader = await signedIn(seeded, ['admin']);
-    expect((await seeded.call('GET', '/system-config/admin', { token: reader.token })).body.sms_hourly_budget).toEqual({ perCallingCode: 100, global: 5 });
+    expect((await seeded.call('GET', '/system-config/admin', { token: reader.token })).body.sms_hourly_budget).toEqual({
+      perCallingCode: 100,
+      global: 5,
+    });
   });
 });
 
@@ -116,8 +136,16 @@ describe('SMS guard: hourly budgets shared across instances', () => {
     const file = tempDbFile();
     dbs.push(file);
     const clock = Date.UTC(2026, 5, 1, 10, 0, 0);
-    const a = await makeApi({ env: { ...NO_LIMITS, ...env }, client: await prepareClient(file.url), clockStartMs: clock });
-    const b = await makeApi({ env: { ...NO_LIMITS, ...env }, client: await prepareClient(file.url), clockStartMs: clock });
+    const a = await makeApi({
+      env: { ...NO_LIMITS, ...env },
+      client: await prepareClient(file.url),
+      clockStartMs: clock,
+    });
+    const b = await makeApi({
+      env: { ...NO_LIMITS, ...env },
+      client: await prepareClient(file.url),
+      clockStartMs: clock,
+    });
     return { a, b };
   }
 
@@ -126,7 +154,12 @@ describe('SMS guard: hourly budgets shared across instances', () => {
     for (let i = 1; i <= 4; i++) await createUser(a, { phone: US(10 + i), phoneVerified: true });
     await createUser(a, { phone: UK(10), phoneVerified: true });
 
-    const answers = [await phoneLogin(a, US(11)), await phoneLogin(b, US(12)), await phoneLogin(a, US(13)), await phoneLogin(b, US(14))];
+    const answers = [
+      await phoneLogin(a, US(11)),
+      await phoneLogin(b, US(12)),
+      await phoneLogin(a, US(13)),
+      await phoneLogin(b, US(14)),
+    ];
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(answers.map((r) => r.body.delivery?.kind ?? null)).toEqual(['otp_sms', 'otp_sms', 'otp_sms', null]);
     expect(Object.keys(answers[3]!.body).sort()).toEqual(Object.keys(answers[0]!.body).sort());
@@ -173,7 +206,9 @@ describe('SMS guard: failure of the budget store', () => {
 
 describe('SMS guard: admin metrics', () => {
   it('counts refusals on the dashboard and in the event summary', async () => {
-    const t = await makeApi({ env: { ...NO_LIMITS, SMS_ALLOWED_CALLING_CODES: '44', SMS_HOURLY_BUDGET: '{"perCallingCode":1,"global":100}' } });
+    const t = await makeApi({
+      env: { ...NO_LIMITS, SMS_ALLOWED_CALLING_CODES: '44', SMS_HOURLY_BUDGET: '{"perCallingCode":1,"global":100}' },
+    });
     const admin = await signedIn(t, ['admin']);
     await createUser(t, { phone: US(30), phoneVerified: true });
     await createUser(t, { phone: UK(30), phoneVerified: true });

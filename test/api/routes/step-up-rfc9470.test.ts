@@ -18,7 +18,10 @@ const CHALLENGE =
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 async function refresh(t: TestApi, refreshToken: string, idempotencyKey?: string) {
-  const res = await t.call('POST', '/refresh', { token: refreshToken, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
+  const res = await t.call('POST', '/refresh', {
+    token: refreshToken,
+    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+  });
   expect(res.status).toBe(200);
   return res.body as { token: string; refreshToken: string };
 }
@@ -43,7 +46,11 @@ describe('RFC 9470 step-up challenge', () => {
 
   it('lets a browser calling the API directly read the challenge (CORS exposes it)', async () => {
     const { t, session } = await withPasskey({ APP_ORIGINS: 'http://localhost:3000' });
-    const res = await t.call('POST', '/webauthn/register/start', { token: session.token, body: {}, headers: { origin: 'http://localhost:3000' } });
+    const res = await t.call('POST', '/webauthn/register/start', {
+      token: session.token,
+      body: {},
+      headers: { origin: 'http://localhost:3000' },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
   });
@@ -62,7 +69,11 @@ describe('RFC 9470 step-up challenge', () => {
 describe('access-token authentication claims', () => {
   it('carries acr, auth_time and amr of the sign-in, and keeps auth_time across rotations', async () => {
     const { t, session, signInAtMs } = await withPasskey();
-    expect(decodeJwt(session.token)).toMatchObject({ acr: 'urn:svc:acr:session', auth_time: seconds(signInAtMs), amr: ['otp', 'email'] });
+    expect(decodeJwt(session.token)).toMatchObject({
+      acr: 'urn:svc:acr:session',
+      auth_time: seconds(signInAtMs),
+      amr: ['otp', 'email'],
+    });
     t.clock.advance(120_000);
     const rotated = await refresh(t, session.refreshToken);
     const claims = decodeJwt(rotated.token);
@@ -96,7 +107,11 @@ describe('access-token authentication claims', () => {
     const { t, user, authenticator } = await withPasskey();
     const login = await assertWith(t, '/webauthn/login', await loginToken(t, user.id), authenticator);
     expect(login.finish.status).toBe(200);
-    expect(decodeJwt(login.finish.body.token)).toMatchObject({ acr: 'urn:svc:acr:session', auth_time: seconds(t.clock.now()), amr: ['pop', 'user'] });
+    expect(decodeJwt(login.finish.body.token)).toMatchObject({
+      acr: 'urn:svc:acr:session',
+      auth_time: seconds(t.clock.now()),
+      amr: ['pop', 'user'],
+    });
   });
 
   it('keeps the claims on a retried rotation inside the grace window', async () => {
@@ -105,12 +120,19 @@ describe('access-token authentication claims', () => {
     await refresh(t, session.refreshToken, 'lost-answer-0123456789');
     t.clock.advance(5_000);
     const retried = await refresh(t, session.refreshToken, 'lost-answer-0123456789');
-    expect(decodeJwt(retried.token)).toMatchObject({ acr: 'urn:svc:acr:step-up', auth_time: seconds(signInAtMs), amr: ['otp', 'email', 'pop', 'user', 'mfa'] });
+    expect(decodeJwt(retried.token)).toMatchObject({
+      acr: 'urn:svc:acr:step-up',
+      auth_time: seconds(signInAtMs),
+      amr: ['otp', 'email', 'pop', 'user', 'mfa'],
+    });
   });
 
   it('gives a session from before auth_time was recorded acr only', async () => {
     const { t, session } = await withPasskey();
-    await t.api.deps.db.update(sessions).set({ authTime: null, authMethod: null }).where(eq(sessions.id, session.sessionId));
+    await t.api.deps.db
+      .update(sessions)
+      .set({ authTime: null, authMethod: null })
+      .where(eq(sessions.id, session.sessionId));
     const claims = decodeJwt((await refresh(t, session.refreshToken)).token);
     expect(claims.acr).toBe('urn:svc:acr:session');
     expect(claims).not.toHaveProperty('auth_time');

@@ -18,14 +18,22 @@ describe('shared step-up freshness', () => {
     const secret = await enrollTotp(t, token);
     // Adding a passkey once TOTP is on needs a fresh step-up (+SU?); then let it go stale.
     t.clock.advance(STEP_MS);
-    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } })).status,
+    ).toBe(200);
     const { authenticator, finish: enrolled } = await registerPasskey(t, token);
     expect(enrolled.status).toBe(200);
     t.clock.advance(10 * STEP_MS);
     const stale = (await t.call('GET', '/step-up/status', { token })).body;
     expect(stale).toMatchObject({ fresh: false, method: 'totp' });
 
-    expect((await t.call('GET', '/step-up/status', { token: other.token })).body).toEqual({ fresh: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 });
+    expect((await t.call('GET', '/step-up/status', { token: other.token })).body).toEqual({
+      fresh: false,
+      method: null,
+      verifiedAt: null,
+      expiresAt: null,
+      maxAgeSeconds: 300,
+    });
     const totp = await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } });
     expect(totp.status).toBe(200);
     const totpAt = new Date(t.clock.now());
@@ -43,7 +51,11 @@ describe('shared step-up freshness', () => {
     const { finish } = await assertWith(t, '/step-up/webauthn', token, authenticator);
     expect(finish.status).toBe(200);
     const passkeyAt = new Date(t.clock.now());
-    expect((await t.call('GET', '/step-up/status', { token })).body).toMatchObject({ fresh: true, method: 'webauthn', verifiedAt: passkeyAt.toISOString() });
+    expect((await t.call('GET', '/step-up/status', { token })).body).toMatchObject({
+      fresh: true,
+      method: 'webauthn',
+      verifiedAt: passkeyAt.toISOString(),
+    });
     // The newer step-up restarts the 300 s: still fresh after the TOTP one would have expired.
     t.clock.advance(150_000);
     expect((await t.call('GET', '/step-up/status', { token })).body).toMatchObject({ fresh: true, method: 'webauthn' });

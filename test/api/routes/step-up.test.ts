@@ -26,14 +26,32 @@ describe('passkey step-up (contract §3.11)', () => {
     expect(finish.status).toBe(200);
     const verifiedAt = new Date(t.clock.now()).toISOString();
     const expiresAt = new Date(t.clock.now() + 300_000).toISOString();
-    expect(finish.body).toEqual({ message: 'Success', fresh: true, method: 'webauthn', verifiedAt, expiresAt, maxAgeSeconds: 300 });
+    expect(finish.body).toEqual({
+      message: 'Success',
+      fresh: true,
+      method: 'webauthn',
+      verifiedAt,
+      expiresAt,
+      maxAgeSeconds: 300,
+    });
     const [row] = await t.api.deps.db.select().from(sessions).where(eq(sessions.id, sessionId));
     expect(row!.stepUpMethod).toBe('webauthn');
 
     t.clock.advance(299_000);
-    expect((await t.call('GET', '/step-up/status', { token })).body).toMatchObject({ fresh: true, method: 'webauthn', verifiedAt, expiresAt });
+    expect((await t.call('GET', '/step-up/status', { token })).body).toMatchObject({
+      fresh: true,
+      method: 'webauthn',
+      verifiedAt,
+      expiresAt,
+    });
     t.clock.advance(1_000);
-    expect((await t.call('GET', '/step-up/status', { token })).body).toEqual({ fresh: false, method: 'webauthn', verifiedAt, expiresAt, maxAgeSeconds: 300 });
+    expect((await t.call('GET', '/step-up/status', { token })).body).toEqual({
+      fresh: false,
+      method: 'webauthn',
+      verifiedAt,
+      expiresAt,
+      maxAgeSeconds: 300,
+    });
   });
 
   it('a +SU? route answers 403 step_up_required with fresh:false, then 200 after step-up', async () => {
@@ -47,7 +65,12 @@ describe('passkey step-up (contract §3.11)', () => {
 
     const refused = await t.call('DELETE', '/users/credentials', { token, body: { id: second.authenticator.id } });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ error: 'step_up_required', fresh: false, method: 'webauthn', maxAgeSeconds: 300 });
+    expect(refused.body).toMatchObject({
+      error: 'step_up_required',
+      fresh: false,
+      method: 'webauthn',
+      maxAgeSeconds: 300,
+    });
     expect(refused.body.verifiedAt).toEqual(expect.any(String));
     const events = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'step_up_required'));
     expect(events).toHaveLength(1);
@@ -74,7 +97,9 @@ describe('passkey step-up (contract §3.11)', () => {
     const foreign = await assertWith(t, '/step-up/webauthn', token, await SoftwareAuthenticator.create());
     expect(foreign.start.status).toBe(200);
     expect(foreign.finish.status).toBe(403);
-    const prf = await assertWith(t, '/step-up/webauthn', token, authenticator, { clientExtensionResults: { prf: { results: { first: 'AAAA' } } } });
+    const prf = await assertWith(t, '/step-up/webauthn', token, authenticator, {
+      clientExtensionResults: { prf: { results: { first: 'AAAA' } } },
+    });
     expect(prf.finish.status).toBe(400);
     expect(prf.finish.body.error).toBe('prf_output_not_allowed');
     const noUv = await assertWith(t, '/step-up/webauthn', token, authenticator, { userVerified: false });
@@ -88,9 +113,18 @@ describe('passkey step-up (contract §3.11)', () => {
     const assertionResponse = await authenticator.assert(start.body);
     // The login route looks for an `authentication` challenge: the step-up one does not count.
     const pre = await loginToken(t, (await t.call('GET', '/users/me', { token })).body.user.id);
-    expect((await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse } })).status).toBe(401);
+    expect((await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse } })).status).toBe(
+      401,
+    );
     // The step-up challenge itself is still live.
-    expect((await t.call('POST', '/step-up/webauthn/finish', { token, body: { assertionResponse: await authenticator.assert(start.body) } })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', '/step-up/webauthn/finish', {
+          token,
+          body: { assertionResponse: await authenticator.assert(start.body) },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -107,7 +141,15 @@ describe('requireStepUp (+SU) with a passkey step-up (contract §4.5)', () => {
 
     const refused = await t.call('POST', path, { token, body });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'step_up_required', message: 'Recent step-up authentication is required', fresh: false, method: null, verifiedAt: null, expiresAt: null, maxAgeSeconds: 300 });
+    expect(refused.body).toEqual({
+      error: 'step_up_required',
+      message: 'Recent step-up authentication is required',
+      fresh: false,
+      method: null,
+      verifiedAt: null,
+      expiresAt: null,
+      maxAgeSeconds: 300,
+    });
 
     expect((await assertWith(t, '/step-up/webauthn', token, authenticator)).finish.status).toBe(200);
     const ok = await t.call('POST', path, { token, body });

@@ -22,7 +22,10 @@ describe('GET /system-config/public', () => {
     const t = await makeApi();
     const res = await t.call('GET', '/system-config/public');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ loginMethods: ['passkey', 'magic_link', 'email_otp', 'phone_otp'], appName: 'svc test' });
+    expect(res.body).toEqual({
+      loginMethods: ['passkey', 'magic_link', 'email_otp', 'phone_otp'],
+      appName: 'svc test',
+    });
   });
 });
 
@@ -60,7 +63,12 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'sms_hourly_budget',
       ].sort(),
     );
-    expect(res.body.lockout_policy).toEqual({ enabled: true, maxFailures: 10, windowSeconds: 900, lockoutSeconds: 900 });
+    expect(res.body.lockout_policy).toEqual({
+      enabled: true,
+      maxFailures: 10,
+      windowSeconds: 900,
+      lockoutSeconds: 900,
+    });
     expect(res.body.rate_limit).toBe(100000);
     const [read] = await eventsOf(t, 'system_config_read');
     expect(read).toMatchObject({ actorUserId: reader.user.id, sessionId: reader.sessionId });
@@ -93,15 +101,26 @@ describe('PATCH /system-config/admin', () => {
     const t = await makeApi();
     const admin = await signedIn(t, ['admin:write']);
     // Warm the cache so the test proves invalidation, not a cold read.
-    expect((await t.call('GET', '/system-config/public')).body.loginMethods).toEqual(['passkey', 'magic_link', 'email_otp', 'phone_otp']);
-    const res = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { login_methods: ['email_otp'], app_name: 'Renamed' } });
+    expect((await t.call('GET', '/system-config/public')).body.loginMethods).toEqual([
+      'passkey',
+      'magic_link',
+      'email_otp',
+      'phone_otp',
+    ]);
+    const res = await t.call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { login_methods: ['email_otp'], app_name: 'Renamed' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, updatedKeys: ['app_name', 'login_methods'] });
 
     const full = await t.call('GET', '/system-config/admin', { token: admin.token });
     expect(full.body.login_methods).toEqual(['email_otp']);
     expect(full.body.app_name).toBe('Renamed');
-    expect((await t.call('GET', '/system-config/public')).body).toEqual({ loginMethods: ['email_otp'], appName: 'Renamed' });
+    expect((await t.call('GET', '/system-config/public')).body).toEqual({
+      loginMethods: ['email_otp'],
+      appName: 'Renamed',
+    });
     // The very next /login offers the new policy.
     const someone = await createUser(t);
     const login = await t.call('POST', '/login', { body: { identifier: someone.email } });
@@ -167,10 +186,18 @@ describe('PATCH /system-config/admin', () => {
         tokenUrl: 'https://id.acme.test/token',
         userInfoUrl: 'https://id.acme.test/userinfo',
       };
-      const res = await refused(t, admin.token, { oauth_providers: [good, { ...good, id: 'other', tokenUrl: 'not a url' }] }, 'invalid_request');
+      const res = await refused(
+        t,
+        admin.token,
+        { oauth_providers: [good, { ...good, id: 'other', tokenUrl: 'not a url' }] },
+        'invalid_request',
+      );
       expect(res.body.details.issues[0].path).toEqual(['oauth_providers', 1, 'tokenUrl']);
       await refused(t, admin.token, { oauth_providers: [good, good] }, 'invalid_request');
-      const ok = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { oauth_providers: [good] } });
+      const ok = await t.call('PATCH', '/system-config/admin', {
+        token: admin.token,
+        body: { oauth_providers: [good] },
+      });
       expect(ok.status).toBe(200);
     });
 
@@ -180,7 +207,15 @@ describe('PATCH /system-config/admin', () => {
       const res = await refused(t, admin.token, { default_roles: ['ghost'] }, 'role_not_available');
       expect(JSON.stringify(res.body)).not.toContain('ghost');
       // Checked on the merged result: both keys together must still agree.
-      await refused(t, admin.token, { default_roles: ['user', 'auditor'], available_roles: ['user', 'admin', 'admin:read', 'admin:write', 'auditors'] }, 'role_not_available');
+      await refused(
+        t,
+        admin.token,
+        {
+          default_roles: ['user', 'auditor'],
+          available_roles: ['user', 'admin', 'admin:read', 'admin:write', 'auditors'],
+        },
+        'role_not_available',
+      );
     });
 
     it('rule 2: available_roles may not drop a current default role (invalid_config)', async () => {
@@ -192,7 +227,12 @@ describe('PATCH /system-config/admin', () => {
       });
       expect(ok.status).toBe(200);
       // Nobody holds `guest`, so only the default-role rule can refuse this.
-      await refused(t, admin.token, { available_roles: ['user', 'admin', 'admin:read', 'admin:write'], default_roles: ['user'] }, 'invalid_config');
+      await refused(
+        t,
+        admin.token,
+        { available_roles: ['user', 'admin', 'admin:read', 'admin:write'], default_roles: ['user'] },
+        'invalid_config',
+      );
     });
 
     it('rule 3: a role held by any user may not leave available_roles (role_in_use)', async () => {
@@ -203,8 +243,14 @@ describe('PATCH /system-config/admin', () => {
       expect(res.body.message).toBe('Role "admin:read" is currently assigned to users and cannot be removed');
       // Once nobody holds it, the same patch is accepted.
       await t.api.deps.db.update(users).set({ roles: ['user'] });
-      await t.api.deps.db.update(users).set({ roles: ['admin'] }).where(eq(users.id, admin.user.id));
-      const ok = await t.call('PATCH', '/system-config/admin', { token: admin.token, body: { available_roles: ['user', 'admin', 'admin:write'] } });
+      await t.api.deps.db
+        .update(users)
+        .set({ roles: ['admin'] })
+        .where(eq(users.id, admin.user.id));
+      const ok = await t.call('PATCH', '/system-config/admin', {
+        token: admin.token,
+        body: { available_roles: ['user', 'admin', 'admin:write'] },
+      });
       expect(ok.status).toBe(200);
     });
   });
@@ -215,11 +261,17 @@ describe('PATCH /system-config/admin', () => {
       const url = `file:${join(dir, 'x.db')}`;
       const first = await makeApi({ client: await prepareClient(url), env: { DATABASE_URL: url } });
       const admin = await signedIn(first, ['admin']);
-      const res = await first.call('PATCH', '/system-config/admin', { token: admin.token, body: { login_methods: ['magic_link'], rate_limit: 5000 } });
+      const res = await first.call('PATCH', '/system-config/admin', {
+        token: admin.token,
+        body: { login_methods: ['magic_link'], rate_limit: 5000 },
+      });
       expect(res.status).toBe(200);
       first.client.close();
 
-      const second = await makeApi({ client: await prepareClient(url), env: { DATABASE_URL: url, LOGIN_METHODS: 'passkey,email_otp', RATE_LIMIT: '100000' } });
+      const second = await makeApi({
+        client: await prepareClient(url),
+        env: { DATABASE_URL: url, LOGIN_METHODS: 'passkey,email_otp', RATE_LIMIT: '100000' },
+      });
       expect((await second.call('GET', '/system-config/public')).body.loginMethods).toEqual(['magic_link']);
       const fresh = await signedIn(second, ['admin']);
       expect((await second.call('GET', '/system-config/admin', { token: fresh.token })).body.rate_limit).toBe(5000);
@@ -229,4 +281,3 @@ describe('PATCH /system-config/admin', () => {
     }
   });
 });
-

@@ -39,8 +39,15 @@ describe('OAuth callback for a TOTP user', () => {
       returnTo,
     });
 
-    const done = await t.call('POST', '/totp/verify-login', { token: second.callback.body.token, body: { code: codeAt(secret, t.clock.now()) } });
+    const done = await t.call('POST', '/totp/verify-login', {
+      token: second.callback.body.token,
+      body: { code: codeAt(secret, t.clock.now()) },
+    });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ message: 'Success', sub: first.callback.body.sub, email: 'oauth.totp@example.com' });
+    expect(done.body).toMatchObject({
+      message: 'Success',
+      sub: first.callback.body.sub,
+      email: 'oauth.totp@example.com',
+    });
   });
 });

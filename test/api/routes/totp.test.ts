@@ -5,7 +5,15 @@ import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, TEST_SERVICE_TOKEN } from '../../helpers/make-app.js';
 import { openSecret } from '../../../src/crypto/secret-box.js';
 import { Secret } from 'otpauth';
-import { codeAt, enrollTotp, generatorFromUrl, STEP_ALIGNED_START_MS, STEP_MS, totpEnv, wrongCodeAt } from '../../helpers/totp.js';
+import {
+  codeAt,
+  enrollTotp,
+  generatorFromUrl,
+  STEP_ALIGNED_START_MS,
+  STEP_MS,
+  totpEnv,
+  wrongCodeAt,
+} from '../../helpers/totp.js';
 
 async function setup(env: Record<string, string> = totpEnv) {
   const t = await makeApi({ env, clockStartMs: STEP_ALIGNED_START_MS });
@@ -20,11 +28,22 @@ const eventTypes = async (t: Awaited<ReturnType<typeof makeApi>>, userId: string
 describe('TOTP enrollment', () => {
   it('starts with the contract fields (§3.12), then a valid code enables it and status reflects it', async () => {
     const { t, user, token } = await setup();
-    expect((await t.call('GET', '/totp/status', { token })).body).toEqual({ enabled: false, verifiedAt: null, lastUsedAt: null });
+    expect((await t.call('GET', '/totp/status', { token })).body).toEqual({
+      enabled: false,
+      verifiedAt: null,
+      lastUsedAt: null,
+    });
 
     const start = await t.call('POST', '/totp/enroll/start', { token });
     expect(start.status).toBe(200);
-    expect(start.body).toMatchObject({ message: 'Success', issuer: 'svc test', accountName: user.email, algorithm: 'SHA1', digits: 6, period: 30 });
+    expect(start.body).toMatchObject({
+      message: 'Success',
+      issuer: 'svc test',
+      accountName: user.email,
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    });
     expect(start.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(start.body.otpauthUrl).toBe(
       `otpauth://totp/svc%20test:${encodeURIComponent(user.email)}?secret=${start.body.secret}&issuer=svc%20test&algorithm=SHA1&digits=6&period=30`,
@@ -32,13 +51,22 @@ describe('TOTP enrollment', () => {
     // Pending is not enabled yet.
     expect((await t.call('GET', '/totp/status', { token })).body.enabled).toBe(false);
 
-    const verify = await t.call('POST', '/totp/enroll/verify', { token, body: { code: codeAt(start.body.secret, t.clock.now()) } });
+    const verify = await t.call('POST', '/totp/enroll/verify', {
+      token,
+      body: { code: codeAt(start.body.secret, t.clock.now()) },
+    });
     expect(verify.status).toBe(200);
     expect(verify.body).toEqual({ message: 'Success' });
     const status = await t.call('GET', '/totp/status', { token });
-    expect(status.body).toEqual({ enabled: true, verifiedAt: new Date(t.clock.now()).toISOString(), lastUsedAt: new Date(t.clock.now()).toISOString() });
+    expect(status.body).toEqual({
+      enabled: true,
+      verifiedAt: new Date(t.clock.now()).toISOString(),
+      lastUsedAt: new Date(t.clock.now()).toISOString(),
+    });
     expect(JSON.stringify(status.body)).not.toContain(start.body.secret);
-    expect(await eventTypes(t, user.id)).toEqual(expect.arrayContaining(['totp_enrollment_started', 'totp_enrollment_success']));
+    expect(await eventTypes(t, user.id)).toEqual(
+      expect.arrayContaining(['totp_enrollment_started', 'totp_enrollment_success']),
+    );
   });
 
   it('round-trips the otpauth URL into a generator whose codes are accepted', async () => {
@@ -60,7 +88,10 @@ describe('TOTP enrollment', () => {
   it('refuses a wrong enrollment code with 403 and keeps TOTP disabled', async () => {
     const { t, user, token } = await setup();
     const start = await t.call('POST', '/totp/enroll/start', { token });
-    const res = await t.call('POST', '/totp/enroll/verify', { token, body: { code: wrongCodeAt(start.body.secret, t.clock.now()) } });
+    const res = await t.call('POST', '/totp/enroll/verify', {
+      token,
+      body: { code: wrongCodeAt(start.body.secret, t.clock.now()) },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'totp_verification_failed', message: 'Invalid TOTP code' });
     expect((await t.call('GET', '/totp/status', { token })).body.enabled).toBe(false);
@@ -73,8 +104,18 @@ describe('TOTP enrollment', () => {
     const first = await t.call('POST', '/totp/enroll/start', { token });
     const second = await t.call('POST', '/totp/enroll/start', { token });
     expect(second.body.secret).not.toBe(first.body.secret);
-    expect((await t.call('POST', '/totp/enroll/verify', { token, body: { code: codeAt(first.body.secret, t.clock.now()) } })).status).toBe(403);
-    expect((await t.call('POST', '/totp/enroll/verify', { token, body: { code: codeAt(second.body.secret, t.clock.now()) } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/totp/enroll/verify', { token, body: { code: codeAt(first.body.secret, t.clock.now()) } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await t.call('POST', '/totp/enroll/verify', {
+          token,
+          body: { code: codeAt(second.body.secret, t.clock.now()) },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('rejects a pending enrollment older than one hour', async () => {
@@ -82,7 +123,10 @@ describe('TOTP enrollment', () => {
     const start = await t.call('POST', '/totp/enroll/start', { token });
     t.clock.advance(60 * 60 * 1000 + STEP_MS);
     const fresh = (await signIn(t, user)).token; // the first access token expired meanwhile
-    const res = await t.call('POST', '/totp/enroll/verify', { token: fresh, body: { code: codeAt(start.body.secret, t.clock.now()) } });
+    const res = await t.call('POST', '/totp/enroll/verify', {
+      token: fresh,
+      body: { code: codeAt(start.body.secret, t.clock.now()) },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -94,18 +138,28 @@ describe('TOTP enrollment', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: 'step_up_required', fresh: false, maxAgeSeconds: 300 });
 
-    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(oldSecret, t.clock.now()) } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(oldSecret, t.clock.now()) } })).status,
+    ).toBe(200);
     const start = await t.call('POST', '/totp/enroll/start', { token });
     expect(start.status).toBe(200);
     t.clock.advance(STEP_MS);
-    expect((await t.call('POST', '/totp/enroll/verify', { token, body: { code: codeAt(start.body.secret, t.clock.now()) } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/totp/enroll/verify', { token, body: { code: codeAt(start.body.secret, t.clock.now()) } }))
+        .status,
+    ).toBe(200);
 
     const rows = await t.api.deps.db.select().from(totpCredentials).where(eq(totpCredentials.userId, user.id));
     expect(rows.filter((r) => r.enabled)).toHaveLength(1);
     t.clock.advance(STEP_MS);
     // The replaced secret is no longer accepted.
-    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(oldSecret, t.clock.now()) } })).status).toBe(403);
-    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(start.body.secret, t.clock.now()) } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(oldSecret, t.clock.now()) } })).status,
+    ).toBe(403);
+    expect(
+      (await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(start.body.secret, t.clock.now()) } }))
+        .status,
+    ).toBe(200);
   });
 
   it('stores an encrypted secret, never the base32 secret, and never logs it', async () => {
@@ -142,7 +196,9 @@ describe('TOTP secret at rest (contract §1.8)', () => {
     const { t, user, token } = await setup();
     const secret = await enrollTotp(t, token);
     const [row] = await t.api.deps.db.select().from(totpCredentials).where(eq(totpCredentials.userId, user.id));
-    expect(await openSecret(TEST_SERVICE_TOKEN, user.id, { ciphertext: row!.secretCiphertext, iv: row!.secretIv })).toEqual(Secret.fromBase32(secret).bytes);
+    expect(
+      await openSecret(TEST_SERVICE_TOKEN, user.id, { ciphertext: row!.secretCiphertext, iv: row!.secretIv }),
+    ).toEqual(Secret.fromBase32(secret).bytes);
   });
 });
 
@@ -160,7 +216,10 @@ describe('TOTP verification window and replay', () => {
     ['next', 1],
   ])('accepts the %s step', async (_name, delta) => {
     const { t, token, secret } = await enrolled();
-    const res = await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now() + delta * STEP_MS) } });
+    const res = await t.call('POST', '/totp/verify-mfa', {
+      token,
+      body: { code: codeAt(secret, t.clock.now() + delta * STEP_MS) },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -184,15 +243,23 @@ describe('TOTP verification window and replay', () => {
     const replay = await t.call('POST', '/totp/verify-mfa', { token, body: { code } });
     expect(replay.status).toBe(403);
     // Its own code, so the demo can say "wait for the next code" instead of "not valid".
-    expect(replay.body).toEqual({ error: 'totp_code_already_used', message: 'That code was already used; wait for the next one' });
+    expect(replay.body).toEqual({
+      error: 'totp_code_already_used',
+      message: 'That code was already used; wait for the next one',
+    });
     const previous = codeAt(secret, t.clock.now() - STEP_MS);
     const older = await t.call('POST', '/totp/verify-mfa', { token, body: { code: previous } });
     expect(older.status).toBe(403);
     expect(older.body.error).toBe('totp_code_already_used');
     // A wrong code still answers the generic failure: only a correct, spent code says "already used".
-    const wrong = await t.call('POST', '/totp/verify-mfa', { token, body: { code: wrongCodeAt(secret, t.clock.now()) } });
+    const wrong = await t.call('POST', '/totp/verify-mfa', {
+      token,
+      body: { code: wrongCodeAt(secret, t.clock.now()) },
+    });
     expect(wrong.body.error).toBe('totp_verification_failed');
-    const failed = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.userId, user.id))).filter((e) => e.type === 'totp_failed');
+    const failed = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.userId, user.id))).filter(
+      (e) => e.type === 'totp_failed',
+    );
     // A replay still counts toward the lockout like any failed code.
     expect(failed.map((e) => (e.metadata as { reason: string }).reason)).toEqual(['replay', 'replay', 'invalid_code']);
   });
@@ -200,7 +267,9 @@ describe('TOTP verification window and replay', () => {
   it('lets only one of two concurrent uses of the same code pass', async () => {
     const { t, token, secret } = await enrolled();
     const code = codeAt(secret, t.clock.now());
-    const results = await Promise.all([1, 2, 3].map(() => t.call('POST', '/totp/verify-mfa', { token, body: { code } })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => t.call('POST', '/totp/verify-mfa', { token, body: { code } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 403, 403]);
   });
 
@@ -218,7 +287,10 @@ describe('TOTP verification window and replay', () => {
   it('locks the account after ten wrong codes: 423 with retryAfterSeconds, even for a valid code', async () => {
     const { t, user, token, secret } = await enrolled();
     for (let i = 0; i < 10; i++) {
-      const res = await t.call('POST', '/totp/verify-mfa', { token, body: { code: wrongCodeAt(secret, t.clock.now()) } });
+      const res = await t.call('POST', '/totp/verify-mfa', {
+        token,
+        body: { code: wrongCodeAt(secret, t.clock.now()) },
+      });
       expect(res.status).toBe(403);
     }
     const locked = await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } });
@@ -232,15 +304,22 @@ describe('TOTP verification window and replay', () => {
 
     t.clock.advance(900_000);
     const later = (await signIn(t, user)).token; // the first access token expired meanwhile
-    expect((await t.call('POST', '/totp/verify-mfa', { token: later, body: { code: codeAt(secret, t.clock.now()) } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/totp/verify-mfa', { token: later, body: { code: codeAt(secret, t.clock.now()) } }))
+        .status,
+    ).toBe(200);
   });
 
   it('applies the TOTP per-flow limiter: the sixth attempt in 15 minutes gets 429', async () => {
     const { t, token } = await setup({});
     const start = await t.call('POST', '/totp/enroll/start', { token });
     const wrong = wrongCodeAt(start.body.secret, t.clock.now());
-    for (let i = 0; i < 5; i++) expect((await t.call('POST', '/totp/enroll/verify', { token, body: { code: wrong } })).status).toBe(403);
-    const limited = await t.call('POST', '/totp/enroll/verify', { token, body: { code: codeAt(start.body.secret, t.clock.now()) } });
+    for (let i = 0; i < 5; i++)
+      expect((await t.call('POST', '/totp/enroll/verify', { token, body: { code: wrong } })).status).toBe(403);
+    const limited = await t.call('POST', '/totp/enroll/verify', {
+      token,
+      body: { code: codeAt(start.body.secret, t.clock.now()) },
+    });
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ error: 'rate_limited', retryAfterSeconds: expect.any(Number) });
   });
@@ -248,11 +327,20 @@ describe('TOTP verification window and replay', () => {
   it('counts a credential that no longer decrypts as a failure and flags it suspicious', async () => {
     const { t, user, token, secret } = await enrolled();
     // Simulate a changed TOTP_SECRET_ENCRYPTION_KEY: a second API on the same database with another key.
-    const other = await makeApi({ env: { ...totpEnv, TOTP_SECRET_ENCRYPTION_KEY: 'another-totp-key-0123456789abcdef-xyz' }, client: t.client, clockStartMs: t.clock.now() });
-    const res = await other.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, other.clock.now()) } });
+    const other = await makeApi({
+      env: { ...totpEnv, TOTP_SECRET_ENCRYPTION_KEY: 'another-totp-key-0123456789abcdef-xyz' },
+      client: t.client,
+      clockStartMs: t.clock.now(),
+    });
+    const res = await other.call('POST', '/totp/verify-mfa', {
+      token,
+      body: { code: codeAt(secret, other.clock.now()) },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('totp_verification_failed');
-    const types = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.userId, user.id))).map((e) => e.type);
+    const types = (await t.api.deps.db.select().from(authEvents).where(eq(authEvents.userId, user.id))).map(
+      (e) => e.type,
+    );
     expect(types).toEqual(expect.arrayContaining(['totp_suspicious', 'totp_failed']));
   });
 });
@@ -281,7 +369,13 @@ describe('POST /totp/verify-mfa', () => {
     t.clock.advance(1_000);
     const stale = await t.call('POST', '/totp/enroll/start', { token });
     expect(stale.status).toBe(403);
-    expect(stale.body).toMatchObject({ error: 'step_up_required', fresh: false, method: 'totp', verifiedAt, maxAgeSeconds: 300 });
+    expect(stale.body).toMatchObject({
+      error: 'step_up_required',
+      fresh: false,
+      method: 'totp',
+      verifiedAt,
+      maxAgeSeconds: 300,
+    });
   });
 
   it('answers 403 step_up_unavailable when TOTP is not enabled', async () => {
@@ -295,7 +389,9 @@ describe('POST /totp/verify-mfa', () => {
     const { t, user, token } = await setup();
     const secret = await enrollTotp(t, token);
     t.clock.advance(STEP_MS);
-    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: wrongCodeAt(secret, t.clock.now()) } })).status).toBe(403);
+    expect(
+      (await t.call('POST', '/totp/verify-mfa', { token, body: { code: wrongCodeAt(secret, t.clock.now()) } })).status,
+    ).toBe(403);
     expect(await eventTypes(t, user.id)).toEqual(expect.arrayContaining(['mfa_otp_failed', 'totp_failed']));
   });
 
@@ -312,9 +408,14 @@ describe('the code still on screen right after enrolment', () => {
     const secret = await enrollTotp(t, token);
     const same = await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } });
     expect(same.status).toBe(403);
-    expect(same.body).toEqual({ error: 'totp_code_already_used', message: 'That code was already used; wait for the next one' });
+    expect(same.body).toEqual({
+      error: 'totp_code_already_used',
+      message: 'That code was already used; wait for the next one',
+    });
     t.clock.advance(STEP_MS);
-    expect((await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/totp/verify-mfa', { token, body: { code: codeAt(secret, t.clock.now()) } })).status,
+    ).toBe(200);
   });
 });
 
@@ -352,8 +453,14 @@ describe('POST /totp/disable', () => {
     const ok = await t.call('POST', '/totp/disable', { token, body: { code: codeAt(secret, t.clock.now()) } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ message: 'Success' });
-    expect((await t.call('GET', '/totp/status', { token })).body).toEqual({ enabled: false, verifiedAt: null, lastUsedAt: null });
-    expect(await t.api.deps.db.select().from(totpCredentials).where(eq(totpCredentials.userId, user.id))).toHaveLength(0);
+    expect((await t.call('GET', '/totp/status', { token })).body).toEqual({
+      enabled: false,
+      verifiedAt: null,
+      lastUsedAt: null,
+    });
+    expect(await t.api.deps.db.select().from(totpCredentials).where(eq(totpCredentials.userId, user.id))).toHaveLength(
+      0,
+    );
     expect(await eventTypes(t, user.id)).toContain('totp_disabled');
 
     // Other methods sign in directly again: no MFA step.
@@ -362,6 +469,9 @@ describe('POST /totp/disable', () => {
     const again = await issueSession(t.api.deps, { user, method: 'email_otp', client: testClient() });
     expect('mfaRequired' in again).toBe(false);
     // And the old secret is useless.
-    expect((await t.call('POST', '/totp/disable', { token, body: { code: codeAt(secret, t.clock.now() + STEP_MS) } })).status).toBe(403);
+    expect(
+      (await t.call('POST', '/totp/disable', { token, body: { code: codeAt(secret, t.clock.now() + STEP_MS) } }))
+        .status,
+    ).toBe(403);
   });
 });

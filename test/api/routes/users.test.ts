@@ -8,7 +8,16 @@ import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
 async function addPasskey(t: TestApi, userId: string, id = `cred-${userId.slice(0, 8)}`) {
   const now = new Date(t.clock.now());
-  await t.api.deps.db.insert(credentials).values({ id, userId, publicKey: 'pk', deviceType: 'multiDevice', transports: ['internal'], friendlyName: 'Laptop', createdAt: now, updatedAt: now });
+  await t.api.deps.db.insert(credentials).values({
+    id,
+    userId,
+    publicKey: 'pk',
+    deviceType: 'multiDevice',
+    transports: ['internal'],
+    friendlyName: 'Laptop',
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 describe('GET /users/me', () => {
@@ -16,7 +25,8 @@ describe('GET /users/me', () => {
     const t = await makeApi();
     const alice = await signedIn(t, ['user'], { phone: '+14155550109', phoneVerified: true });
     await addPasskey(t, alice.user.id);
-    const org = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Mine' } })).body.organization;
+    const org = (await t.call('POST', '/organizations', { token: alice.token, body: { name: 'Mine' } })).body
+      .organization;
     const switched = await t.call('POST', `/organizations/${org.id}/switch`, { token: alice.token });
     const res = await t.call('GET', '/users/me', { token: switched.body.token });
     expect(res.status).toBe(200);
@@ -65,11 +75,20 @@ describe('DELETE /users/delete', () => {
     expect(res.body).toEqual({ message: 'Success' });
     expect(await t.api.deps.db.select().from(users).where(eq(users.id, alice.user.id))).toEqual([]);
     expect(await t.api.deps.db.select().from(sessions).where(eq(sessions.userId, alice.user.id))).toEqual([]);
-    expect(await t.api.deps.db.select().from(organizationMemberships).where(eq(organizationMemberships.userId, alice.user.id))).toEqual([]);
+    expect(
+      await t.api.deps.db
+        .select()
+        .from(organizationMemberships)
+        .where(eq(organizationMemberships.userId, alice.user.id)),
+    ).toEqual([]);
     expect((await t.call('GET', '/users/me', { token: other.token })).status).toBe(401);
     expect((await t.call('POST', '/refresh', { token: other.refreshToken })).status).toBe(401);
     const [ev] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'user_deleted'));
-    expect(ev).toMatchObject({ userId: null, actorUserId: alice.user.id, metadata: { deletedUserId: alice.user.id, self: true } });
+    expect(ev).toMatchObject({
+      userId: null,
+      actorUserId: alice.user.id,
+      metadata: { deletedUserId: alice.user.id, self: true },
+    });
   });
 
   it('requires a fresh step-up from a user with a passkey, and accepts one', async () => {

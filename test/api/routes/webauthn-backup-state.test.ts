@@ -49,7 +49,11 @@ describe('passkey backup eligibility must not change', () => {
     expect(before).toMatchObject({ deviceType: 'singleDevice', backedUp: false, counter: 7 });
 
     t.clock.advance(60_000);
-    const { finish } = await assertWith(t, '/webauthn/login', pre, authenticator, { counter: 8, backupEligible: true, backedUp: true });
+    const { finish } = await assertWith(t, '/webauthn/login', pre, authenticator, {
+      counter: 8,
+      backupEligible: true,
+      backedUp: true,
+    });
     expect(finish.status).toBe(401);
     expect(finish.body).toEqual({ error: 'authentication_failed', message: 'Authentication failed.' });
     expect(await reasons(t, 'webauthn_login_failed')).toEqual(['backup_eligibility_changed']);
@@ -78,12 +82,18 @@ describe('passkey backup eligibility must not change', () => {
 
   it('login: BE=1 with BS going 0→1 (and back) is accepted and `backedUp` follows BS, as GET /users/me shows', async () => {
     const { t, token, authenticator, pre } = await setup({ backupEligible: true, backedUp: false });
-    expect(await listedCredential(t, token, authenticator.id)).toMatchObject({ deviceType: 'multiDevice', backedUp: false });
+    expect(await listedCredential(t, token, authenticator.id)).toMatchObject({
+      deviceType: 'multiDevice',
+      backedUp: false,
+    });
 
     t.clock.advance(1_000);
     const up = await assertWith(t, '/webauthn/login', pre, authenticator, { backupEligible: true, backedUp: true });
     expect(up.finish.status).toBe(200);
-    expect(await listedCredential(t, token, authenticator.id)).toMatchObject({ deviceType: 'multiDevice', backedUp: true });
+    expect(await listedCredential(t, token, authenticator.id)).toMatchObject({
+      deviceType: 'multiDevice',
+      backedUp: true,
+    });
     const row = await storedCredential(t, authenticator.id);
     expect(row.lastUsedAt!.getTime()).toBe(t.clock.now());
     expect(row.counter).toBe(1);
@@ -113,14 +123,24 @@ describe('passkey backup eligibility must not change', () => {
       expect(await reasons(t, 'step_up_failed')).toEqual(['backup_eligibility_changed']);
       const [session] = await t.api.deps.db.select().from(sessions).where(eq(sessions.id, sessionId));
       expect(session!.stepUpMethod).toBeNull();
-      expect(await storedCredential(t, authenticator.id)).toMatchObject({ counter: 0, lastUsedAt: null, backedUp: false });
+      expect(await storedCredential(t, authenticator.id)).toMatchObject({
+        counter: 0,
+        lastUsedAt: null,
+        backedUp: false,
+      });
     }
   });
 
   it('step-up: an accepted assertion records BS', async () => {
     const { t, token, authenticator } = await setup({ backupEligible: true });
-    const { finish } = await assertWith(t, '/step-up/webauthn', token, authenticator, { backupEligible: true, backedUp: true });
+    const { finish } = await assertWith(t, '/step-up/webauthn', token, authenticator, {
+      backupEligible: true,
+      backedUp: true,
+    });
     expect(finish.status).toBe(200);
-    expect(await listedCredential(t, token, authenticator.id)).toMatchObject({ deviceType: 'multiDevice', backedUp: true });
+    expect(await listedCredential(t, token, authenticator.id)).toMatchObject({
+      deviceType: 'multiDevice',
+      backedUp: true,
+    });
   });
 });

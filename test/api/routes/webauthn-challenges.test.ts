@@ -42,7 +42,10 @@ describe('PRF outputs are refused everywhere (contract §3.6)', () => {
     expect(start.status).toBe(200);
     const stranger = await SoftwareAuthenticator.create();
     const leaky = await stranger.assert(start.body, { clientExtensionResults: PRF_OUTPUT });
-    const res = await t.call('POST', '/webauthn/login/finish', { token: decoy.token, body: { assertionResponse: leaky } });
+    const res = await t.call('POST', '/webauthn/login/finish', {
+      token: decoy.token,
+      body: { assertionResponse: leaky },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'prf_output_not_allowed', message: 'PRF output must not be sent to the server' });
     expect(await t.api.deps.db.select().from(authFailures)).toHaveLength(0);
@@ -72,7 +75,10 @@ describe('no pre-auth token can enroll a passkey (contract §3.6)', () => {
     }
     expect(await t.api.deps.db.select().from(credentials)).toHaveLength(0);
     // Control: the access token's own finish still works with that (unspent) challenge.
-    expect((await t.call('POST', '/webauthn/register/finish', { token: session.token, body: { attestationResponse } })).status).toBe(200);
+    expect(
+      (await t.call('POST', '/webauthn/register/finish', { token: session.token, body: { attestationResponse } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -88,10 +94,16 @@ describe('challenge binding and atomic consumption (contract §2.7)', () => {
 
     const aliceStart = await t.call('POST', '/webauthn/login/start', { token: alicePre, body: {} });
     // Bob signs Alice's challenge with his own, genuine passkey: he has no live challenge, so it fails.
-    const stolen = await t.call('POST', '/webauthn/login/finish', { token: bobPre, body: { assertionResponse: await bobKey.assert(aliceStart.body) } });
+    const stolen = await t.call('POST', '/webauthn/login/finish', {
+      token: bobPre,
+      body: { assertionResponse: await bobKey.assert(aliceStart.body) },
+    });
     expect(stolen.status).toBe(401);
     expect(stolen.body).toEqual({ error: 'authentication_failed', message: 'Authentication failed.' });
-    const ok = await t.call('POST', '/webauthn/login/finish', { token: alicePre, body: { assertionResponse: await aliceKey.assert(aliceStart.body) } });
+    const ok = await t.call('POST', '/webauthn/login/finish', {
+      token: alicePre,
+      body: { assertionResponse: await aliceKey.assert(aliceStart.body) },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.sub).toBe(alice.id);
   });
@@ -104,7 +116,11 @@ describe('challenge binding and atomic consumption (contract §2.7)', () => {
     const pre = await loginToken(t, user.id);
     const start = await t.call('POST', '/webauthn/login/start', { token: pre, body: {} });
     const assertionResponse = await authenticator.assert(start.body);
-    const results = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse } }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401]);
     const after = await t.api.deps.db.select().from(sessions).where(eq(sessions.userId, user.id));
     expect(after.length - before).toBe(1);
@@ -117,7 +133,11 @@ describe('challenge binding and atomic consumption (contract §2.7)', () => {
     const { authenticator } = await registerPasskey(t, token);
     const start = await t.call('POST', '/step-up/webauthn/start', { token, body: {} });
     const assertionResponse = await authenticator.assert(start.body);
-    const results = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', '/step-up/webauthn/finish', { token, body: { assertionResponse } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.call('POST', '/step-up/webauthn/finish', { token, body: { assertionResponse } }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 403, 403, 403, 403]);
   });
 });

@@ -23,7 +23,12 @@ describe('passkey login for a decoy principal (contract §3.20)', () => {
     const res = await t.call('POST', '/webauthn/login/start', { token, body: {} });
     expect(res.status).toBe(200);
     const id = createHmac('sha256', TEST_SERVICE_TOKEN).update(`svc/decoy-credential:${subject}`).digest('base64url');
-    expect(res.body).toMatchObject({ rpId: 'localhost', timeout: 60000, userVerification: 'required', allowCredentials: [{ id, type: 'public-key' }] });
+    expect(res.body).toMatchObject({
+      rpId: 'localhost',
+      timeout: 60000,
+      userVerification: 'required',
+      allowCredentials: [{ id, type: 'public-key' }],
+    });
     expect(res.body.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await t.api.deps.db.select().from(webauthnChallenges)).toHaveLength(0);
     // Same answer every time for the same subject (stable shape).
@@ -35,7 +40,10 @@ describe('passkey login for a decoy principal (contract §3.20)', () => {
 
   it('answers 401 credentials_not_found when the decoy shape has no passkey', async () => {
     const t = await makeApi();
-    const res = await t.call('POST', '/webauthn/login/start', { token: await loginToken(t, decoySubject(false)), body: {} });
+    const res = await t.call('POST', '/webauthn/login/start', {
+      token: await loginToken(t, decoySubject(false)),
+      body: {},
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'credentials_not_found', message: 'Credentials not found' });
   });
@@ -60,11 +68,17 @@ describe('passkey login for a decoy principal (contract §3.20)', () => {
   it('holds the login start response until the time floor, for real and decoy principals alike', async () => {
     const t = await makeApi({ env: { LOGIN_RESPONSE_FLOOR_MS: '120' } });
     const t0 = performance.now();
-    const res = await t.call('POST', '/webauthn/login/start', { token: await loginToken(t, decoySubject(false)), body: {} });
+    const res = await t.call('POST', '/webauthn/login/start', {
+      token: await loginToken(t, decoySubject(false)),
+      body: {},
+    });
     expect(res.status).toBe(401);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(115);
     const t1 = performance.now();
-    const bad = await t.call('POST', '/webauthn/login/start', { token: await loginToken(t, decoySubject(true)), body: { credentialId: '!!' } });
+    const bad = await t.call('POST', '/webauthn/login/start', {
+      token: await loginToken(t, decoySubject(true)),
+      body: { credentialId: '!!' },
+    });
     expect(bad.status).toBe(400);
     expect(performance.now() - t1).toBeLessThan(115);
   });

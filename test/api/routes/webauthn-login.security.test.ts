@@ -22,7 +22,12 @@ async function failureReasons(t: TestApi) {
 describe('passkey login refusals', () => {
   it('refuses a wrong origin, a wrong rpId hash, a tampered signature and a missing UV flag with 401 authentication_failed', async () => {
     const { t, authenticator, pre } = await setup();
-    for (const over of [{ origin: 'https://evil.example' }, { rpId: 'evil.example' }, { tamperSignature: true }, { userVerified: false }]) {
+    for (const over of [
+      { origin: 'https://evil.example' },
+      { rpId: 'evil.example' },
+      { tamperSignature: true },
+      { userVerified: false },
+    ]) {
       const { finish } = await assertWith(t, '/webauthn/login', pre, authenticator, over);
       expect(finish.status).toBe(401);
       expect(finish.body).toEqual({ error: 'authentication_failed', message: 'Authentication failed.' });
@@ -48,20 +53,29 @@ describe('passkey login refusals', () => {
     const { t, authenticator, pre } = await setup();
     const start = await t.call('POST', '/webauthn/login/start', { token: pre, body: {} });
     const bad = await authenticator.assert(start.body, { tamperSignature: true });
-    expect((await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse: bad } })).status).toBe(401);
+    expect(
+      (await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse: bad } })).status,
+    ).toBe(401);
     const good = await authenticator.assert(start.body);
-    expect((await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse: good } })).status).toBe(401);
+    expect(
+      (await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse: good } })).status,
+    ).toBe(401);
   });
 
   it('refuses an assertion after the challenge expired (5 minutes)', async () => {
     const { t, authenticator, pre } = await setup();
     const start = await t.call('POST', '/webauthn/login/start', { token: pre, body: {} });
-    const row = (await t.api.deps.db.select().from(webauthnChallenges).where(eq(webauthnChallenges.purpose, 'authentication')))[0]!;
+    const row = (
+      await t.api.deps.db.select().from(webauthnChallenges).where(eq(webauthnChallenges.purpose, 'authentication'))
+    )[0]!;
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(300_000);
     t.clock.advance(299_000);
     const fresh = await loginToken(t, row.userId);
     t.clock.advance(1_001);
-    const finish = await t.call('POST', '/webauthn/login/finish', { token: fresh, body: { assertionResponse: await authenticator.assert(start.body) } });
+    const finish = await t.call('POST', '/webauthn/login/finish', {
+      token: fresh,
+      body: { assertionResponse: await authenticator.assert(start.body) },
+    });
     expect(finish.status).toBe(401);
     expect(await failureReasons(t)).toEqual(['no_challenge']);
   });
@@ -93,19 +107,24 @@ describe('passkey login refusals', () => {
 
   it('accepts an authenticator that always reports counter 0', async () => {
     const { t, authenticator, pre } = await setup();
-    for (let i = 0; i < 2; i++) expect((await assertWith(t, '/webauthn/login', pre, authenticator, { counter: 0 })).finish.status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await assertWith(t, '/webauthn/login', pre, authenticator, { counter: 0 })).finish.status).toBe(200);
   });
 
   it('refuses PRF outputs with 400 prf_output_not_allowed and still spends the challenge', async () => {
     const { t, authenticator, pre } = await setup();
     const start = await t.call('POST', '/webauthn/login/start', { token: pre, body: {} });
-    const leaky = await authenticator.assert(start.body, { clientExtensionResults: { prf: { results: { first: 'c2VjcmV0LWtleS1tYXRlcmlhbA' } } } });
+    const leaky = await authenticator.assert(start.body, {
+      clientExtensionResults: { prf: { results: { first: 'c2VjcmV0LWtleS1tYXRlcmlhbA' } } },
+    });
     const res = await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse: leaky } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('prf_output_not_allowed');
     expect(JSON.stringify(res.body)).not.toContain('c2VjcmV0');
     const clean = await authenticator.assert(start.body);
-    expect((await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse: clean } })).status).toBe(401);
+    expect(
+      (await t.call('POST', '/webauthn/login/finish', { token: pre, body: { assertionResponse: clean } })).status,
+    ).toBe(401);
   });
 
   it('locks the account after ten failures (423 before verification, with Retry-After)', async () => {

@@ -15,12 +15,26 @@ import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 import { loginToken } from '../../helpers/passkeys.js';
 import { cborEncode, type CborValue } from '../../helpers/cbor.js';
-import { ALG_NAMES, CHALLENGE, TestCredential, type Overrides, type TestAlg } from '../../helpers/webauthn-credentials.js';
+import {
+  ALG_NAMES,
+  CHALLENGE,
+  TestCredential,
+  type Overrides,
+  type TestAlg,
+} from '../../helpers/webauthn-credentials.js';
 
-async function register(t: TestApi, token: string, cred: TestCredential, over: (challenge: string) => Promise<Overrides> | Overrides = () => ({})) {
+async function register(
+  t: TestApi,
+  token: string,
+  cred: TestCredential,
+  over: (challenge: string) => Promise<Overrides> | Overrides = () => ({}),
+) {
   const start = await t.call('POST', '/webauthn/register/start', { token, body: {} });
   expect(start.status).toBe(200);
-  const attestationResponse = await cred.registration({ challenge: start.body.challenge, ...(await over(start.body.challenge)) });
+  const attestationResponse = await cred.registration({
+    challenge: start.body.challenge,
+    ...(await over(start.body.challenge)),
+  });
   return t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse } });
 }
 
@@ -44,7 +58,12 @@ describe.each([-257, -8] as TestAlg[])('an %i passkey through the API', (alg) =>
     const finish = await register(t, token, cred);
     expect(finish.status).toBe(200);
     const [row] = await t.api.deps.db.select().from(credentials).where(eq(credentials.id, cred.idB64));
-    expect(row).toMatchObject({ publicKey: toBase64Url(cred.cose), counter: 0, attestationFormat: 'none', aaguid: '01020304-0506-0708-090a-0b0c0d0e0f10' });
+    expect(row).toMatchObject({
+      publicKey: toBase64Url(cred.cose),
+      counter: 0,
+      attestationFormat: 'none',
+      aaguid: '01020304-0506-0708-090a-0b0c0d0e0f10',
+    });
 
     expect((await login(t, user.id, cred, { counter: 3 })).status).toBe(200);
     const bad = await login(t, user.id, cred, { counter: 4, tamperSignature: true });
@@ -58,7 +77,11 @@ describe('malformed input answers 4xx, never 500', () => {
     const t = await makeApi();
     const { token } = await signIn(t, await createUser(t));
     const cred = await TestCredential.create(-7);
-    for (const attestationObject of [new Uint8Array([0xa3, 0x63, 0x66]), new Uint8Array(1500).fill(0x81), new Uint8Array([0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])]) {
+    for (const attestationObject of [
+      new Uint8Array([0xa3, 0x63, 0x66]),
+      new Uint8Array(1500).fill(0x81),
+      new Uint8Array([0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+    ]) {
       const res = await register(t, token, cred, () => ({ attestationObject }));
       expect(res.body).toMatchObject({ error: 'webauthn_registration_failed' });
       expect(res.status).toBe(403);
@@ -90,7 +113,10 @@ describe('malformed input answers 4xx, never 500', () => {
     expect(await reasons(t, 'webauthn_login_failed')).toEqual(['malformed', 'signature']);
 
     const start = await t.call('POST', '/step-up/webauthn/start', { token, body: {} });
-    const assertionResponse = await cred.assertion({ challenge: start.body.challenge, clientDataJSON: new TextEncoder().encode('[1,2') });
+    const assertionResponse = await cred.assertion({
+      challenge: start.body.challenge,
+      clientDataJSON: new TextEncoder().encode('[1,2'),
+    });
     const step = await t.call('POST', '/step-up/webauthn/finish', { token, body: { assertionResponse } });
     expect(step.status).toBe(403);
     expect(step.body.error).toBe('step_up_failed');
@@ -104,9 +130,24 @@ describe('attestation policy through the API', () => {
     const user = await createUser(t);
     const { token } = await signIn(t, user);
     const cred = await TestCredential.create(-7);
-    expect((await register(t, token, cred, async (challenge) => ({ fmt: 'packed', attStmt: await cred.packedSelf({ challenge }) }))).status).toBe(200);
-    const [event] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'webauthn_registration_success'));
-    expect(event!.metadata).toEqual({ prfCapable: false, deviceType: 'singleDevice', fmt: 'packed', attestation: 'self' });
+    expect(
+      (
+        await register(t, token, cred, async (challenge) => ({
+          fmt: 'packed',
+          attStmt: await cred.packedSelf({ challenge }),
+        }))
+      ).status,
+    ).toBe(200);
+    const [event] = await t.api.deps.db
+      .select()
+      .from(authEvents)
+      .where(eq(authEvents.type, 'webauthn_registration_success'));
+    expect(event!.metadata).toEqual({
+      prfCapable: false,
+      deviceType: 'singleDevice',
+      fmt: 'packed',
+      attestation: 'self',
+    });
     const [row] = await t.api.deps.db.select().from(credentials).where(eq(credentials.id, cred.idB64));
     expect(row!.attestationFormat).toBe('packed');
   });
@@ -116,7 +157,11 @@ describe('attestation policy through the API', () => {
     const user = await createUser(t);
     const { token } = await signIn(t, user);
     const cred = await TestCredential.create(-7);
-    const attStmt = new Map<CborValue, CborValue>([['alg', -7], ['sig', new Uint8Array(70)], ['x5c', [new Uint8Array([0x30, 0x00])]]]);
+    const attStmt = new Map<CborValue, CborValue>([
+      ['alg', -7],
+      ['sig', new Uint8Array(70)],
+      ['x5c', [new Uint8Array([0x30, 0x00])]],
+    ]);
     const res = await register(t, token, cred, () => ({ fmt: 'packed', attStmt }));
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: 'webauthn_registration_failed' });

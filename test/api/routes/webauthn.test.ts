@@ -11,7 +11,9 @@ describe('passkey registration', () => {
     const t = await makeApi();
     const user = await createUser(t);
     const { token } = await signIn(t, user, 'email_otp');
-    const { authenticator, start, finish } = await registerPasskey(t, token, { metadata: { friendlyName: 'Laptop', platform: 'macOS', browser: 'Safari' } });
+    const { authenticator, start, finish } = await registerPasskey(t, token, {
+      metadata: { friendlyName: 'Laptop', platform: 'macOS', browser: 'Safari' },
+    });
     expect(start.status).toBe(200);
     expect(start.body).toMatchObject({
       rp: { name: 'svc test', id: 'localhost' },
@@ -27,7 +29,17 @@ describe('passkey registration', () => {
     expect(start.body.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     expect(finish.status).toBe(200);
-    expect(finish.body).toMatchObject({ message: 'Success', credential: { id: authenticator.id, friendlyName: 'Laptop', platform: 'macOS', browser: 'Safari', prfCapable: false, counter: 0 } });
+    expect(finish.body).toMatchObject({
+      message: 'Success',
+      credential: {
+        id: authenticator.id,
+        friendlyName: 'Laptop',
+        platform: 'macOS',
+        browser: 'Safari',
+        prfCapable: false,
+        counter: 0,
+      },
+    });
     expect(finish.body.credential.publicKey).toBeUndefined();
 
     const me = await t.call('GET', '/users/me', { token });
@@ -45,7 +57,10 @@ describe('passkey registration', () => {
     const { token } = await signIn(t, user);
     const real = await t.call('POST', '/webauthn/register/start', { token, body: {} });
     const authenticator = await SoftwareAuthenticator.create();
-    const finish = await t.call('POST', '/webauthn/register/finish', { token: pre, body: { attestationResponse: authenticator.register(real.body) } });
+    const finish = await t.call('POST', '/webauthn/register/finish', {
+      token: pre,
+      body: { attestationResponse: authenticator.register(real.body) },
+    });
     expect(finish.status).toBe(401);
     expect(await t.api.deps.db.select().from(credentials).where(eq(credentials.userId, user.id))).toHaveLength(0);
   });
@@ -60,14 +75,19 @@ describe('passkey registration', () => {
     const second = await registerPasskey(t, token);
     expect(second.start.status).toBe(403);
     expect(second.start.body).toMatchObject({ error: 'step_up_required', fresh: false, maxAgeSeconds: 300 });
-    const finishOnly = await t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse: second.authenticator.register({ challenge: 'x', rp: { id: 'localhost' } }) } });
+    const finishOnly = await t.call('POST', '/webauthn/register/finish', {
+      token,
+      body: { attestationResponse: second.authenticator.register({ challenge: 'x', rp: { id: 'localhost' } }) },
+    });
     expect(finishOnly.status).toBe(403);
     expect(finishOnly.body.error).toBe('step_up_required');
 
     const stepUp = await assertWith(t, '/step-up/webauthn', token, first.authenticator);
     expect(stepUp.finish.status).toBe(200);
     const again = await registerPasskey(t, token, { authenticator: second.authenticator });
-    expect(again.start.body.excludeCredentials).toEqual([{ id: first.authenticator.id, type: 'public-key', transports: ['internal', 'hybrid'] }]);
+    expect(again.start.body.excludeCredentials).toEqual([
+      { id: first.authenticator.id, type: 'public-key', transports: ['internal', 'hybrid'] },
+    ]);
     expect(again.finish.status).toBe(200);
   });
 
@@ -75,7 +95,18 @@ describe('passkey registration', () => {
     const t = await makeApi();
     const user = await createUser(t);
     const now = new Date(t.clock.now());
-    await t.api.deps.db.insert(totpCredentials).values({ id: crypto.randomUUID(), userId: user.id, secretCiphertext: 'x', secretIv: 'y', issuer: 'svc', accountName: user.email, enabled: true, verifiedAt: now, createdAt: now, updatedAt: now });
+    await t.api.deps.db.insert(totpCredentials).values({
+      id: crypto.randomUUID(),
+      userId: user.id,
+      secretCiphertext: 'x',
+      secretIv: 'y',
+      issuer: 'svc',
+      accountName: user.email,
+      enabled: true,
+      verifiedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
     const { token } = await signIn(t, user);
     const res = await t.call('POST', '/webauthn/register/start', { token, body: {} });
     expect(res.status).toBe(403);
@@ -92,7 +123,10 @@ describe('passkey registration', () => {
       expect(finish.body.error).toBe('webauthn_registration_failed');
     }
     expect(await t.api.deps.db.select().from(credentials)).toHaveLength(0);
-    const failures = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'webauthn_registration_failed'));
+    const failures = await t.api.deps.db
+      .select()
+      .from(authEvents)
+      .where(eq(authEvents.type, 'webauthn_registration_failed'));
     expect(failures.map((e) => e.metadata?.['reason'])).toEqual(['origin', 'rp_id', 'user_verification']);
   });
 
@@ -103,7 +137,9 @@ describe('passkey registration', () => {
     const authenticator = await SoftwareAuthenticator.create();
     const start = await t.call('POST', '/webauthn/register/start', { token, body: {} });
     const bad = authenticator.register(start.body, { origin: 'https://evil.example' });
-    expect((await t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse: bad } })).status).toBe(403);
+    expect(
+      (await t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse: bad } })).status,
+    ).toBe(403);
     // The failed attempt spent the challenge: a correct answer to it is now refused too.
     const good = authenticator.register(start.body);
     const replay = await t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse: good } });
@@ -112,7 +148,10 @@ describe('passkey registration', () => {
 
     const late = await t.call('POST', '/webauthn/register/start', { token, body: {} });
     t.clock.advance(300_001);
-    const expired = await t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse: authenticator.register(late.body) } });
+    const expired = await t.call('POST', '/webauthn/register/finish', {
+      token,
+      body: { attestationResponse: authenticator.register(late.body) },
+    });
     expect(expired.status).toBe(403);
   });
 
@@ -123,7 +162,10 @@ describe('passkey registration', () => {
     const authenticator = await SoftwareAuthenticator.create();
     const older = await t.call('POST', '/webauthn/register/start', { token, body: {} });
     await t.call('POST', '/webauthn/register/start', { token, body: {} });
-    const res = await t.call('POST', '/webauthn/register/finish', { token, body: { attestationResponse: authenticator.register(older.body) } });
+    const res = await t.call('POST', '/webauthn/register/finish', {
+      token,
+      body: { attestationResponse: authenticator.register(older.body) },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -141,7 +183,11 @@ describe('passkey registration', () => {
     const authenticator = await SoftwareAuthenticator.create();
     const ok = await t.call('POST', '/webauthn/register/finish', {
       token,
-      body: { attestationResponse: authenticator.register(viaQuery.body, { clientExtensionResults: { prf: { enabled: true } } }) },
+      body: {
+        attestationResponse: authenticator.register(viaQuery.body, {
+          clientExtensionResults: { prf: { enabled: true } },
+        }),
+      },
     });
     expect(ok.status).toBe(200);
     expect(ok.body.credential.prfCapable).toBe(true);
@@ -158,19 +204,32 @@ describe('passkey registration', () => {
 
     // A second user (the first now has a factor, so more enrolment needs step-up).
     const other = (await signIn(t, await createUser(t))).token;
-    expect((await t.call('POST', '/webauthn/register/start', { token: other, body: {} })).body.extensions).toEqual({ credProps: true }); // neither flag
+    expect((await t.call('POST', '/webauthn/register/start', { token: other, body: {} })).body.extensions).toEqual({
+      credProps: true,
+    }); // neither flag
     const viaQuery = await t.call('POST', '/webauthn/register/start?requestPrf=true', { token: other, body: {} });
     expect(viaQuery.status).toBe(200);
     expect(viaQuery.body.extensions).toEqual({ credProps: true, prf: {} });
     const authenticator = await SoftwareAuthenticator.create();
     const ok = await t.call('POST', '/webauthn/register/finish', {
       token: other,
-      body: { attestationResponse: authenticator.register(viaQuery.body, { clientExtensionResults: { prf: { enabled: true } } }) },
+      body: {
+        attestationResponse: authenticator.register(viaQuery.body, {
+          clientExtensionResults: { prf: { enabled: true } },
+        }),
+      },
     });
     expect(ok.status).toBe(200);
     expect(ok.body.credential.prfCapable).toBe(true);
 
-    expect((await t.call('POST', '/webauthn/register/start', { token: (await signIn(t, await createUser(t))).token, body: { requestPrf: 'yes' } })).status).toBe(400);
+    expect(
+      (
+        await t.call('POST', '/webauthn/register/start', {
+          token: (await signIn(t, await createUser(t))).token,
+          body: { requestPrf: 'yes' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('refuses a credential id that is already registered with 409', async () => {
@@ -200,7 +259,9 @@ describe('passkey registration', () => {
     const unlisted = await SoftwareAuthenticator.create({ origin: 'android:apk-key-hash:ZZZZ' });
     const refused = await registerPasskey(t, token, { authenticator: unlisted });
     expect(refused.finish.status).toBe(403);
-    const loginUnlisted = await assertWith(t, '/webauthn/login', await loginToken(t, user.id), android, { origin: 'android:apk-key-hash:ZZZZ' });
+    const loginUnlisted = await assertWith(t, '/webauthn/login', await loginToken(t, user.id), android, {
+      origin: 'android:apk-key-hash:ZZZZ',
+    });
     expect(loginUnlisted.finish.status).toBe(401);
   });
 });
@@ -211,12 +272,28 @@ describe('passkey login', () => {
     const user = await createUser(t);
     const { authenticator } = await registerPasskey(t, (await signIn(t, user)).token);
     const now = new Date(t.clock.now());
-    await t.api.deps.db.insert(totpCredentials).values({ id: crypto.randomUUID(), userId: user.id, secretCiphertext: 'x', secretIv: 'y', issuer: 'svc', accountName: user.email, enabled: true, verifiedAt: now, createdAt: now, updatedAt: now });
+    await t.api.deps.db.insert(totpCredentials).values({
+      id: crypto.randomUUID(),
+      userId: user.id,
+      secretCiphertext: 'x',
+      secretIv: 'y',
+      issuer: 'svc',
+      accountName: user.email,
+      enabled: true,
+      verifiedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
 
     const pre = await loginToken(t, user.id);
     const { start, finish } = await assertWith(t, '/webauthn/login', pre, authenticator);
     expect(start.status).toBe(200);
-    expect(start.body).toMatchObject({ rpId: 'localhost', timeout: 60000, userVerification: 'required', allowCredentials: [{ id: authenticator.id, type: 'public-key', transports: ['internal', 'hybrid'] }] });
+    expect(start.body).toMatchObject({
+      rpId: 'localhost',
+      timeout: 60000,
+      userVerification: 'required',
+      allowCredentials: [{ id: authenticator.id, type: 'public-key', transports: ['internal', 'hybrid'] }],
+    });
     expect(start.body.extensions).toBeUndefined();
     expect(finish.status).toBe(200);
     expect(finish.body).toMatchObject({ message: 'Success', sub: user.id, email: user.email });
@@ -240,12 +317,18 @@ describe('passkey login', () => {
     expect(none.status).toBe(401);
     expect(none.body.error).toBe('credentials_not_found');
     await t.api.deps.db.update(credentials).set({ prfCapable: true }).where(eq(credentials.id, authenticator.id));
-    const ok = await t.call('POST', '/webauthn/login/start', { token: pre, body: { prf: { salt, secondSalt: 'BBBB' } } });
+    const ok = await t.call('POST', '/webauthn/login/start', {
+      token: pre,
+      body: { prf: { salt, secondSalt: 'BBBB' } },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.extensions).toEqual({ prf: { eval: { first: salt, second: 'BBBB' } } });
     const short = await t.call('POST', '/webauthn/login/start', { token: pre, body: { prf: { salt: 'AAAA' } } });
     expect(short.status).toBe(400);
-    const other = await t.call('POST', '/webauthn/login/start', { token: pre, body: { credentialId: 'bm90LWEtY3JlZGVudGlhbA' } });
+    const other = await t.call('POST', '/webauthn/login/start', {
+      token: pre,
+      body: { credentialId: 'bm90LWEtY3JlZGVudGlhbA' },
+    });
     expect(other.status).toBe(401);
     expect(other.body.error).toBe('credentials_not_found');
   });

@@ -29,16 +29,26 @@ describe('resolveOAuthUser under concurrency', () => {
   it('two callbacks linking one identity to an existing verified user both succeed, with one identity row', async () => {
     const t = await makeApi();
     const local = await createUser(t);
-    const input = { provider, profile: { subject: 'idp-subject-1', email: local.email, emailVerified: true }, client: testClient() };
+    const input = {
+      provider,
+      profile: { subject: 'idp-subject-1', email: local.email, emailVerified: true },
+      client: testClient(),
+    };
     const results = await Promise.all([resolveOAuthUser(t.api.deps, input), resolveOAuthUser(t.api.deps, input)]);
     expect(results.map((r) => r.user.id)).toEqual([local.id, local.id]);
     expect(results.map((r) => r.outcome).sort()).toEqual(['existing_identity', 'linked']);
-    expect(await t.api.deps.db.select().from(oauthIdentities).where(eq(oauthIdentities.providerSubject, 'idp-subject-1'))).toHaveLength(1);
+    expect(
+      await t.api.deps.db.select().from(oauthIdentities).where(eq(oauthIdentities.providerSubject, 'idp-subject-1')),
+    ).toHaveLength(1);
   });
 
   it('two callbacks signing up one new identity both succeed with the same user', async () => {
     const t = await makeApi();
-    const input = { provider, profile: { subject: 'idp-subject-2', email: 'new-oauth@example.com', emailVerified: true }, client: testClient() };
+    const input = {
+      provider,
+      profile: { subject: 'idp-subject-2', email: 'new-oauth@example.com', emailVerified: true },
+      client: testClient(),
+    };
     const results = await Promise.all([resolveOAuthUser(t.api.deps, input), resolveOAuthUser(t.api.deps, input)]);
     expect(results[0]!.user.id).toBe(results[1]!.user.id);
     expect(results.map((r) => r.outcome).sort()).toEqual(['created', 'existing_identity']);

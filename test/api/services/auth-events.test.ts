@@ -30,6 +30,10 @@ describe('auth event recording', () => {
     expect(res.status).toBe(200);
     const rows = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'admin_session_revoked'));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ userId: null, actorUserId: admin.user.id, metadata: { scope: 'all', revokedSessions: 0, missingUserId: missing } });
+    expect(rows[0]).toMatchObject({
+      userId: null,
+      actorUserId: admin.user.id,
+      metadata: { scope: 'all', revokedSessions: 0, missingUserId: missing },
+    });
   });
 });

@@ -23,7 +23,13 @@ describe('decoy principal (contract §1.10)', () => {
       seen.transports.add(p.transports.join());
       if (!p.hasPasskey) expect(p.prfCapable).toBe(false);
       expect(fromBase64Url(p.credentialId)).toHaveLength(32);
-      expect(decoyShapeForSubject(K, p.subject, 'email')).toEqual({ hasPasskey: p.hasPasskey, hasVerifiedPhone: p.hasVerifiedPhone, prfCapable: p.prfCapable, transports: p.transports, credentialId: p.credentialId });
+      expect(decoyShapeForSubject(K, p.subject, 'email')).toEqual({
+        hasPasskey: p.hasPasskey,
+        hasVerifiedPhone: p.hasVerifiedPhone,
+        prfCapable: p.prfCapable,
+        transports: p.transports,
+        credentialId: p.credentialId,
+      });
       expect(decoyPrincipal(K, 'phone', `+1415555${String(i).padStart(4, '0')}`).hasVerifiedPhone).toBe(true);
     }
     expect(seen.passkey).toEqual(new Set([true, false]));
@@ -33,9 +39,15 @@ describe('decoy principal (contract §1.10)', () => {
 
   it('treats a decoy whose methods would be empty as having a passkey and a verified phone', () => {
     for (let i = 0; i < 32; i++) {
-      const p = decoyPrincipal(K, 'email', `v${i}@example.com`, { loginMethods: ['passkey', 'phone_otp'], fallback: true });
+      const p = decoyPrincipal(K, 'email', `v${i}@example.com`, {
+        loginMethods: ['passkey', 'phone_otp'],
+        fallback: true,
+      });
       expect(p.hasPasskey || p.hasVerifiedPhone).toBe(true);
-      if (!decoyPrincipal(K, 'email', `v${i}@example.com`).hasPasskey && !decoyPrincipal(K, 'email', `v${i}@example.com`).hasVerifiedPhone) {
+      if (
+        !decoyPrincipal(K, 'email', `v${i}@example.com`).hasPasskey &&
+        !decoyPrincipal(K, 'email', `v${i}@example.com`).hasVerifiedPhone
+      ) {
         expect(p).toMatchObject({ hasPasskey: true, hasVerifiedPhone: true });
       }
     }

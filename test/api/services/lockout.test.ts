@@ -22,7 +22,8 @@ function lockedRoute(t: TestApi, p: LockoutPolicy = policy) {
   };
 }
 
-const fail = (t: TestApi, subject: string, p: LockoutPolicy = policy) => t.api.deps.lockout.recordFailure(subject, 'verify_otp_failed', p, ev);
+const fail = (t: TestApi, subject: string, p: LockoutPolicy = policy) =>
+  t.api.deps.lockout.recordFailure(subject, 'verify_otp_failed', p, ev);
 const eventsOf = (t: TestApi, type: string) => t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, type));
 
 describe('lockout (contract §3.18)', () => {
@@ -37,7 +38,11 @@ describe('lockout (contract §3.18)', () => {
     await fail(t, subject);
     const res = await call(subject);
     expect(res.status).toBe(423);
-    expect(res.body).toEqual({ error: 'account_locked', message: 'Too many failed authentication attempts. Try again later.', retryAfterSeconds: 900 });
+    expect(res.body).toEqual({
+      error: 'account_locked',
+      message: 'Too many failed authentication attempts. Try again later.',
+      retryAfterSeconds: 900,
+    });
     expect(res.headers.get('retry-after')).toBe('900');
     expect(res.headers.get('cache-control')).toBe('no-store');
     const [locked] = await eventsOf(t, 'account_locked');

@@ -22,9 +22,24 @@ function inputs(): string[] {
     const parsed = parseWithFullMin(national, country as never);
     if (!parsed) continue;
     const e164 = parsed.number;
-    out.push(e164, `${e164}1`, e164.slice(0, -1), `${e164.slice(0, 4)} ${e164.slice(4, 7)} ${e164.slice(7)}`, `+${parsed.countryCallingCode} 0${parsed.nationalNumber}`);
+    out.push(
+      e164,
+      `${e164}1`,
+      e164.slice(0, -1),
+      `${e164.slice(0, 4)} ${e164.slice(4, 7)} ${e164.slice(7)}`,
+      `+${parsed.countryCallingCode} 0${parsed.nationalNumber}`,
+    );
   }
-  return out.concat(['+1 (415) 555-2671', '+44 20 7183 8750', '+80012345678', '+882 3456 7890', '+999 123456789', '+', '+0', '+1 555']);
+  return out.concat([
+    '+1 (415) 555-2671',
+    '+44 20 7183 8750',
+    '+80012345678',
+    '+882 3456 7890',
+    '+999 123456789',
+    '+',
+    '+0',
+    '+1 555',
+  ]);
 }
 
 describe('phone numbers (trimmed metadata)', () => {
@@ -51,6 +66,8 @@ describe('phone numbers (trimmed metadata)', () => {
   });
 
   it('the committed metadata is what scripts/gen-phone-metadata.mjs makes from the installed package', () => {
-    expect(readFileSync(join(ROOT, 'src/services/contact/phone-metadata.generated.ts'), 'utf8')).toBe(renderPhoneMetadata());
+    expect(readFileSync(join(ROOT, 'src/services/contact/phone-metadata.generated.ts'), 'utf8')).toBe(
+      renderPhoneMetadata(),
+    );
   });
 });

@@ -10,7 +10,8 @@ import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi } from '../../helpers/make-app.js';
 
 /** Background maintenance (started by an earlier request, bounded batches) is not the refresh's own work. */
-const isMaintenance = (stmt: unknown) => /^DELETE FROM "\w+" WHERE rowid IN/.test(typeof stmt === 'string' ? stmt : ((stmt as { sql?: string })?.sql ?? ''));
+const isMaintenance = (stmt: unknown) =>
+  /^DELETE FROM "\w+" WHERE rowid IN/.test(typeof stmt === 'string' ? stmt : ((stmt as { sql?: string })?.sql ?? ''));
 
 function countRoundTrips(client: Client) {
   const seen: string[] = [];
@@ -47,7 +48,10 @@ describe('refresh rotation round trips', () => {
     const user = await createUser(t);
     const first = await signIn(t, user);
     const key = { 'idempotency-key': 'rotation-key-0123456789' };
-    const warm = await t.call('POST', '/refresh', { token: first.refreshToken, headers: { 'idempotency-key': 'warm-key-0123456789abc' } });
+    const warm = await t.call('POST', '/refresh', {
+      token: first.refreshToken,
+      headers: { 'idempotency-key': 'warm-key-0123456789abc' },
+    });
     expect(warm.status).toBe(200);
     const seen = countRoundTrips(t.client);
     expect((await t.call('POST', '/refresh', { token: warm.body.refreshToken, headers: key })).status).toBe(200);

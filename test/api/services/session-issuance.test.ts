@@ -11,19 +11,40 @@ import { issueSession, isMfaRequired } from '../../../src/services/session/issua
 import { createUser } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 
-const client = { ip: '203.0.113.7', ipKey: '203.0.113.7', userAgent: 'test', trusted: false, externalDelivery: false, startedAtMs: 0 };
+const client = {
+  ip: '203.0.113.7',
+  ipKey: '203.0.113.7',
+  userAgent: 'test',
+  trusted: false,
+  externalDelivery: false,
+  startedAtMs: 0,
+};
 
 async function org(t: TestApi, userId: string, createdAtMs: number) {
   const id = randomId();
   const at = new Date(createdAtMs);
-  await t.api.deps.db.insert(organizations).values({ id, name: `Org ${id.slice(0, 6)}`, slug: `org-${id.slice(0, 8)}`, createdAt: at, updatedAt: at });
-  await t.api.deps.db.insert(organizationMemberships).values({ id: randomId(), organizationId: id, userId, createdAt: at, updatedAt: at });
+  await t.api.deps.db
+    .insert(organizations)
+    .values({ id, name: `Org ${id.slice(0, 6)}`, slug: `org-${id.slice(0, 8)}`, createdAt: at, updatedAt: at });
+  await t.api.deps.db
+    .insert(organizationMemberships)
+    .values({ id: randomId(), organizationId: id, userId, createdAt: at, updatedAt: at });
   return id;
 }
 
 async function totp(t: TestApi, userId: string, enabled: boolean) {
   const now = new Date(t.clock.now());
-  await t.api.deps.db.insert(totpCredentials).values({ id: randomId(), userId, secretCiphertext: 'x', secretIv: 'x', issuer: 'svc', accountName: 'a', enabled, createdAt: now, updatedAt: now });
+  await t.api.deps.db.insert(totpCredentials).values({
+    id: randomId(),
+    userId,
+    secretCiphertext: 'x',
+    secretIv: 'x',
+    issuer: 'svc',
+    accountName: 'a',
+    enabled,
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 describe('issueSession reads (one statement)', () => {
@@ -50,7 +71,9 @@ describe('issueSession reads (one statement)', () => {
     const other = await createUser(t);
     await totp(t, other.id, true);
     expect(isMfaRequired(await issueSession(t.api.deps, { user: other, method: 'email_otp', client }))).toBe(true);
-    expect(isMfaRequired(await issueSession(t.api.deps, { user: other, method: 'passkey', client, mfaSatisfied: true }))).toBe(false);
+    expect(
+      isMfaRequired(await issueSession(t.api.deps, { user: other, method: 'passkey', client, mfaSatisfied: true })),
+    ).toBe(false);
     // Someone else's enabled credential does not change this user's answer.
     expect(isMfaRequired(await issueSession(t.api.deps, { user, method: 'email_otp', client }))).toBe(false);
   });

@@ -27,8 +27,16 @@ async function configWith(env: Record<string, string | undefined>) {
 }
 
 /** Expects startup to fail with a ConfigError whose key and message name `name`. */
-async function expectStartupFailure(env: Record<string, string | undefined>, name: string, client?: Awaited<ReturnType<typeof prepareClient>>) {
-  const err = await createAuthApi({ env: { ...baseEnv, ...env }, client: client ?? (await prepareClient()), logger: quiet }).then(
+async function expectStartupFailure(
+  env: Record<string, string | undefined>,
+  name: string,
+  client?: Awaited<ReturnType<typeof prepareClient>>,
+) {
+  const err = await createAuthApi({
+    env: { ...baseEnv, ...env },
+    client: client ?? (await prepareClient()),
+    logger: quiet,
+  }).then(
     () => null,
     (e: unknown) => e,
   );
@@ -42,13 +50,24 @@ async function expectStartupFailure(env: Record<string, string | undefined>, nam
 describe('system config bootstrap (contract §6.3)', () => {
   it('uses an existing row over the env seed: env never overwrites a row', async () => {
     const client = await prepareClient();
-    const first = await createAuthApi({ env: { ...baseEnv, APP_NAME: 'First', LOGIN_METHODS: 'passkey' }, client, logger: quiet });
+    const first = await createAuthApi({
+      env: { ...baseEnv, APP_NAME: 'First', LOGIN_METHODS: 'passkey' },
+      client,
+      logger: quiet,
+    });
     expect((await first.deps.config.get()).app_name).toBe('First');
-    const second = await createAuthApi({ env: { ...baseEnv, APP_NAME: 'Second', LOGIN_METHODS: 'email_otp,oauth' }, client, logger: quiet });
+    const second = await createAuthApi({
+      env: { ...baseEnv, APP_NAME: 'Second', LOGIN_METHODS: 'email_otp,oauth' },
+      client,
+      logger: quiet,
+    });
     const cfg = await second.deps.config.get();
     expect(cfg.app_name).toBe('First');
     expect(cfg.login_methods).toEqual(['passkey']);
-    const rows = await wrapClient(client, 'file').db.select().from(systemConfig).where(eq(systemConfig.key, 'app_name'));
+    const rows = await wrapClient(client, 'file')
+      .db.select()
+      .from(systemConfig)
+      .where(eq(systemConfig.key, 'app_name'));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.updatedBy).toBeNull();
   });
@@ -61,7 +80,12 @@ describe('system config bootstrap (contract §6.3)', () => {
   });
 
   it('uses the env seed when there is no row, and the built-in default when there is no seed', async () => {
-    const cfg = await configWith({ LOGIN_METHODS: undefined, SESSION_IDLE_TTL: undefined, PASSKEY_LOGIN_FALLBACK_ENABLED: undefined, SESSION_ABSOLUTE_TTL: '2d' });
+    const cfg = await configWith({
+      LOGIN_METHODS: undefined,
+      SESSION_IDLE_TTL: undefined,
+      PASSKEY_LOGIN_FALLBACK_ENABLED: undefined,
+      SESSION_ABSOLUTE_TTL: '2d',
+    });
     expect(cfg.login_methods).toEqual(['passkey', 'magic_link']);
     expect(cfg.session_idle_ttl).toBe('1d');
     expect(cfg.session_absolute_ttl).toBe('2d');
@@ -76,8 +100,21 @@ describe('system config bootstrap (contract §6.3)', () => {
   });
 
   it('gives the non-secret seeds built-in defaults, and rpid/origins from ISSUER outside production', async () => {
-    const unset = ['APP_NAME', 'DEFAULT_ROLES', 'AVAILABLE_ROLES', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'RATE_LIMIT', 'DELAY_AFTER', 'RPID', 'ORIGINS'];
-    const cfg = await configWith({ ...Object.fromEntries(unset.map((k) => [k, undefined])), ISSUER: 'http://auth.localhost:8787' });
+    const unset = [
+      'APP_NAME',
+      'DEFAULT_ROLES',
+      'AVAILABLE_ROLES',
+      'ACCESS_TOKEN_TTL',
+      'REFRESH_TOKEN_TTL',
+      'RATE_LIMIT',
+      'DELAY_AFTER',
+      'RPID',
+      'ORIGINS',
+    ];
+    const cfg = await configWith({
+      ...Object.fromEntries(unset.map((k) => [k, undefined])),
+      ISSUER: 'http://auth.localhost:8787',
+    });
     expect(cfg).toMatchObject({
       app_name: 'svc',
       default_roles: ['user'],
@@ -93,14 +130,21 @@ describe('system config bootstrap (contract §6.3)', () => {
 
   it('in production, fails startup naming every key without a row, seed or default (rpid, origins), one line each, and records the event', async () => {
     const client = await prepareClient();
-    const err = await createAuthApi({ env: { ...productionEnv, RPID: undefined, ORIGINS: undefined }, client, logger: quiet }).catch((e: unknown) => e);
+    const err = await createAuthApi({
+      env: { ...productionEnv, RPID: undefined, ORIGINS: undefined },
+      client,
+      logger: quiet,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).issues.map((i) => i.key)).toEqual(['rpid', 'origins']);
     expect((err as ConfigError).message.split('\n')).toEqual([
       'rpid: is missing: set RPID (no row, no env seed and no built-in default)',
       'origins: is missing: set ORIGINS (no row, no env seed and no built-in default)',
     ]);
-    const events = await wrapClient(client, 'file').db.select().from(authEvents).where(eq(authEvents.type, 'system_config_error'));
+    const events = await wrapClient(client, 'file')
+      .db.select()
+      .from(authEvents)
+      .where(eq(authEvents.type, 'system_config_error'));
     expect(events).toHaveLength(1);
     expect(events[0]!.metadata).toEqual({ key: 'rpid', phase: 'boot' });
   });
@@ -115,7 +159,10 @@ describe('system config bootstrap (contract §6.3)', () => {
   it('fails startup on an invalid stored row, naming the key', async () => {
     const client = await prepareClient();
     await createAuthApi({ env: baseEnv, client, logger: quiet });
-    await wrapClient(client, 'file').db.update(systemConfig).set({ value: 'soon' }).where(eq(systemConfig.key, 'access_token_ttl'));
+    await wrapClient(client, 'file')
+      .db.update(systemConfig)
+      .set({ value: 'soon' })
+      .where(eq(systemConfig.key, 'access_token_ttl'));
     await expectStartupFailure({}, 'access_token_ttl', client);
   });
 
@@ -126,14 +173,20 @@ describe('system config bootstrap (contract §6.3)', () => {
 
 describe('system config env parsing (contract §6.2)', () => {
   it('parses lists: comma-separated, items trimmed, empty items dropped', async () => {
-    const cfg = await configWith({ DEFAULT_ROLES: ' user , ,admin ,', AVAILABLE_ROLES: 'user,admin', LOGIN_METHODS: 'email_otp, phone_otp' });
+    const cfg = await configWith({
+      DEFAULT_ROLES: ' user , ,admin ,',
+      AVAILABLE_ROLES: 'user,admin',
+      LOGIN_METHODS: 'email_otp, phone_otp',
+    });
     expect(cfg.default_roles).toEqual(['user', 'admin']);
     expect(cfg.available_roles).toEqual(['user', 'admin']);
     expect(cfg.login_methods).toEqual(['email_otp', 'phone_otp']);
   });
 
   it('parses ORIGINS as a list of http(s) origins (trailing slash stripped) and android key hashes', async () => {
-    const cfg = await configWith({ ORIGINS: 'https://app.test/, android:apk-key-hash:abc_-DEF, http://localhost:3000' });
+    const cfg = await configWith({
+      ORIGINS: 'https://app.test/, android:apk-key-hash:abc_-DEF, http://localhost:3000',
+    });
     expect(cfg.origins).toEqual(['https://app.test', 'android:apk-key-hash:abc_-DEF', 'http://localhost:3000']);
   });
 
@@ -168,7 +221,13 @@ describe('system config env parsing (contract §6.2)', () => {
   });
 
   it('parses durations and trims strings', async () => {
-    const cfg = await configWith({ ACCESS_TOKEN_TTL: '30m', REFRESH_TOKEN_TTL: '7d', SESSION_IDLE_TTL: '3600s', APP_NAME: '  My App  ', RPID: ' example.com ' });
+    const cfg = await configWith({
+      ACCESS_TOKEN_TTL: '30m',
+      REFRESH_TOKEN_TTL: '7d',
+      SESSION_IDLE_TTL: '3600s',
+      APP_NAME: '  My App  ',
+      RPID: ' example.com ',
+    });
     expect(cfg.access_token_ttl).toBe('30m');
     expect(cfg.refresh_token_ttl).toBe('7d');
     expect(cfg.session_idle_ttl).toBe('3600s');
@@ -253,7 +312,10 @@ describe('system config cache (contract §6.4)', () => {
     gate = new Promise<void>((r) => (open = r));
     const inFlight = api.deps.config.get();
     await new Promise((r) => setTimeout(r, 20));
-    await real.execute({ sql: 'UPDATE system_config SET value = ? WHERE key = ?', args: [JSON.stringify('Renamed'), 'app_name'] });
+    await real.execute({
+      sql: 'UPDATE system_config SET value = ? WHERE key = ?',
+      args: [JSON.stringify('Renamed'), 'app_name'],
+    });
     api.deps.config.invalidate();
     const fresh = api.deps.config.get();
     gate = null;

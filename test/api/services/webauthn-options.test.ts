@@ -18,7 +18,14 @@ const creds: CredentialRef[] = [
 const descriptor = (c: CredentialRef) => ({ id: c.id, transports: c.transports, type: 'public-key' });
 
 /** The creation options JSON, literally. */
-function expectedCreation(input: { userId: string; email: string; challenge: string; exclude: CredentialRef[]; attachment?: 'platform' | 'cross-platform'; prf: boolean }) {
+function expectedCreation(input: {
+  userId: string;
+  email: string;
+  challenge: string;
+  exclude: CredentialRef[];
+  attachment?: 'platform' | 'cross-platform';
+  prf: boolean;
+}) {
   return {
     challenge: input.challenge,
     rp: { name: rp.rpName, id: rp.rpId },
@@ -39,8 +46,18 @@ function expectedCreation(input: { userId: string; email: string; challenge: str
 }
 
 /** The request options JSON, literally; `extensions` only with PRF. */
-function expectedRequest(input: { challenge: string; allow: CredentialRef[]; prf?: { salt: string; secondSalt?: string } }) {
-  const options = { rpId: rp.rpId, challenge: input.challenge, allowCredentials: input.allow.map(descriptor), timeout: 60_000, userVerification: 'required' };
+function expectedRequest(input: {
+  challenge: string;
+  allow: CredentialRef[];
+  prf?: { salt: string; secondSalt?: string };
+}) {
+  const options = {
+    rpId: rp.rpId,
+    challenge: input.challenge,
+    allowCredentials: input.allow.map(descriptor),
+    timeout: 60_000,
+    userVerification: 'required',
+  };
   return input.prf ? { ...options, extensions: prfEvalExtension(input.prf) } : options;
 }
 
@@ -65,7 +82,14 @@ describe('passkey options JSON', () => {
       attachment,
       extensions: { credProps: true, ...(prf ? { prf: {} } : {}) },
     });
-    const expected = expectedCreation({ userId, email: 'ada@example.com', challenge, exclude, ...(attachment ? { attachment } : {}), prf });
+    const expected = expectedCreation({
+      userId,
+      email: 'ada@example.com',
+      challenge,
+      exclude,
+      ...(attachment ? { attachment } : {}),
+      prf,
+    });
     expect(JSON.stringify(ours)).toBe(JSON.stringify(expected));
   });
 
@@ -76,7 +100,13 @@ describe('passkey options JSON', () => {
   ])('request options are the pinned JSON (%#)', async ({ allow, prf }) => {
     const challenge = randomToken(32);
     const rows = allow.map((c) => ({ ...c, prfCapable: true }));
-    const ours = await requestOptions({ rpId: rp.rpId, challenge, timeout: 60_000, allow: rows, extensions: prf ? prfEvalExtension(prf) : undefined });
+    const ours = await requestOptions({
+      rpId: rp.rpId,
+      challenge,
+      timeout: 60_000,
+      allow: rows,
+      extensions: prf ? prfEvalExtension(prf) : undefined,
+    });
     expect(ours).not.toHaveProperty('extensions', undefined);
     expect(JSON.stringify(ours)).toBe(JSON.stringify(expectedRequest({ challenge, allow, ...(prf ? { prf } : {}) })));
   });

@@ -39,17 +39,31 @@ describe('admin users', () => {
     const r = await call('POST', '/admin/users', { token: admin.token, body: { email, roles: ['user'] } });
     expectOk(r, 201);
     expect(r.body.user).toMatchObject({ email, roles: ['user'], verified: false });
-    expectError(await call('POST', '/admin/users', { token: admin.token, body: { email, roles: ['user'] } }), 409, 'already_exists');
+    expectError(
+      await call('POST', '/admin/users', { token: admin.token, body: { email, roles: ['user'] } }),
+      409,
+      'already_exists',
+    );
   });
 
   it('refuses a role outside available_roles', async () => {
-    const r = await call('POST', '/admin/users', { token: admin.token, body: { email: uniqueEmail('ghost'), roles: ['superuser'] } });
+    const r = await call('POST', '/admin/users', {
+      token: admin.token,
+      body: { email: uniqueEmail('ghost'), roles: ['superuser'] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/^(role_not_available|invalid_request)$/);
   });
 
   it('refuses unknown fields with 400 invalid_request', async () => {
-    expectError(await call('POST', '/admin/users', { token: admin.token, body: { email: uniqueEmail('x'), roles: ['user'], verified: true } }), 400, 'invalid_request');
+    expectError(
+      await call('POST', '/admin/users', {
+        token: admin.token,
+        body: { email: uniqueEmail('x'), roles: ['user'], verified: true },
+      }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('searches and pages users', async () => {
@@ -64,13 +78,19 @@ describe('admin users', () => {
   it('reads one user and 404s an unknown one', async () => {
     const u = await signUp();
     expect((await call('GET', `/admin/users/${u.sub}`, { token: admin.token })).body.user.email).toBe(u.email);
-    expectError(await call('GET', '/admin/users/00000000-0000-4000-8000-000000000000', { token: admin.token }), 404, 'not_found');
+    expectError(
+      await call('GET', '/admin/users/00000000-0000-4000-8000-000000000000', { token: admin.token }),
+      404,
+      'not_found',
+    );
   });
 
   it('a role change takes effect on the user’s next request with the same token', async () => {
     const u = await signUp();
     expectError(await call('GET', '/admin/users', { token: u.token }), 403, 'forbidden');
-    expectOk(await call('PATCH', `/admin/users/${u.sub}`, { token: admin.token, body: { roles: ['user', 'admin:read'] } }));
+    expectOk(
+      await call('PATCH', `/admin/users/${u.sub}`, { token: admin.token, body: { roles: ['user', 'admin:read'] } }),
+    );
     expectOk(await call('GET', '/admin/users', { token: u.token }));
   });
 
@@ -128,11 +148,16 @@ describe('system config', () => {
   });
 
   it('updates a key and the public config follows; then restores it', async () => {
-    const r = await call('PATCH', '/system-config/admin', { token: admin.token, body: { app_name: 'svc conformance renamed' } });
+    const r = await call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { app_name: 'svc conformance renamed' },
+    });
     expectOk(r);
     expect(r.body).toMatchObject({ success: true, updatedKeys: ['app_name'] });
     expect((await call('GET', '/system-config/public')).body.appName).toBe('svc conformance renamed');
-    expectOk(await call('PATCH', '/system-config/admin', { token: admin.token, body: { app_name: 'svc conformance' } }));
+    expectOk(
+      await call('PATCH', '/system-config/admin', { token: admin.token, body: { app_name: 'svc conformance' } }),
+    );
   });
 
   it('answers {} with 400 no_changes', async () => {
@@ -140,20 +165,35 @@ describe('system config', () => {
   });
 
   it('answers an unknown key with 400 invalid_request', async () => {
-    expectError(await call('PATCH', '/system-config/admin', { token: admin.token, body: { not_a_key: 1 } }), 400, 'invalid_request');
+    expectError(
+      await call('PATCH', '/system-config/admin', { token: admin.token, body: { not_a_key: 1 } }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('refuses a default role outside available_roles with 400 role_not_available', async () => {
-    expectError(await call('PATCH', '/system-config/admin', { token: admin.token, body: { default_roles: ['nope'] } }), 400, 'role_not_available');
+    expectError(
+      await call('PATCH', '/system-config/admin', { token: admin.token, body: { default_roles: ['nope'] } }),
+      400,
+      'role_not_available',
+    );
   });
 
   it('refuses to drop a role a user holds with 400 role_in_use', async () => {
-    const r = await call('PATCH', '/system-config/admin', { token: admin.token, body: { available_roles: ['user', 'admin:read', 'admin:write', 'support'] } });
+    const r = await call('PATCH', '/system-config/admin', {
+      token: admin.token,
+      body: { available_roles: ['user', 'admin:read', 'admin:write', 'support'] },
+    });
     expectError(r, 400, 'role_in_use');
   });
 
   it('refuses a plain user with 403 forbidden', async () => {
     const u = await signUp();
-    expectError(await call('PATCH', '/system-config/admin', { token: u.token, body: { app_name: 'x' } }), 403, 'forbidden');
+    expectError(
+      await call('PATCH', '/system-config/admin', { token: u.token, body: { app_name: 'x' } }),
+      403,
+      'forbidden',
+    );
   });
 });

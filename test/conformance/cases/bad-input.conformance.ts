@@ -61,12 +61,20 @@ describe('POST /registration/register input', () => {
 
 describe('verification routes input', () => {
   it('answers 401 to verify-email-otp without an ephemeral token', async () => {
-    expectError(await call('POST', '/otp/verify-email-otp', { body: { verificationToken: 'ABCDEF' } }), 401, 'unauthorized');
+    expectError(
+      await call('POST', '/otp/verify-email-otp', { body: { verificationToken: 'ABCDEF' } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('answers 401 to verify-login-email-otp with an access token instead of an ephemeral one', async () => {
     const s = await signUp();
-    expectError(await call('POST', '/otp/verify-login-email-otp', { token: s.token, body: { verificationToken: 'ABCDEF' } }), 401, 'unauthorized');
+    expectError(
+      await call('POST', '/otp/verify-login-email-otp', { token: s.token, body: { verificationToken: 'ABCDEF' } }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('answers 401 to /magic-link/check without a login token', async () => {
@@ -122,7 +130,11 @@ describe('OAuth input', () => {
   });
 
   it('answers 400 oauth_invalid_state to a forged state', async () => {
-    expectError(await call('POST', '/oauth/testop/callback', { body: { code: 'abc', state: 'forged.state' } }), 400, 'oauth_invalid_state');
+    expectError(
+      await call('POST', '/oauth/testop/callback', { body: { code: 'abc', state: 'forged.state' } }),
+      400,
+      'oauth_invalid_state',
+    );
   });
 
   it('answers 400 to a callback without code', async () => {
@@ -132,6 +144,10 @@ describe('OAuth input', () => {
   });
 
   it('answers 400 oauth_redirect_not_allowed to a foreign redirect', async () => {
-    expectError(await call('POST', '/oauth/testop/start', { body: { redirectUri: 'https://evil.example/cb' } }), 400, 'oauth_redirect_not_allowed');
+    expectError(
+      await call('POST', '/oauth/testop/start', { body: { redirectUri: 'https://evil.example/cb' } }),
+      400,
+      'oauth_redirect_not_allowed',
+    );
   });
 });

@@ -12,7 +12,15 @@ import { passkeyLogin, registerPasskey } from '../passkey.js';
 async function failEmailCodes(email: string, times: number) {
   const { token, code, device: d } = await emailCodeFor(email);
   for (let i = 0; i < times; i++) {
-    expectError(await call('POST', '/otp/verify-login-email-otp', { device: d, token, body: { verificationToken: wrongCode(code) } }), 401, 'otp_verification_failed');
+    expectError(
+      await call('POST', '/otp/verify-login-email-otp', {
+        device: d,
+        token,
+        body: { verificationToken: wrongCode(code) },
+      }),
+      401,
+      'otp_verification_failed',
+    );
   }
 }
 
@@ -41,7 +49,11 @@ describe('lockout', () => {
   it('holds the lock for the normalised identifier (upper case, spaces)', async () => {
     const s = await signUp();
     await failEmailCodes(s.email, LOCKOUT_MAX_FAILURES);
-    expectError(await call('POST', '/login', { body: { identifier: `  ${s.email.toUpperCase()} ` } }), 423, 'account_locked');
+    expectError(
+      await call('POST', '/login', { body: { identifier: `  ${s.email.toUpperCase()} ` } }),
+      423,
+      'account_locked',
+    );
   });
 
   it('does not lock below the threshold', async () => {
@@ -59,7 +71,12 @@ describe('lockout', () => {
   it('locks after failed passkey assertions too', async () => {
     const s = await signUp();
     const { authenticator } = await registerPasskey(s.token);
-    for (let i = 0; i < LOCKOUT_MAX_FAILURES; i++) expectError((await passkeyLogin(s.email, authenticator, { tamperSignature: true })).finish, 401, 'authentication_failed');
+    for (let i = 0; i < LOCKOUT_MAX_FAILURES; i++)
+      expectError(
+        (await passkeyLogin(s.email, authenticator, { tamperSignature: true })).finish,
+        401,
+        'authentication_failed',
+      );
     expectError(await call('POST', '/login', { body: { identifier: s.email } }), 423, 'account_locked');
   });
 
@@ -69,7 +86,11 @@ describe('lockout', () => {
       const d = device();
       const login = await call('POST', '/login', { device: d, body: { identifier: email } });
       const gen = await call('POST', '/otp/generate-login-email-otp', { device: d, token: login.body.token });
-      await call('POST', '/otp/verify-login-email-otp', { device: d, token: gen.body.token, body: { verificationToken: 'ZZZZZZ' } });
+      await call('POST', '/otp/verify-login-email-otp', {
+        device: d,
+        token: gen.body.token,
+        body: { verificationToken: 'ZZZZZZ' },
+      });
     }
     const r = await call('POST', '/login', { body: { identifier: email } });
     expect([200, 423]).toContain(r.status);
@@ -81,7 +102,10 @@ describe('rate limits', () => {
     const answers = await inOneWindow(async () => {
       const d = device();
       const out = [];
-      for (let i = 0; i < 11; i++) out.push(await call('POST', '/registration/register', { device: d, body: { email: uniqueEmail(`limit${i}`) } }));
+      for (let i = 0; i < 11; i++)
+        out.push(
+          await call('POST', '/registration/register', { device: d, body: { email: uniqueEmail(`limit${i}`) } }),
+        );
       return out;
     });
     expect(answers.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(200));
@@ -108,7 +132,8 @@ describe('rate limits', () => {
 
   it('counts per client IP: another device is not limited', async () => {
     const d = device();
-    for (let i = 0; i < 11; i++) await call('POST', '/registration/register', { device: d, body: { email: uniqueEmail(`limitb${i}`) } });
+    for (let i = 0; i < 11; i++)
+      await call('POST', '/registration/register', { device: d, body: { email: uniqueEmail(`limitb${i}`) } });
     expectOk(await call('POST', '/registration/register', { device: device(), body: { email: uniqueEmail('other') } }));
   });
 

@@ -18,7 +18,9 @@ const linkToken = (url: string) => new URL(url).searchParams.get('token')!;
 
 /** The link's page picks the number the asking tab shows. */
 const confirmLink = (req: { body: { delivery: { magicLinkUrl: string }; confirmationNumber: number } }) =>
-  call('POST', `/magic-link/verify/${linkToken(req.body.delivery.magicLinkUrl)}`, { body: { number: req.body.confirmationNumber } });
+  call('POST', `/magic-link/verify/${linkToken(req.body.delivery.magicLinkUrl)}`, {
+    body: { number: req.body.confirmationNumber },
+  });
 
 describe('magic link', () => {
   it('request → verify on another device → check on the requester issues a session once', async () => {
@@ -26,7 +28,10 @@ describe('magic link', () => {
     const d = device();
     const { loginToken, req } = await requestLink(s.email, d);
     expectOk(req);
-    expect(req.body.delivery).toMatchObject({ kind: 'magic_link_email', magicLinkUrl: expect.stringContaining(`${APP_ORIGIN}/`) });
+    expect(req.body.delivery).toMatchObject({
+      kind: 'magic_link_email',
+      magicLinkUrl: expect.stringContaining(`${APP_ORIGIN}/`),
+    });
     const pending = await call('POST', '/magic-link/check', { device: d, token: loginToken });
     expect(pending.status).toBe(204);
     expectOk(await confirmLink(req));
@@ -57,7 +62,11 @@ describe('magic link', () => {
     expect(challenge.body.choices).toContain(req.body.confirmationNumber);
     expect((await call('POST', '/magic-link/check', { device: d, token: loginToken })).status).toBe(204);
     const wrong = req.body.confirmationNumber === 99 ? 98 : req.body.confirmationNumber + 1;
-    expectError(await call('POST', `/magic-link/verify/${token}`, { body: { number: wrong } }), 400, 'magic_link_confirmation_failed');
+    expectError(
+      await call('POST', `/magic-link/verify/${token}`, { body: { number: wrong } }),
+      400,
+      'magic_link_confirmation_failed',
+    );
     expectError(await confirmLink(req), 400, 'invalid_verification_token');
     expect((await call('POST', '/magic-link/check', { device: d, token: loginToken })).status).toBe(204);
   });
@@ -72,7 +81,11 @@ describe('magic link', () => {
     const first = await requestLink(s.email, d);
     const second = await requestLink(s.email, d);
     expectOk(second.req);
-    expectError(await call('POST', `/magic-link/verify/${linkToken(first.req.body.delivery.magicLinkUrl)}`), 400, 'invalid_verification_token');
+    expectError(
+      await call('POST', `/magic-link/verify/${linkToken(first.req.body.delivery.magicLinkUrl)}`),
+      400,
+      'invalid_verification_token',
+    );
   });
 
   it('a poll from another device stays 204 after the link is verified', async () => {
@@ -89,7 +102,9 @@ describe('magic link', () => {
     const d = device();
     const { loginToken, req } = await requestLink(s.email, d);
     expectOk(await confirmLink(req));
-    const polls = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/magic-link/check', { device: d, token: loginToken })));
+    const polls = await Promise.all(
+      Array.from({ length: 10 }, () => call('POST', '/magic-link/check', { device: d, token: loginToken })),
+    );
     expect(polls.filter((r) => r.status === 200)).toHaveLength(1);
   });
 

@@ -26,7 +26,12 @@ describe('OAuth login', () => {
     const sub = await providerAccount({ email: email.toUpperCase(), email_verified: true, name: 'OAuth Person' });
     const { callback } = await oauthRoundTrip(sub);
     expectOk(callback);
-    expect(callback.body).toMatchObject({ message: 'Success', email, roles: ['user'], refreshToken: expect.any(String) });
+    expect(callback.body).toMatchObject({
+      message: 'Success',
+      email,
+      roles: ['user'],
+      refreshToken: expect.any(String),
+    });
     expect(JSON.stringify(callback.body)).not.toMatch(/id_token|access_token/);
     const me = await call('GET', '/users/me', { token: callback.body.token });
     expect(me.body.user.email).toBe(email);
@@ -69,7 +74,9 @@ describe('OAuth login', () => {
     const sub = await providerAccount({ email: uniqueEmail('replay'), email_verified: true });
     const first = await oauthRoundTrip(sub);
     expectOk(first.callback);
-    const replay = await call('POST', '/oauth/testop/callback', { body: { code: first.code, state: first.state, binding: first.binding } });
+    const replay = await call('POST', '/oauth/testop/callback', {
+      body: { code: first.code, state: first.state, binding: first.binding },
+    });
     expectError(replay, 400, 'oauth_invalid_state');
   });
 
@@ -80,7 +87,11 @@ describe('OAuth login', () => {
     const [payload, mac] = state.split('.') as [string, string];
     const flipped = `${payload}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`;
     const binding = start.body.binding as string;
-    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state: flipped, binding } }), 400, 'oauth_invalid_state');
+    expectError(
+      await call('POST', '/oauth/testop/callback', { body: { code, state: flipped, binding } }),
+      400,
+      'oauth_invalid_state',
+    );
     // The genuine state is still good: a refused forgery spends nothing.
     expectOk(await call('POST', '/oauth/testop/callback', { body: { code, state, binding } }));
   });
@@ -91,14 +102,20 @@ describe('OAuth login', () => {
     const other = await oauthStart();
     const { code, state } = await providerAuthorize(start.body.authorizationUrl, sub);
     expectError(await call('POST', '/oauth/testop/callback', { body: { code, state } }), 400, 'oauth_invalid_state');
-    expectError(await call('POST', '/oauth/testop/callback', { body: { code, state, binding: other.body.binding } }), 400, 'oauth_invalid_state');
+    expectError(
+      await call('POST', '/oauth/testop/callback', { body: { code, state, binding: other.body.binding } }),
+      400,
+      'oauth_invalid_state',
+    );
     expectOk(await call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } }));
   });
 
   it('answers oauth_login_failed to a code the provider does not know', async () => {
     const start = await oauthStart();
     const state = new URL(start.body.authorizationUrl).searchParams.get('state')!;
-    const r = await call('POST', '/oauth/testop/callback', { body: { code: 'not-a-real-code', state, binding: start.body.binding } });
+    const r = await call('POST', '/oauth/testop/callback', {
+      body: { code: 'not-a-real-code', state, binding: start.body.binding },
+    });
     expectError(r, 400, 'oauth_login_failed');
   });
 
@@ -106,7 +123,9 @@ describe('OAuth login', () => {
     const sub = await providerAccount({ email: uniqueEmail('race'), email_verified: true });
     const start = await oauthStart();
     const { code, state } = await providerAuthorize(start.body.authorizationUrl, sub);
-    const answers = await Promise.all([1, 2].map(() => call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } })));
+    const answers = await Promise.all(
+      [1, 2].map(() => call('POST', '/oauth/testop/callback', { body: { code, state, binding: start.body.binding } })),
+    );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
   });
 });

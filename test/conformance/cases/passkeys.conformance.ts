@@ -8,7 +8,11 @@ describe('passkey registration', () => {
     const s = await signUp();
     const { authenticator, start, finish } = await registerPasskey(s.token, { metadata: { friendlyName: 'Laptop' } });
     expectOk(start);
-    expect(start.body).toMatchObject({ rp: { id: 'localhost' }, attestation: 'none', authenticatorSelection: { userVerification: 'required' } });
+    expect(start.body).toMatchObject({
+      rp: { id: 'localhost' },
+      attestation: 'none',
+      authenticatorSelection: { userVerification: 'required' },
+    });
     expect(start.body.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expectOk(finish);
     expect(finish.body.credential).toMatchObject({ id: authenticator.id, friendlyName: 'Laptop', counter: 0 });
@@ -49,7 +53,11 @@ describe('passkey registration', () => {
   it('refuses a login token on register start', async () => {
     const s = await signUp();
     const login = await call('POST', '/login', { body: { identifier: s.email } });
-    expectError(await call('POST', '/webauthn/register/start', { token: login.body.token, body: {} }), 401, 'unauthorized');
+    expectError(
+      await call('POST', '/webauthn/register/start', { token: login.body.token, body: {} }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('requires a fresh step-up to add a second passkey, then accepts it', async () => {
@@ -87,19 +95,31 @@ describe('passkey login', () => {
   it('refuses a tampered signature with 401 authentication_failed', async () => {
     const s = await signUp();
     const { authenticator } = await registerPasskey(s.token);
-    expectError((await passkeyLogin(s.email, authenticator, { tamperSignature: true })).finish, 401, 'authentication_failed');
+    expectError(
+      (await passkeyLogin(s.email, authenticator, { tamperSignature: true })).finish,
+      401,
+      'authentication_failed',
+    );
   });
 
   it('refuses an assertion from another origin', async () => {
     const s = await signUp();
     const { authenticator } = await registerPasskey(s.token);
-    expectError((await passkeyLogin(s.email, authenticator, { origin: 'https://evil.example' })).finish, 401, 'authentication_failed');
+    expectError(
+      (await passkeyLogin(s.email, authenticator, { origin: 'https://evil.example' })).finish,
+      401,
+      'authentication_failed',
+    );
   });
 
   it('refuses an assertion without user verification', async () => {
     const s = await signUp();
     const { authenticator } = await registerPasskey(s.token);
-    expectError((await passkeyLogin(s.email, authenticator, { userVerified: false })).finish, 401, 'authentication_failed');
+    expectError(
+      (await passkeyLogin(s.email, authenticator, { userVerified: false })).finish,
+      401,
+      'authentication_failed',
+    );
   });
 
   it('refuses a passkey the user does not own', async () => {
@@ -118,7 +138,10 @@ describe('passkey login', () => {
     const start = await call('POST', '/webauthn/login/start', { token: login.body.token, body: {} });
     const assertionResponse = await authenticator.assert(start.body);
     expectOk(await call('POST', '/webauthn/login/finish', { token: login.body.token, body: { assertionResponse } }));
-    const replay = await call('POST', '/webauthn/login/finish', { token: login.body.token, body: { assertionResponse } });
+    const replay = await call('POST', '/webauthn/login/finish', {
+      token: login.body.token,
+      body: { assertionResponse },
+    });
     expect(replay.status).toBe(401);
   });
 
@@ -142,7 +165,10 @@ describe('step-up', () => {
     const { finish } = await assertWith('/step-up/webauthn', s.token, authenticator);
     expectOk(finish);
     expect(finish.body).toMatchObject({ message: 'Success', fresh: true, method: 'webauthn', maxAgeSeconds: 300 });
-    expect((await call('GET', '/step-up/status', { token: s.token })).body).toMatchObject({ fresh: true, method: 'webauthn' });
+    expect((await call('GET', '/step-up/status', { token: s.token })).body).toMatchObject({
+      fresh: true,
+      method: 'webauthn',
+    });
   });
 
   it('keeps the freshness across a refresh rotation', async () => {
@@ -155,13 +181,21 @@ describe('step-up', () => {
 
   it('answers 403 step_up_unavailable to a user without a passkey', async () => {
     const s = await signUp();
-    expectError(await call('POST', '/step-up/webauthn/start', { token: s.token, body: {} }), 403, 'step_up_unavailable');
+    expectError(
+      await call('POST', '/step-up/webauthn/start', { token: s.token, body: {} }),
+      403,
+      'step_up_unavailable',
+    );
   });
 
   it('does not mark the session fresh after a failed assertion', async () => {
     const s = await signUp();
     const { authenticator } = await registerPasskey(s.token);
-    expectError((await assertWith('/step-up/webauthn', s.token, authenticator, { tamperSignature: true })).finish, 403, 'step_up_failed');
+    expectError(
+      (await assertWith('/step-up/webauthn', s.token, authenticator, { tamperSignature: true })).finish,
+      403,
+      'step_up_failed',
+    );
     expect((await call('GET', '/step-up/status', { token: s.token })).body.fresh).toBe(false);
   });
 });
@@ -183,7 +217,10 @@ describe('passkey deletion', () => {
   it('renames a passkey with POST /users/credentials', async () => {
     const s = await signUp();
     const { authenticator } = await registerPasskey(s.token);
-    const r = await call('POST', '/users/credentials', { token: s.token, body: { id: authenticator.id, friendlyName: 'Phone' } });
+    const r = await call('POST', '/users/credentials', {
+      token: s.token,
+      body: { id: authenticator.id, friendlyName: 'Phone' },
+    });
     expectOk(r);
     const me = await call('GET', '/users/me', { token: s.token });
     expect(me.body.credentials[0].friendlyName).toBe('Phone');

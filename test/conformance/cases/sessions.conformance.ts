@@ -3,14 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { call, device, expectError, expectOk, signInWithEmailCode, signUp } from '../client.js';
 
 const refresh = (refreshToken: string, idempotencyKey?: string) =>
-  call('POST', '/refresh', { token: refreshToken, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
+  call('POST', '/refresh', {
+    token: refreshToken,
+    ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
+  });
 
 describe('refresh rotation', () => {
   it('rotates: a new pair, and the new access token works', async () => {
     const s = await signUp();
     const r = await refresh(s.refreshToken);
     expectOk(r);
-    expect(r.body).toMatchObject({ message: 'Success', sub: s.sub, token: expect.any(String), refreshToken: expect.any(String) });
+    expect(r.body).toMatchObject({
+      message: 'Success',
+      sub: s.sub,
+      token: expect.any(String),
+      refreshToken: expect.any(String),
+    });
     expect(r.body.refreshToken).not.toBe(s.refreshToken);
     expectOk(await call('GET', '/users/me', { token: r.body.token }));
   });
@@ -143,7 +151,11 @@ describe('the session list', () => {
     expectOk(r);
     expect(r.body.total).toBe(2);
     expect(r.body.sessions.filter((x: { current: boolean }) => x.current)).toHaveLength(1);
-    expect(r.body.sessions[0]).toMatchObject({ id: expect.any(String), createdAt: expect.anything(), expiresAt: expect.anything() });
+    expect(r.body.sessions[0]).toMatchObject({
+      id: expect.any(String),
+      createdAt: expect.anything(),
+      expiresAt: expect.anything(),
+    });
   });
 
   it('records the trusted client IP on the session', async () => {

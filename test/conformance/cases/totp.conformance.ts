@@ -20,7 +20,13 @@ async function awayFromStepBoundary(): Promise<void> {
 
 /** The code of the current step plus `offsetSteps` (−1, 0 or +1 are accepted). */
 const codeAt = (secret: string, offsetSteps: number) =>
-  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + offsetSteps * STEP_MS });
+  TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp: Date.now() + offsetSteps * STEP_MS,
+  });
 
 /** A code valid at no step within ±2 of now. */
 function wrongCode(secret: string): string {
@@ -34,7 +40,9 @@ async function withTotp(): Promise<Session & { secret: string }> {
   const s = await signUp();
   const start = await call('POST', '/totp/enroll/start', { token: s.token });
   expectOk(start);
-  expectOk(await call('POST', '/totp/enroll/verify', { token: s.token, body: { code: codeAt(start.body.secret, -1) } }));
+  expectOk(
+    await call('POST', '/totp/enroll/verify', { token: s.token, body: { code: codeAt(start.body.secret, -1) } }),
+  );
   return { ...s, secret: start.body.secret };
 }
 
@@ -45,8 +53,15 @@ describe('TOTP enrolment', () => {
     expect((await call('GET', '/totp/status', { token: s.token })).body).toMatchObject({ enabled: false });
     const start = await call('POST', '/totp/enroll/start', { token: s.token });
     expectOk(start);
-    expect(start.body).toMatchObject({ secret: expect.stringMatching(/^[A-Z2-7]+=*$/), otpauthUrl: expect.stringMatching(/^otpauth:\/\/totp\//), digits: 6, period: 30 });
-    expectOk(await call('POST', '/totp/enroll/verify', { token: s.token, body: { code: codeAt(start.body.secret, 0) } }));
+    expect(start.body).toMatchObject({
+      secret: expect.stringMatching(/^[A-Z2-7]+=*$/),
+      otpauthUrl: expect.stringMatching(/^otpauth:\/\/totp\//),
+      digits: 6,
+      period: 30,
+    });
+    expectOk(
+      await call('POST', '/totp/enroll/verify', { token: s.token, body: { code: codeAt(start.body.secret, 0) } }),
+    );
     const status = await call('GET', '/totp/status', { token: s.token });
     expect(status.body).toMatchObject({ enabled: true });
     expect(JSON.stringify(status.body)).not.toContain(start.body.secret);
@@ -55,7 +70,11 @@ describe('TOTP enrolment', () => {
   it('refuses a wrong enrolment code with 403 totp_verification_failed and stays disabled', async () => {
     const s = await signUp();
     const start = await call('POST', '/totp/enroll/start', { token: s.token });
-    expectError(await call('POST', '/totp/enroll/verify', { token: s.token, body: { code: wrongCode(start.body.secret) } }), 403, 'totp_verification_failed');
+    expectError(
+      await call('POST', '/totp/enroll/verify', { token: s.token, body: { code: wrongCode(start.body.secret) } }),
+      403,
+      'totp_verification_failed',
+    );
     expect((await call('GET', '/totp/status', { token: s.token })).body.enabled).toBe(false);
   });
 
@@ -76,11 +95,24 @@ describe('the MFA login step', () => {
   it('asks for TOTP after an email code and issues the session for a valid code', async () => {
     const s = await withTotp();
     const { token, code, device } = await emailCodeFor(s.email);
-    const first = await call('POST', '/otp/verify-login-email-otp', { device, token, body: { verificationToken: code } });
+    const first = await call('POST', '/otp/verify-login-email-otp', {
+      device,
+      token,
+      body: { verificationToken: code },
+    });
     expectOk(first);
-    expect(first.body).toMatchObject({ mfaRequired: true, mfaMethods: ['totp'], sub: s.sub, token: expect.any(String) });
+    expect(first.body).toMatchObject({
+      mfaRequired: true,
+      mfaMethods: ['totp'],
+      sub: s.sub,
+      token: expect.any(String),
+    });
     expect(first.body.refreshToken).toBeUndefined();
-    const done = await call('POST', '/totp/verify-login', { device, token: first.body.token, body: { code: codeAt(s.secret, 0) } });
+    const done = await call('POST', '/totp/verify-login', {
+      device,
+      token: first.body.token,
+      body: { code: codeAt(s.secret, 0) },
+    });
     expectOk(done);
     expect(done.body).toMatchObject({ sub: s.sub, refreshToken: expect.any(String) });
     expectOk(await call('GET', '/users/me', { token: done.body.token }));
@@ -89,22 +121,50 @@ describe('the MFA login step', () => {
   it('refuses a wrong code on verify-login with 401 totp_verification_failed', async () => {
     const s = await withTotp();
     const { token, code, device } = await emailCodeFor(s.email);
-    const first = await call('POST', '/otp/verify-login-email-otp', { device, token, body: { verificationToken: code } });
-    expectError(await call('POST', '/totp/verify-login', { device, token: first.body.token, body: { code: wrongCode(s.secret) } }), 401, 'totp_verification_failed');
+    const first = await call('POST', '/otp/verify-login-email-otp', {
+      device,
+      token,
+      body: { verificationToken: code },
+    });
+    expectError(
+      await call('POST', '/totp/verify-login', {
+        device,
+        token: first.body.token,
+        body: { code: wrongCode(s.secret) },
+      }),
+      401,
+      'totp_verification_failed',
+    );
   });
 
   it('refuses an mfa token on an access route', async () => {
     const s = await withTotp();
     const { token, code, device } = await emailCodeFor(s.email);
-    const first = await call('POST', '/otp/verify-login-email-otp', { device, token, body: { verificationToken: code } });
+    const first = await call('POST', '/otp/verify-login-email-otp', {
+      device,
+      token,
+      body: { verificationToken: code },
+    });
     expectError(await call('GET', '/users/me', { token: first.body.token }), 401, 'unauthorized');
   });
 
   it('refuses the code already spent at enrolment (replay)', async () => {
     const s = await withTotp();
     const { token, code, device } = await emailCodeFor(s.email);
-    const first = await call('POST', '/otp/verify-login-email-otp', { device, token, body: { verificationToken: code } });
-    expectError(await call('POST', '/totp/verify-login', { device, token: first.body.token, body: { code: codeAt(s.secret, -1) } }), 401, 'totp_code_already_used');
+    const first = await call('POST', '/otp/verify-login-email-otp', {
+      device,
+      token,
+      body: { verificationToken: code },
+    });
+    expectError(
+      await call('POST', '/totp/verify-login', {
+        device,
+        token: first.body.token,
+        body: { code: codeAt(s.secret, -1) },
+      }),
+      401,
+      'totp_code_already_used',
+    );
   });
 });
 
@@ -113,19 +173,28 @@ describe('TOTP step-up and disable', () => {
     const s = await withTotp();
     const r = await call('POST', '/totp/verify-mfa', { token: s.token, body: { code: codeAt(s.secret, 0) } });
     expectOk(r);
-    expect((await call('GET', '/step-up/status', { token: s.token })).body).toMatchObject({ fresh: true, method: 'totp' });
+    expect((await call('GET', '/step-up/status', { token: s.token })).body).toMatchObject({
+      fresh: true,
+      method: 'totp',
+    });
   });
 
   it('lets only one of three concurrent uses of one code pass', async () => {
     const s = await withTotp();
     const code = codeAt(s.secret, 0);
-    const answers = await Promise.all([1, 2, 3].map(() => call('POST', '/totp/verify-mfa', { token: s.token, body: { code } })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => call('POST', '/totp/verify-mfa', { token: s.token, body: { code } })),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 403, 403]);
   });
 
   it('answers 403 step_up_unavailable to verify-mfa without TOTP', async () => {
     const s = await signUp();
-    expectError(await call('POST', '/totp/verify-mfa', { token: s.token, body: { code: '123456' } }), 403, 'step_up_unavailable');
+    expectError(
+      await call('POST', '/totp/verify-mfa', { token: s.token, body: { code: '123456' } }),
+      403,
+      'step_up_unavailable',
+    );
   });
 
   it('disables TOTP with a valid code; the next sign-in needs no second factor', async () => {
@@ -138,14 +207,23 @@ describe('TOTP step-up and disable', () => {
 
   it('refuses to disable with a wrong code', async () => {
     const s = await withTotp();
-    expectError(await call('POST', '/totp/disable', { token: s.token, body: { code: wrongCode(s.secret) } }), 403, 'totp_verification_failed');
+    expectError(
+      await call('POST', '/totp/disable', { token: s.token, body: { code: wrongCode(s.secret) } }),
+      403,
+      'totp_verification_failed',
+    );
     expect((await call('GET', '/totp/status', { token: s.token })).body.enabled).toBe(true);
   });
 
   it('locks the account after three wrong codes (LOCKOUT_POLICY): 423 with Retry-After, even for a valid code', async () => {
     const s = await withTotp();
     const wrong = wrongCode(s.secret);
-    for (let i = 0; i < 3; i++) expectError(await call('POST', '/totp/verify-mfa', { token: s.token, body: { code: wrong } }), 403, 'totp_verification_failed');
+    for (let i = 0; i < 3; i++)
+      expectError(
+        await call('POST', '/totp/verify-mfa', { token: s.token, body: { code: wrong } }),
+        403,
+        'totp_verification_failed',
+      );
     const locked = await call('POST', '/totp/verify-mfa', { token: s.token, body: { code: codeAt(s.secret, 0) } });
     expectError(locked, 423, 'account_locked');
     expect(locked.body.retryAfterSeconds).toBeGreaterThan(0);

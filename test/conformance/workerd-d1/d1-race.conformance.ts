@@ -23,7 +23,10 @@ import { call, ctx, device, expectError, proxyRetries, signUp, type Reply } from
  */
 function workerLoads(): number {
   const dir = ctx.wranglerLogDir!;
-  return readdirSync(dir).reduce((n, f) => n + (readFileSync(join(dir, f), 'utf8').match(/"type":"reloadStart"/g)?.length ?? 0), 0);
+  return readdirSync(dir).reduce(
+    (n, f) => n + (readFileSync(join(dir, f), 'utf8').match(/"type":"reloadStart"/g)?.length ?? 0),
+    0,
+  );
 }
 
 const tallyOf = (answers: Reply[]) =>
@@ -37,10 +40,13 @@ describe('refresh race on local D1', () => {
   it('lets exactly one of 200 refreshes of one token, in two concurrent streams, win; the chain is then revoked', async () => {
     const s = await signUp();
     const [a, b] = [device(), device()];
-    const stream = (d: typeof a) => Array.from({ length: 100 }, () => call('POST', '/refresh', { token: s.refreshToken, device: d }));
+    const stream = (d: typeof a) =>
+      Array.from({ length: 100 }, () => call('POST', '/refresh', { token: s.refreshToken, device: d }));
     const answers = await Promise.all([...stream(a), ...stream(b)]);
     const tally = tallyOf(answers);
-    console.log(`200 refreshes in two streams on local D1 (${ctx.target}): ${JSON.stringify(tally)}; requests wrangler's proxy dropped and the client sent again so far: ${proxyRetries}`);
+    console.log(
+      `200 refreshes in two streams on local D1 (${ctx.target}): ${JSON.stringify(tally)}; requests wrangler's proxy dropped and the client sent again so far: ${proxyRetries}`,
+    );
     // The 503 "Your worker restarted mid-request" that wrangler's proxy sometimes answers here is not a
     // restart. The worker was loaded once, before the race and after it: the drop is the keep-alive race between
     // wrangler's ProxyWorker and workerd (cloudflare/workers-sdk#14641), which the client above resends once.
@@ -55,5 +61,4 @@ describe('refresh race on local D1', () => {
     expect((await call('POST', '/refresh', { token: winners[0]!.body.refreshToken })).status).toBe(401);
     expectError(await call('GET', '/users/me', { token: winners[0]!.body.token }), 401, 'unauthorized');
   });
-
 });

@@ -70,7 +70,9 @@ async function failure(p: Promise<unknown>): Promise<any> {
 
 describe('embedded client: same answers as @libsql/client', () => {
   it('round-trips integers, big integers, reals, text, NULL and blobs with the same values and row shape', async () => {
-    const [ours, theirs] = await both(['CREATE TABLE v (id INTEGER PRIMARY KEY, i INTEGER, big INTEGER, r REAL, t TEXT, b BLOB, n TEXT, flag INTEGER, at INTEGER)']);
+    const [ours, theirs] = await both([
+      'CREATE TABLE v (id INTEGER PRIMARY KEY, i INTEGER, big INTEGER, r REAL, t TEXT, b BLOB, n TEXT, flag INTEGER, at INTEGER)',
+    ]);
     const bytes = new Uint8Array([0, 1, 2, 253, 254, 255]);
     const args = [42, 2n ** 60n, 1.5, 'héllo ✓', bytes, null, true, new Date(1_700_000_000_123)];
     const ins = 'INSERT INTO v (i, big, r, t, b, n, flag, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
@@ -80,11 +82,23 @@ describe('embedded client: same answers as @libsql/client', () => {
     expect(a.lastInsertRowid).toBe(1n);
     expect(b.lastInsertRowid).toBe(2n);
 
-    const read = 'SELECT id, i, CAST(big AS TEXT) AS big_text, r, t, b, n, flag, at, typeof(b) AS bt FROM v ORDER BY id';
+    const read =
+      'SELECT id, i, CAST(big AS TEXT) AS big_text, r, t, b, n, flag, at, typeof(b) AS bt FROM v ORDER BY id';
     const mine = observed(await ours.execute(read));
     const ref = observed(await theirs.execute(read));
     expect(mine).toEqual(ref);
-    expect(mine.arrays[0]).toEqual([1, 42, String(2n ** 60n), 1.5, 'héllo ✓', bytes.buffer, null, 1, 1_700_000_000_123, 'blob']);
+    expect(mine.arrays[0]).toEqual([
+      1,
+      42,
+      String(2n ** 60n),
+      1.5,
+      'héllo ✓',
+      bytes.buffer,
+      null,
+      1,
+      1_700_000_000_123,
+      'blob',
+    ]);
     expect((await ours.execute(read)).rows[0]!['b']).toBeInstanceOf(ArrayBuffer);
     expect(mine.arrays[1]).toEqual(mine.arrays[0]!.map((v, i) => (i === 0 ? 2 : v)));
   });
@@ -104,9 +118,15 @@ describe('embedded client: same answers as @libsql/client', () => {
   });
 
   it('answers named arguments with any prefix, duplicate column names, statements returning rows and RETURNING like @libsql/client', async () => {
-    const [ours, theirs] = await both(['CREATE TABLE a (id TEXT PRIMARY KEY, v INTEGER)', "INSERT INTO a VALUES ('x', 1), ('y', 2)"]);
+    const [ours, theirs] = await both([
+      'CREATE TABLE a (id TEXT PRIMARY KEY, v INTEGER)',
+      "INSERT INTO a VALUES ('x', 1), ('y', 2)",
+    ]);
     const cases: { sql: string; args: InArgs }[] = [
-      { sql: 'SELECT a1.id, a2.id, a1.v + a2.v AS "sum" FROM a a1 JOIN a a2 ON a2.id <> a1.id ORDER BY a1.id', args: [] },
+      {
+        sql: 'SELECT a1.id, a2.id, a1.v + a2.v AS "sum" FROM a a1 JOIN a a2 ON a2.id <> a1.id ORDER BY a1.id',
+        args: [],
+      },
       { sql: 'SELECT id FROM a WHERE id = :id OR v = @v OR v = $w', args: { ':id': 'x', '@v': 2, w: 9 } },
       { sql: 'SELECT 1 AS "length", 2 AS "0", 3 AS "x"', args: [] },
       { sql: 'SELECT 1 AS "__proto__", 2 AS "constructor", 3 AS "toString"', args: [] },
@@ -127,13 +147,21 @@ describe('embedded client: same answers as @libsql/client', () => {
       { sql: 'PRAGMA foreign_keys', args: [] },
     ];
     // lastInsertRowid is the connection's (ours ran the INSERT above): compared in the round-trip test.
-    const seen = async (c: Client, stmt: (typeof cases)[number]) => ({ ...observed(await c.execute(stmt)), lastInsertRowid: null, json: null });
+    const seen = async (c: Client, stmt: (typeof cases)[number]) => ({
+      ...observed(await c.execute(stmt)),
+      lastInsertRowid: null,
+      json: null,
+    });
     for (const stmt of cases) {
       const mine = await seen(ours, stmt);
       const ref = await seen(theirs, stmt);
       // Each client applies the UPDATEs once: compare shapes, not the counter's value.
       if (/^UPDATE/.test(stmt.sql)) {
-        expect({ ...mine, arrays: mine.arrays.length, records: mine.records.length }).toEqual({ ...ref, arrays: ref.arrays.length, records: ref.records.length });
+        expect({ ...mine, arrays: mine.arrays.length, records: mine.records.length }).toEqual({
+          ...ref,
+          arrays: ref.arrays.length,
+          records: ref.records.length,
+        });
       } else {
         expect(mine, stmt.sql).toEqual(ref);
       }
@@ -141,7 +169,10 @@ describe('embedded client: same answers as @libsql/client', () => {
   });
 
   it('reports a UNIQUE violation with the same code and message, recognised by uniqueViolation()', async () => {
-    const [ours, theirs] = await both(['CREATE TABLE u (id INTEGER PRIMARY KEY, email TEXT UNIQUE)', "INSERT INTO u (email) VALUES ('a@example.com')"]);
+    const [ours, theirs] = await both([
+      'CREATE TABLE u (id INTEGER PRIMARY KEY, email TEXT UNIQUE)',
+      "INSERT INTO u (email) VALUES ('a@example.com')",
+    ]);
     const dup = { sql: 'INSERT INTO u (email) VALUES (?)', args: ['a@example.com'] };
     const mine = await failure(ours.execute(dup));
     const ref = await failure(theirs.execute(dup));
@@ -154,7 +185,13 @@ describe('embedded client: same answers as @libsql/client', () => {
     (await prepareClient(apiUrl)).close();
     const { db, client } = await openDatabase(apiUrl);
     track(client);
-    const row = { id: 'u1', email: 'dup@example.com', roles: '[]', createdAt: new Date(), updatedAt: new Date() } as never;
+    const row = {
+      id: 'u1',
+      email: 'dup@example.com',
+      roles: '[]',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    } as never;
     await db.insert(users).values(row);
     const viaDrizzle = await failure(db.insert(users).values({ ...(row as object), id: 'u2' } as never));
     expect(uniqueViolation(viaDrizzle)).toBe('users.email');
@@ -182,7 +219,7 @@ describe('embedded client: batches', () => {
     // Seen from another connection too: nothing committed.
     const other = track(createClient({ url }));
     expect((await other.execute('SELECT count(*) AS n FROM t')).rows[0]!['n']).toBe(0);
-    const ok = await c.batch(['INSERT INTO t (v) VALUES (\'three\')', ['SELECT v FROM t WHERE id = ?', [1]]], 'write');
+    const ok = await c.batch(["INSERT INTO t (v) VALUES ('three')", ['SELECT v FROM t WHERE id = ?', [1]]], 'write');
     expect(ok[0]!.rowsAffected).toBe(1);
     expect(ok[1]!.rows.map((r) => r['v'])).toEqual(['three']);
     expect((await other.execute('SELECT count(*) AS n FROM t')).rows[0]!['n']).toBe(1);
@@ -215,14 +252,20 @@ describe('embedded client: batches', () => {
       expect(s.status, `batch ${b}`).toBe(fails(b) ? 'rejected' : 'fulfilled');
       if (s.status !== 'fulfilled') continue;
       const [, count, , last2] = s.value;
-      // Between its statements nobody else wrote: an odd count (its own first row on whole pairs), then its own two rows on top.
+      // Between its statements nobody else wrote: an odd count (its own first
+      // row on whole pairs), then its own two rows on top.
       expect((count!.rows[0]!['n'] as number) % 2).toBe(1);
       expect(last2!.rows.map((r) => r['batch'])).toEqual([b, b]);
     }
     // Every read issued between the batches saw whole batches only.
     for (const r of await Promise.all(reads)) expect((r.rows[0]!['n'] as number) % 2).toBe(0);
     const rows = (await c.execute('SELECT batch, step FROM log ORDER BY seq')).rows.map((r) => [r['batch'], r['step']]);
-    const expected = Array.from({ length: N }, (_, b) => b).filter((b) => !fails(b)).flatMap((b) => [[b, 0], [b, 1]]);
+    const expected = Array.from({ length: N }, (_, b) => b)
+      .filter((b) => !fails(b))
+      .flatMap((b) => [
+        [b, 0],
+        [b, 1],
+      ]);
     expect(rows).toEqual(expected);
   });
 
@@ -244,7 +287,10 @@ describe('embedded client: statement cache and connections', () => {
       await c.execute({ sql: `INSERT INTO t (v) VALUES (? + ${i})`, args: [1000] });
       expect(c.cachedStatements).toBeLessThanOrEqual(4);
     }
-    for (let i = 0; i < 50; i++) expect((await c.execute({ sql: `SELECT v - ${i} AS v FROM t WHERE id = ?`, args: [i + 1] })).rows[0]!['v']).toBe(1000);
+    for (let i = 0; i < 50; i++)
+      expect((await c.execute({ sql: `SELECT v - ${i} AS v FROM t WHERE id = ?`, args: [i + 1] })).rows[0]!['v']).toBe(
+        1000,
+      );
     expect(c.cachedStatements).toBe(4);
     // A statement that failed is not kept.
     await failure(c.execute({ sql: 'INSERT INTO t (id) VALUES (?)', args: [1] }));
@@ -282,20 +328,28 @@ describe('embedded client: statement cache and connections', () => {
     expect((await c.execute(q)).rows.map((r) => r['id'])).toEqual([4]);
   });
 
-  it('answers a cached SELECT * with the new columns after a schema change, its own or another connection\'s', async () => {
-    const [ours, theirs] = await both(['CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)', "INSERT INTO t (a) VALUES ('x')"]);
+  it("answers a cached SELECT * with the new columns after a schema change, its own or another connection's", async () => {
+    const [ours, theirs] = await both([
+      'CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)',
+      "INSERT INTO t (a) VALUES ('x')",
+    ]);
     const all = 'SELECT * FROM t';
     const one = 'SELECT * FROM t LIMIT 1';
-    // Compared with a fresh @libsql/client connection: one that already read the old schema may report the old column list.
+    // Compared with a fresh @libsql/client connection: one that already read
+    // the old schema may report the old column list.
     const same = async () => {
       const fresh = track(createClient({ url, intMode: 'number' }));
-      for (const sql of [all, one]) expect({ ...observed(await ours.execute(sql)), lastInsertRowid: null }).toEqual({ ...observed(await fresh.execute(sql)), lastInsertRowid: null });
+      for (const sql of [all, one])
+        expect({ ...observed(await ours.execute(sql)), lastInsertRowid: null }).toEqual({
+          ...observed(await fresh.execute(sql)),
+          lastInsertRowid: null,
+        });
     };
     await same();
     await ours.execute("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'own'");
     await same();
     expect((await ours.execute(all)).columns).toEqual(['id', 'a', 'b']);
-    await theirs.execute("ALTER TABLE t ADD COLUMN c INTEGER DEFAULT 7");
+    await theirs.execute('ALTER TABLE t ADD COLUMN c INTEGER DEFAULT 7');
     await same();
     expect((await ours.execute(one)).rows[0]!['c']).toBe(7);
   });
@@ -312,7 +366,9 @@ describe('embedded client: statement cache and connections', () => {
   });
 
   it('applies connectionSetup on every connection: the first, after reconnect() and after transaction()', async () => {
-    const c = track(createEmbeddedClient(url, { connectionSetup: ['PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 1234'] }));
+    const c = track(
+      createEmbeddedClient(url, { connectionSetup: ['PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 1234'] }),
+    );
     const settings = async () => (await c.execute('PRAGMA busy_timeout')).rows[0]!['timeout'];
     expect(await settings()).toBe(1234);
     await c.reconnect();
@@ -333,10 +389,14 @@ describe('embedded client: statement cache and connections', () => {
   it('reports a held write lock as a transient (busy) error, and writes again once it is released', async () => {
     const { client } = await openDatabase(url, undefined, { busyTimeoutMs: 30 });
     track(client);
-    await client.execute('CREATE TABLE system_config (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL)');
+    await client.execute(
+      'CREATE TABLE system_config (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL)',
+    );
     const holder = track(createClient({ url }));
     const tx = await holder.transaction('write');
-    const err = await failure(client.batch(["INSERT INTO system_config (key, value, updated_at) VALUES ('k', '1', 0)"], 'write'));
+    const err = await failure(
+      client.batch(["INSERT INTO system_config (key, value, updated_at) VALUES ('k', '1', 0)"], 'write'),
+    );
     expect(err.code).toMatch(/^SQLITE_BUSY/);
     expect(isTransientDbError(err)).toBe(true);
     // Reads go on meanwhile (WAL), on the new connection with the same settings.

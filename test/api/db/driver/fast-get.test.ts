@@ -26,25 +26,108 @@ async function database(kind: FileClientKind): Promise<Db> {
   await client.execute('CREATE TABLE fast_get_blobs (id TEXT PRIMARY KEY, data BLOB)');
   const t = new Date(1_800_000_000_123);
   await db.insert(users).values([
-    { id: 'u-full', email: 'full@example.com', phone: '+14155550100', roles: ['user', 'admin:read'], verified: true, emailVerified: true, phoneVerified: true, revoked: false, createdAt: t, updatedAt: t },
-    { id: 'u-bare', email: 'bare@example.com', phone: null, roles: [], verified: false, emailVerified: false, phoneVerified: false, revoked: true, createdAt: t, updatedAt: t },
+    {
+      id: 'u-full',
+      email: 'full@example.com',
+      phone: '+14155550100',
+      roles: ['user', 'admin:read'],
+      verified: true,
+      emailVerified: true,
+      phoneVerified: true,
+      revoked: false,
+      createdAt: t,
+      updatedAt: t,
+    },
+    {
+      id: 'u-bare',
+      email: 'bare@example.com',
+      phone: null,
+      roles: [],
+      verified: false,
+      emailVerified: false,
+      phoneVerified: false,
+      revoked: true,
+      createdAt: t,
+      updatedAt: t,
+    },
   ] as never);
-  const session = { chainId: 'c', refreshTokenHash: 'h', expiresAt: new Date(t.getTime() + 1000), idleExpiresAt: new Date(t.getTime() + 500), createdAt: t, updatedAt: t };
+  const session = {
+    chainId: 'c',
+    refreshTokenHash: 'h',
+    expiresAt: new Date(t.getTime() + 1000),
+    idleExpiresAt: new Date(t.getTime() + 500),
+    createdAt: t,
+    updatedAt: t,
+  };
   await db.insert(sessions).values([
-    { ...session, id: 's-full', userId: 'u-full', refreshTokenLookup: 'l-full', userAgent: 'ua', ipAddress: '203.0.113.7', mode: 'server', stepUpVerifiedAt: t, stepUpMethod: 'totp', lastUsedAt: t },
-    { ...session, id: 's-bare', userId: 'u-bare', refreshTokenLookup: 'l-bare', userAgent: null, ipAddress: null, revokedAt: t, revokedReason: 'user_logout' },
+    {
+      ...session,
+      id: 's-full',
+      userId: 'u-full',
+      refreshTokenLookup: 'l-full',
+      userAgent: 'ua',
+      ipAddress: '203.0.113.7',
+      mode: 'server',
+      stepUpVerifiedAt: t,
+      stepUpMethod: 'totp',
+      lastUsedAt: t,
+    },
+    {
+      ...session,
+      id: 's-bare',
+      userId: 'u-bare',
+      refreshTokenLookup: 'l-bare',
+      userAgent: null,
+      ipAddress: null,
+      revokedAt: t,
+      revokedReason: 'user_logout',
+    },
   ] as never);
   await db.insert(blobs).values({ id: 'b', data: Buffer.from([0, 1, 2, 255]) });
   return db;
 }
 
 const queries = (db: Db) => ({
-  inner: db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare(),
-  left: db.select({ session: sessions, user: users }).from(sessions).leftJoin(users, eq(users.id, sql.placeholder('joinId'))).where(eq(sessions.id, sql.placeholder('id'))).limit(1).prepare(),
-  flat: db.select({ id: users.id, email: users.email, roles: users.roles, revoked: users.revoked, createdAt: users.createdAt }).from(users).where(eq(users.id, sql.placeholder('id'))).prepare(),
-  whole: db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare(),
-  credential: db.select().from(credentials).where(eq(credentials.userId, sql.placeholder('id'))).prepare(),
-  blob: db.select().from(blobs).where(eq(blobs.id, sql.placeholder('id'))).prepare(),
+  inner: db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(),
+  left: db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sql.placeholder('joinId')))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(),
+  flat: db
+    .select({
+      id: users.id,
+      email: users.email,
+      roles: users.roles,
+      revoked: users.revoked,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare(),
+  whole: db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare(),
+  credential: db
+    .select()
+    .from(credentials)
+    .where(eq(credentials.userId, sql.placeholder('id')))
+    .prepare(),
+  blob: db
+    .select()
+    .from(blobs)
+    .where(eq(blobs.id, sql.placeholder('id')))
+    .prepare(),
 });
 
 const CASES: [keyof ReturnType<typeof queries>, Record<string, unknown>][] = [
@@ -84,7 +167,7 @@ describe.each(FILE_CLIENTS)('fastGet on the %s client', (kind) => {
     expect(Buffer.isBuffer(blobRow?.data)).toBe(true);
   });
 
-  it('refuses a missing placeholder value with drizzle\'s message', async () => {
+  it("refuses a missing placeholder value with drizzle's message", async () => {
     const db = await database(kind);
     const q = queries(db).inner;
     await expect(fastGet(q).get({})).rejects.toThrow('No value for placeholder "id" was provided');

@@ -21,7 +21,9 @@ describe('webhook sender timeout', () => {
     // this server, and the test then proved nothing about a receiver that never answers.
     const sender = createWebhookSender({ url, secret: 'webhook-secret-0123456789abcdef-01234567', timeoutMs: 1_500 });
     const started = performance.now();
-    await expect(sender.send(renderMessage({ kind: 'otp_email', to: 'a@example.com', code: 'ABCDEF' }, 'Demo'))).rejects.toThrow(/timeout|abort/i);
+    await expect(
+      sender.send(renderMessage({ kind: 'otp_email', to: 'a@example.com', code: 'ABCDEF' }, 'Demo')),
+    ).rejects.toThrow(/timeout|abort/i);
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(1_490);
     expect(elapsed).toBeLessThan(10_000);
