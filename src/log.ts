@@ -53,7 +53,7 @@ export function createLogger(sink: LogSink = consoleSink, minLevel: LogLevel = '
   return {
     log(level, message, fields) {
       if (order[level] < order[minLevel]) return;
-      const line = `[svc-auth] ${level} ${message}${fields ? ' ' + serialize(fields) : ''}`;
+      const line = `[svc-auth] ${level} ${message}${fields ? ` ${serialize(fields)}` : ''}`;
       sink(level, redact(line));
     },
   };

@@ -35,9 +35,9 @@ export function verifyHs256Signature(key: Uint8Array, token: string): JwtClaims 
   const second = token.indexOf('.', first + 1);
   if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) return null;
   const header = decodeJsonSegment(token.slice(0, first));
-  if (!header || header['alg'] !== 'HS256' || 'crit' in header || 'b64' in header) return null;
+  if (header?.['alg'] !== 'HS256' || 'crit' in header || 'b64' in header) return null;
   const sig = fromBase64Url(token.slice(second + 1));
-  if (!sig || sig.length !== 32) return null;
+  if (sig?.length !== 32) return null;
   if (!timingSafeEqualBytes(sig, hmac(sha256, key, utf8(token.slice(0, second))))) return null;
   const payload = decodeJsonSegment(token.slice(first + 1, second));
   if (!payload || !isNum(payload['exp'])) return null;

@@ -50,6 +50,7 @@ export interface SvcAdapterOptions {
    * The client IP sent to the API. Receives the framework's request context.
    * Default: `CF-Connecting-IP` on Workers, the socket address on Node; never `X-Forwarded-For`.
    */
+  // biome-ignore lint/suspicious/noExplicitAny: a Hono Context or an Express Request; a narrower type would refuse one of them
   resolveClientIp?: (c: any) => string | undefined;
   /** Time source in ms (tests). Default `Date.now`. */
   now?: () => number;
@@ -88,6 +89,7 @@ export interface ResolvedOptions {
   allowedOrigins: Set<string>;
   messaging: MessagingOptions | undefined;
   fetch: FetchLike;
+  // biome-ignore lint/suspicious/noExplicitAny: as `resolveClientIp` above
   resolveClientIp: ((c: any) => string | undefined) | undefined;
   now: () => number;
   log: (level: 'info' | 'warn' | 'error', line: string) => void;

@@ -43,7 +43,7 @@ export class BufferedResponse extends Response {
   }
 
   override get bodyUsed(): boolean {
-    return this.#used || (this.#stream !== null && this.#stream.locked);
+    return this.#used || this.#stream?.locked === true;
   }
 
   /** The bytes, once; a second read (or a read after `body` was taken) rejects like fetch's. */
@@ -59,6 +59,7 @@ export class BufferedResponse extends Response {
     return (b.subarray(0, 3).equals(UTF8_BOM) ? b.subarray(3) : b).toString('utf8');
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: Response.json's own signature
   override async json(): Promise<any> {
     return JSON.parse(await this.text());
   }

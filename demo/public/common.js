@@ -29,7 +29,7 @@ const MESSAGES = {
 };
 
 export function describeError(res) {
-  const code = res && res.body && res.body.error;
+  const code = res?.body?.error;
   if (!code) return `Something went wrong (HTTP ${res ? res.status : '?'}).`;
   return MESSAGES[code] || (res.body.message ? `${res.body.message}` : `Something went wrong (${code}).`);
 }
@@ -42,7 +42,7 @@ export function describeError(res) {
  * `/..//evil.test`) from being read as a host once more.
  */
 export function safeNextPath(next, origin) {
-  if (!next || !next.startsWith('/')) return '/app';
+  if (!next?.startsWith('/')) return '/app';
   try {
     const url = new URL(next, origin);
     return url.origin === origin ? url.href : '/app';

@@ -125,7 +125,7 @@ $('#m-magic-link').addEventListener('click', async () => {
   if (res.status !== 200) return say('error', describeError(res));
   say('', '');
   // number_match: the number to pick on the link's page; same_device: the adapter keeps the binding in a cookie.
-  const number = res.body && res.body.confirmationNumber;
+  const number = res.body?.confirmationNumber;
   $('#link-number-value').textContent = number ? String(number) : '';
   show($('#link-number'), Boolean(number));
   show($('#link-same-device'), Boolean(res.body && res.body.confirmation === 'same_device'));

@@ -31,7 +31,7 @@ export type ServiceTokenResult = { ok: true; sub: string } | { ok: false; reason
 
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: object, k: string) => Object.hasOwn(o, k);
 
 /** jose's claim rules for the options above; false when any fails. */
 function claimsValid(claims: Record<string, unknown>, nowMs: number): boolean {

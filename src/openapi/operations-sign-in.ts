@@ -1,5 +1,5 @@
 /** Health, keys and every pre-auth and session route (contract §3.1–§3.8, §3.13). */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../common/idempotency-key.js';
 import { MessageResponse, RevokedCountResponse } from '../http/responses/common.js';
 import { OAuthProviderListResponse, OAuthStartResponse, WebAuthnOptions } from '../http/responses/account.js';

@@ -84,7 +84,7 @@ export async function buildMatrix(): Promise<{ rows: Row[]; h: Harness }> {
     ['aud array [audience, other]', () => f.rs256({ ...claims, aud: [TEST_ISSUER, 'http://evil.example'] })],
     ['no exp', () => f.rs256({ ...claims, exp: undefined })],
     ['no iat', () => f.rs256({ ...claims, iat: undefined })],
-    ['signature stripped', () => env.token.split('.').slice(0, 2).join('.') + '.'],
+    ['signature stripped', () => `${env.token.split('.').slice(0, 2).join('.')}.`],
     ['signature altered', () => alter(env.token, 2)],
     [
       'payload tampered (roles admin), original signature',

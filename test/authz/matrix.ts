@@ -145,7 +145,7 @@ export async function buildMatrix(): Promise<Matrix> {
         const expected = expectedFor(r.row, principal, SPECS[principal], { cookie: transport === 'cookie' });
         const d = r.row.knownDefect;
         const defect =
-          d && d.principals.includes(principal) && (!d.transports || d.transports.includes(transport)) ? d : undefined;
+          d?.principals.includes(principal) && (!d.transports || d.transports.includes(transport)) ? d : undefined;
         cells.push({
           surface,
           transport,

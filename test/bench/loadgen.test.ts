@@ -18,7 +18,7 @@ const chunked = (status: number, chunks: string[], trailer = '') =>
 const STREAM = [
   cl(200, '{"ok":true}'),
   chunked(200, ['HTTP/1.1 500 Nope\r\n\r\n', 'x'.repeat(300), '\r\n\r\n']),
-  'HTTP/1.1 100 Continue\r\n\r\n' + cl(201, ''),
+  `HTTP/1.1 100 Continue\r\n\r\n${cl(201, '')}`,
   'HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n',
   `HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, chunked\r\n\r\n5;name=value\r\nhello\r\n0\r\nx-trailer: 1\r\nx-other: 2\r\n\r\n`,
   cl(404, 'Content-Length: 99\r\n\r\n'),

@@ -55,7 +55,7 @@ describe('svc doctor', () => {
     const run = await svc(['doctor'], good);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    for (const line of lines.slice(0, -1)) expect(line).toMatch(/^(ok   |warn ) \S[^\n]*: \S/);
+    for (const line of lines.slice(0, -1)) expect(line).toMatch(/^(ok {3}|warn ) \S[^\n]*: \S/);
     expect(lines.at(-1)).toBe('no errors, 0 warning(s)');
     expect(run.stdout).toContain('ok    SVC_JWKS_ACTIVE_KID: live matches its published public key (published: live)');
     expect(run.stdout).toContain(`ok    migrations: all ${MIGRATIONS.length} applied`);

@@ -142,7 +142,7 @@ const deepJson = fc
   .tuple(fc.integer({ min: 50, max: 200_000 }), fc.constantFrom('[', '{"a":', '{"identifier":'))
   .map(([depth, open]) => {
     const close = open === '[' ? ']' : '}';
-    return new LazyBody(`nested ${depth} × ${open}`, () => open.repeat(depth) + '1' + close.repeat(depth));
+    return new LazyBody(`nested ${depth} × ${open}`, () => `${open.repeat(depth)}1${close.repeat(depth)}`);
   });
 
 const enc = new TextEncoder();
@@ -342,7 +342,7 @@ export const queryArb: fc.Arbitrary<string> = fc.oneof(
         ),
         { maxLength: 4 },
       )
-      .map((kv) => '?' + kv.map(([k, v]) => `${k}=${v}`).join('&')),
+      .map((kv) => `?${kv.map(([k, v]) => `${k}=${v}`).join('&')}`),
   },
 );
 

@@ -8,7 +8,6 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
 import { serveNode } from '../../src/node.js';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApi, type TestApi } from '../helpers/make-app.js';
@@ -78,7 +77,7 @@ function raw(head: string, body: Uint8Array | string = ''): Promise<Answer & { r
             rawHead,
           });
         });
-        sock.write(head + 'connection: close\r\n\r\n');
+        sock.write(`${head}connection: close\r\n\r\n`);
         sock.end(body);
       }),
   );
@@ -140,7 +139,7 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
         else if (c.lie === 'long') lines.push(`content-length: ${Buffer.byteLength(body) + 10}`);
         else lines.push(`content-length: ${Buffer.byteLength(body)}`);
         // A body shorter than its declared length would wait for bytes that never come; the socket end closes it.
-        const answer = await raw(lines.join('\r\n') + '\r\n', payload);
+        const answer = await raw(`${lines.join('\r\n')}\r\n`, payload);
         if (answer.status === 0) return; // the server closed a request it could not frame (a lying length)
         // Node's parser refuses a request it cannot frame before the app runs; src/node.ts answers it in the envelope.
         if (answer.status === 400 && answer.text.includes('"invalid_request"')) parserRejects++;
@@ -171,7 +170,7 @@ describe(`auth API over a socket (seed ${FUZZ_SEED}, ${RUNS} cases per route)`, 
 
   it('answers a streamed (chunked) oversize body with the 413 envelope', async () => {
     const chunk = 'a'.repeat(64 * 1024);
-    const payload = `${(chunk.length).toString(16)}\r\n${chunk}\r\n`.repeat(3) + '0\r\n\r\n';
+    const payload = `${`${(chunk.length).toString(16)}\r\n${chunk}\r\n`.repeat(3)}0\r\n\r\n`;
     const res = await raw(
       'POST /login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n',
       payload,

@@ -101,7 +101,7 @@ export async function makeApi(
     }
     const res = await api.request(path, { method, headers, body });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text) {
       try {
         parsed = JSON.parse(text);

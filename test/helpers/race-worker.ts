@@ -21,6 +21,6 @@ for await (const line of lines) {
   if (!id || !token) continue;
   const res = await api.request('/refresh', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   const body = (await res.json()) as { error?: string };
-  process.stdout.write(JSON.stringify({ id, status: res.status, error: body.error ?? null }) + '\n');
+  process.stdout.write(`${JSON.stringify({ id, status: res.status, error: body.error ?? null })}\n`);
 }
 await api.close();

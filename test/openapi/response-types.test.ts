@@ -17,7 +17,7 @@ import type {
   sessionJson,
 } from '../../src/http/serialize.js';
 import type { adminSessionJson } from '../../src/http/serialize-admin.js';
-import * as R from '../../src/http/responses/index.js';
+import type * as R from '../../src/http/responses/index.js';
 import type { LoginStartResult } from '../../src/services/sign-in/login-start.js';
 import type { MfaRequiredBody, SessionEnvelope } from '../../src/services/session/issuance.js';
 import type { StepUpStatus } from '../../src/services/session/step-up.js';

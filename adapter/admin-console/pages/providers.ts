@@ -31,7 +31,7 @@ const TEXT_FIELDS: [key: string, label: string, kind?: 'list'][] = [
   ['redirectUris', 'Allowed redirect URIs (comma-separated)', 'list'],
 ];
 
-function providerForm(ctx: PageContext, p: Partial<Provider> | null): Html {
+function providerForm(_ctx: PageContext, p: Partial<Provider> | null): Html {
   const creating = p === null;
   const prefix = creating ? 'new' : `p-${p.id}`;
   const value = (k: string) => {

@@ -136,7 +136,7 @@ function stepUp() {
           error.textContent =
             e && e.name === 'NotAllowedError'
               ? 'The passkey prompt was dismissed.'
-              : (e && e.message) || 'Passkey confirmation failed.';
+              : e?.message || 'Passkey confirmation failed.';
         }
       },
       { signal },
@@ -197,7 +197,7 @@ function confirmAction(text, expected) {
 }
 
 // ---- Forms: fields become a JSON body by their data-kind.
-function valueOf(el) {
+function fieldValue(el) {
   const kind = el.dataset.kind;
   if (kind === 'bool') return el.checked;
   if (kind === 'number') return el.value.trim() === '' ? null : Number(el.value);
@@ -226,7 +226,7 @@ function formBody(form, onlyChanged) {
       if (el.checked) groups.get(el.name).push(el.value);
       continue;
     }
-    const v = valueOf(el);
+    const v = fieldValue(el);
     if (onlyChanged && JSON.stringify(v) === el.dataset.initial) continue;
     if (v === '' && !el.required && form.dataset.method === 'POST') continue;
     // `proofing.method` → { proofing: { method } }
@@ -249,7 +249,7 @@ function clearErrors(form) {
 
 /** Shows each issue of an `invalid_request`-style answer next to its field; true when any was placed. */
 function showIssues(form, res) {
-  const issues = (res.body && res.body.details && res.body.details.issues) || [];
+  const issues = res.body?.details?.issues || [];
   let placed = false;
   for (const issue of issues) {
     const path = Array.isArray(issue.path) ? issue.path.map(String) : [];
@@ -359,7 +359,7 @@ document.addEventListener('click', async (ev) => {
 // Remember each field's initial value, so "changed only" forms send just the edits.
 for (const el of $$('form[data-changed-only] [name]')) {
   try {
-    el.dataset.initial = JSON.stringify(valueOf(el));
+    el.dataset.initial = JSON.stringify(fieldValue(el));
   } catch {
     el.dataset.initial = '';
   }
@@ -385,7 +385,7 @@ if (chartData && window.uPlot) {
       height: 240,
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
       axes: [
         { stroke: '#5d6778', grid: { stroke: '#eef0f3' } },
         { stroke: '#5d6778', grid: { stroke: '#eef0f3' }, size: 44 },

@@ -33,7 +33,7 @@ function validateKey<K extends ConfigKey>(key: K, value: unknown): SystemConfigV
   const parsed = safeParse(configSchemas[key], value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length ? ` at ${issue.path.join('.')}` : '';
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
     throw new ConfigError(key, `invalid value${where}: ${issue?.message ?? 'failed validation'}`);
   }
   return parsed.data as SystemConfigValues[K];

@@ -20,7 +20,7 @@ export function normalizePhone(raw: string): string | null {
   const input = raw.trim();
   if (!input.startsWith('+')) return null;
   const parsed = parse(input);
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return parsed?.isValid() ? parsed.number : null;
 }
 
 /**

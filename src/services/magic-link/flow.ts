@@ -223,7 +223,7 @@ export async function checkMagicLink(
   const link = await newestLiveMagicLink(deps.db, auth.user.id, new Date(now));
   // No early return on `sessionIssuedAt`: the atomic claim below is the only judge (one session per link, even across
   // instances). A refused link (wrong number) is used but never confirmed.
-  if (!link || !link.usedAt || link.refusedAt) return null;
+  if (!link?.usedAt || link.refusedAt) return null;
   const sameDevice =
     !!client.ip &&
     !!client.userAgent &&

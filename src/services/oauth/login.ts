@@ -18,7 +18,7 @@ import {
   verifyOAuthState,
 } from '../../crypto/oauth-state.js';
 import type { Deps, RequestContext } from '../../deps.js';
-import { ApiError, fail } from '../../errors.js';
+import { type ApiError, fail } from '../../errors.js';
 import { consumeOAuthState } from '../../repositories/oauth-consumed-states.js';
 import { clientFields } from '../events/auth-events.js';
 import { exchangeCodeForProfile, OAuthExchangeError } from './client.js';

@@ -18,7 +18,7 @@ const MAX_SUBJECT_LENGTH = 255;
 export function readPath(source: unknown, path: string): unknown {
   let cur: unknown = source;
   for (const key of path.split('.')) {
-    if (typeof cur !== 'object' || cur === null || !Object.prototype.hasOwnProperty.call(cur, key)) return undefined;
+    if (typeof cur !== 'object' || cur === null || !Object.hasOwn(cur, key)) return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;

@@ -74,7 +74,7 @@ export async function usableProviders(deps: ProviderDeps): Promise<OAuthProvider
   const cfg = await deps.config.get();
   if (!cfg.login_methods.includes('oauth')) return [];
   const entries = await loadProviderEntries(deps);
-  return entries.flatMap((e) => (e.provider && e.provider.enabled ? [e.provider] : []));
+  return entries.flatMap((e) => (e.provider?.enabled ? [e.provider] : []));
 }
 
 /** The usable provider with this id, else 404 `oauth_provider_not_found`. */

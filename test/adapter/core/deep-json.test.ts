@@ -14,7 +14,7 @@ import { honoMount, makeHarness, upstreamPaths, type Mount } from '../helpers.js
 
 const DEPTH = 6000;
 const arrays = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
-const objects = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
+const objects = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
 const bodyRoutes = ROUTES.filter((r) => r.method !== 'GET');
 const concrete = (path: string) => path.replace(/:\w+/g, 'x');
 

@@ -249,7 +249,7 @@ describe('svcAdminConsole pages', () => {
     expect(events.text).toContain('id="err-ip"');
     expect(events.text).toContain('No user with this email');
     expect(
-      (await h.send('GET', '/admin/users?offset=abc&search=' + 'x'.repeat(400), { cookies: admin.cookies })).status,
+      (await h.send('GET', `/admin/users?offset=abc&search=${'x'.repeat(400)}`, { cookies: admin.cookies })).status,
     ).toBe(200);
     expect((await h.send('GET', '/admin/users/not-a-user', { cookies: admin.cookies })).status).toBe(404);
     // A dot segment never travels upstream, where the URL parser would resolve it to another route.

@@ -149,7 +149,7 @@ describe('ensureCookies', () => {
   it('answers 401 and clears present cookies when neither access nor refresh is usable, without calling the API', async () => {
     const h = await makeHarness();
     const { cookies } = await signedInBrowser(h);
-    const res = await h.send('GET', '/auth/sessions', { cookies: { 'svc-access': cookies['svc-access'] + 'x' } });
+    const res = await h.send('GET', '/auth/sessions', { cookies: { 'svc-access': `${cookies['svc-access']}x` } });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'unauthorized', message: 'Access session required' });
     expect(res.setCookies.map((s) => s.split(';')[0])).toEqual(['svc-access=']);

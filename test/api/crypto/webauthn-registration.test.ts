@@ -72,7 +72,7 @@ describe('registration rules', () => {
   it('refuses a wrong challenge, origin, type, rpId hash, missing UP or UV', async () => {
     const cred = await TestCredential.create(-7);
     await refused(await cred.registration({ challenge: toBase64Url(new Uint8Array(32).fill(8)) }), 'challenge');
-    await refused(await cred.registration({ challenge: CHALLENGE + 'A' }), 'challenge');
+    await refused(await cred.registration({ challenge: `${CHALLENGE}A` }), 'challenge');
     await refused(await cred.registration({ origin: 'https://evil.example' }), 'origin');
     await refused(await cred.registration({ origin: 'http://localhost:3000/' }), 'origin');
     await refused(await cred.registration({ origin: 'android:apk-key-hash:ZZZZ' }), 'origin');

@@ -49,7 +49,7 @@ describe('DELETE /logout', () => {
   it('still refuses a missing, forged or expired token', async () => {
     const { t, s } = await setup(1);
     expect((await t.call('DELETE', '/logout')).status).toBe(401);
-    expect((await t.call('DELETE', '/logout', { token: s[0]!.token.slice(0, -4) + 'AAAA' })).status).toBe(401);
+    expect((await t.call('DELETE', '/logout', { token: `${s[0]!.token.slice(0, -4)}AAAA` })).status).toBe(401);
     t.clock.advance(2 * 3600_000);
     expect((await t.call('DELETE', '/logout', { token: s[0]!.token })).body.error).toBe('unauthorized');
   });

@@ -14,7 +14,7 @@ import { authEvents, credentials } from '../../../src/db/schema.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 import { loginToken } from '../../helpers/passkeys.js';
-import { cborEncode, type CborValue } from '../../helpers/cbor.js';
+import type { CborValue } from '../../helpers/cbor.js';
 import {
   ALG_NAMES,
   CHALLENGE,

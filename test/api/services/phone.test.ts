@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 /** What the package's default export (full `min` metadata) answers. */
 function reference(input: string): { e164: string | null; callingCode: string | null } {
   const parsed = parseWithFullMin(input);
-  return { e164: parsed && parsed.isValid() ? parsed.number : null, callingCode: parsed?.countryCallingCode ?? null };
+  return { e164: parsed?.isValid() ? parsed.number : null, callingCode: parsed?.countryCallingCode ?? null };
 }
 
 /** Every country's example number, and variants that are off by a digit or spaced out. */
