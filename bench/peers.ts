@@ -20,6 +20,13 @@
  * (npm registry only). `RUNTIMES=node`, `BENCH_ROUNDS`, `BENCH_ROUND_MS`,
  * `BENCH_SETTLE_MS` (an unmeasured lead-in before every round, 300 ms);
  * svc's login response floor is off unless `LOGIN_RESPONSE_FLOOR_MS` is set.
+ *
+ * `BENCH_RUNS=N` (default 1, the output above unchanged) repeats the whole
+ * comparison N times, each run with fresh processes and databases; every line
+ * then also prints the CPU per operation of each side, and a summary per
+ * runtime gives each run's ratio, their median judged against the target
+ * (bench/lib/peer-runs.ts `TARGETS`) and the median CPU per op. The load
+ * average is printed at the start and the end of each run.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -34,9 +41,12 @@ import {
   waitForHttp,
   type Spawned,
 } from '../test/runtime/processes.js';
-import { fmt, loadAverage, machine, measure, summary } from './lib/load.js';
-import { createLoadGenerator, describeLoad, type LoadResult } from './lib/loadgen.js';
+import { fmt, loadAverage, machine } from './lib/load.js';
+import { reportLine } from './lib/peer-report.js';
+import { createLoadGenerator } from './lib/loadgen.js';
+import { measureCases, type Case } from './lib/peer-rounds.js';
 import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
+import { formatSummary, summarizeRuns, targetOf, type LineRun, type Runtime } from './lib/peer-runs.js';
 import {
   baSignIn,
   client,
@@ -53,7 +63,9 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const ROUND_MS = Number(process.env['BENCH_ROUND_MS'] ?? 2000);
 /** Unmeasured lead-in of the same case and side before every measured round (0: none). */
 const SETTLE_MS = Number(process.env['BENCH_SETTLE_MS'] ?? 300);
-const RUNTIMES = (process.env['RUNTIMES'] ?? 'node,bun').split(',') as ('node' | 'bun')[];
+const RUNTIMES = (process.env['RUNTIMES'] ?? 'node,bun').split(',') as Runtime[];
+/** Whole comparisons, each with fresh processes and databases; the verdict is the median of their ratios. */
+const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 1));
 const READ_CONCURRENCY = 32;
 const FLOW_CONCURRENCY = 8;
 const PEERS = join(ROOT, 'bench/peers');
@@ -64,37 +76,9 @@ function installPeer() {
   execFileSync('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund'], { stdio: 'inherit' });
 }
 
-/** A fixed-request read: the same request on every connection, driven by the load generator (bench/lib/loadgen.ts). */
-interface Read {
-  base: string;
-  path: string;
-  cookie?: string;
-}
-
-interface Case {
-  label: string;
-  /** What the two columns are (default svc and Better Auth). */
-  names?: [string, string];
-  target: number | null;
-  concurrency: number;
-  /** Reads go through the generator; flows (per-request cookies) through `measure` and the `node:http` client. */
-  svc: Read | (() => Promise<void>);
-  ba: Read | (() => Promise<void>);
-}
-
 const gen = createLoadGenerator();
 
-/** One round of a read through the generator; non-2xx answers and socket errors are kept for the report. */
-async function readRound(read: Read, connections: number, durationMs: number): Promise<LoadResult> {
-  return gen.run({
-    url: read.base,
-    connections,
-    durationMs,
-    requests: [{ path: read.path, headers: read.cookie ? { cookie: read.cookie } : {} }],
-  });
-}
-
-async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
+async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
   const exec = runtime === 'node' ? process.execPath : BIN.bun;
   const ts = (file: string) => (runtime === 'node' ? [...BIN.tsxNode, file] : [file]);
   const apiPort = await freePort();
@@ -128,11 +112,13 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
     // COMPARE_UPSTREAM=1 (Node): a second svc app on Node's global fetch, for an svc-vs-svc "who am I" line.
     const compare = runtime === 'node' && process.env['COMPARE_UPSTREAM'] === '1';
     let appGlobal = '';
+    let globalPid: number | undefined;
     if (compare) {
       const p = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), {
         env: { API_URL: apiUrl, PORT: '0', UPSTREAM_FETCH: 'global' },
       });
       procs.push(p);
+      globalPid = p.child.pid;
       appGlobal = await listening(p, 'svc app (global fetch)');
     }
 
@@ -148,8 +134,11 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
     const svcChains = await Promise.all(emails('svc-chain').map((e) => svcSignUp(app, e)));
     const baChains = await Promise.all(emails('ba-chain').map((e) => baSignIn(ba, e)));
 
+    // svc's operation costs CPU in both its processes (the app and the API behind it); Better Auth's in its one.
+    const pids = { svc: [api.child.pid, appProc.child.pid], ba: [baProc.child.pid] };
     const cases: Case[] = [
       {
+        key: 'ceiling',
         label:
           'ceiling: the same server with no auth (GET /bench/ping, {"ok":true}) — what a guarded route can at best reach',
         target: null,
@@ -158,15 +147,17 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         ba: { base: ba, path: '/bench/ping' },
       },
       {
+        key: 'guarded',
         label: 'guarded app route: svc requireAuth vs BA getSession (cookie cache on)',
-        target: runtime === 'node' ? 12 : 8,
+        target: targetOf('guarded', runtime),
         concurrency: READ_CONCURRENCY,
         svc: { base: app, path: '/guarded', cookie: svcReader.header() },
         ba: { base: ba, path: '/guarded', cookie: baReader.header() },
       },
       {
+        key: 'me',
         label: 'who am I: svc adapter GET /auth/users/me (app → API) vs BA GET /api/auth/get-session (no cookie cache)',
-        target: 5,
+        target: targetOf('me', runtime),
         concurrency: READ_CONCURRENCY,
         svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
         ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
@@ -174,6 +165,7 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
       ...(compare
         ? [
             {
+              key: 'me-upstream' as const,
               label:
                 "who am I, svc alone: the app on nodeUpstreamFetch vs the same app on Node's global fetch (same API process)",
               names: ['svc, nodeUpstreamFetch', 'svc, global fetch'] as [string, string],
@@ -181,17 +173,20 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
               concurrency: READ_CONCURRENCY,
               svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
               ba: { base: appGlobal, path: '/auth/users/me', cookie: svcReader.header() },
+              pids: { svc: pids.svc, ba: [api.child.pid, globalPid] },
             },
           ]
         : []),
       {
+        key: 'sign-in',
         label: `email-OTP sign-in end to end (request code, verify, session), concurrency ${n}`,
-        target: 2,
+        target: targetOf('sign-in', runtime),
         concurrency: n,
         svc: pool(svcUsers, (e) => svcSignIn(app, e)),
         ba: pool(baUsers, async (e) => void (await baSignIn(ba, e))),
       },
       {
+        key: 'continue-with-email',
         label: `email-code sign-in in two steps, concurrency ${n}: svc "continue with email" (register → code → verify-email-otp) vs the same Better Auth flow (no target: the contract's sign-in is the line above)`,
         target: null,
         concurrency: n,
@@ -199,8 +194,9 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
         ba: pool(baUsers, async (e) => void (await baSignIn(ba, e))),
       },
       {
+        key: 'refresh',
         label: `session refresh: svc POST /auth/refresh (rotation) vs BA get-session with updateAge 0 (expiry extended), concurrency ${n}`,
-        target: null,
+        target: targetOf('refresh', runtime),
         concurrency: n,
         svc: pool(svcChains, async (jar) => {
           const r = await client.call(`${app}/auth/refresh`, {
@@ -220,65 +216,17 @@ async function runtimeRun(runtime: 'node' | 'bun', dir: string) {
       },
     ];
 
-    // Warm-up (JIT, caches): reads through the generator, which must see 2xx only; flows 30 times each.
-    for (const c of cases) {
-      for (const side of ['svc', 'ba'] as const) {
-        const run = c[side];
-        if (typeof run === 'function') for (let i = 0; i < 30; i++) await run();
-        else {
-          const w = await readRound(run, c.concurrency, 300);
-          if (w.non2xx || w.errors || !w.ok) throw new Error(`${side} ${run.path} during warm-up: ${describeLoad(w)}`);
-        }
-      }
-    }
-    const rps = cases.map(() => ({ svc: [] as number[], ba: [] as number[] }));
-    const reads = cases.map(() => ({ svc: [] as LoadResult[], ba: [] as LoadResult[] }));
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const [i, c] of cases.entries()) {
-        // Alternate which side goes first, so neither always follows the other's garbage.
-        const order = r % 2 === 0 ? (['svc', 'ba'] as const) : (['ba', 'svc'] as const);
-        for (const side of order) {
-          const run = c[side];
-          // The lead-in lets the runtime settle after the previous case (its garbage, a cold path)
-          // so a round measures this case's steady state; it is the same for both sides.
-          if (SETTLE_MS > 0) {
-            if (typeof run === 'function') await measure(run, c.concurrency, SETTLE_MS);
-            else await readRound(run, c.concurrency, SETTLE_MS);
-          }
-          if (typeof run === 'function') rps[i]![side].push((await measure(run, c.concurrency, ROUND_MS)).rps);
-          else {
-            const res = await readRound(run, c.concurrency, ROUND_MS);
-            reads[i]![side].push(res);
-            rps[i]![side].push(res.rps);
-          }
-        }
-      }
-    }
+    const measured = await measureCases(gen, cases, { rounds: ROUNDS, roundMs: ROUND_MS, settleMs: SETTLE_MS, pids });
     console.log(
       `\n${runtime === 'node' ? `Node ${process.version}` : `Bun ${execFileSync(BIN.bun, ['--version']).toString().trim()}`} — every server in its own process; load average ${loadAverage()}`,
     );
-    for (const [i, c] of cases.entries()) {
-      const s = summary(rps[i]!.svc);
-      const b = summary(rps[i]!.ba);
-      const ratio = s.median / b.median;
-      // A read round with a non-2xx answer or a socket error does not count as a measurement.
-      const broken = [...reads[i]!.svc, ...reads[i]!.ba].filter((x) => x.non2xx || x.errors);
-      const detail = (side: 'svc' | 'ba') => {
-        const rs = reads[i]![side];
-        if (!rs.length) return '';
-        const m = [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!;
-        return `; median round: ${describeLoad(m)}`;
-      };
-      const verdict = broken.length
-        ? `(INVALID: ${broken.length} round(s) with non-2xx answers or errors — ${describeLoad(broken[0]!)})`
-        : c.target === null
-          ? '(no target: see docs/performance.md)'
-          : `(target ≥ ${c.target}× ${ratio >= c.target ? 'met' : 'NOT met'})`;
-      const [left, right] = c.names ?? ['svc', 'Better Auth'];
-      console.log(
-        `  ${c.label}\n    ${left} ${s.text}${detail('svc')}\n    ${right} ${b.text}${detail('ba')}\n    ratio ${runtime} ${fmt(ratio, 2)}× ${verdict}`,
-      );
+    const lines: LineRun[] = [];
+    for (const m of measured) {
+      const { text, line } = reportLine(runtime, m, RUNS > 1);
+      console.log(text);
+      lines.push(line);
     }
+    return lines;
   } finally {
     for (const p of procs) await p.stop();
   }
@@ -295,18 +243,33 @@ async function main() {
     ) as { version: string }
   ).version;
   console.log(
-    `peers bench — ${machine()}; Better Auth ${peerVersion}; ${ROUNDS} interleaved rounds × ${ROUND_MS} ms (each after a ${SETTLE_MS} ms unmeasured lead-in); load average ${loadAverage()} (before)`,
+    `peers bench — ${machine()}; Better Auth ${peerVersion}; ${RUNS > 1 ? `${RUNS} runs of ` : ''}${ROUNDS} interleaved rounds × ${ROUND_MS} ms (each after a ${SETTLE_MS} ms unmeasured lead-in); load average ${loadAverage()} (before)`,
   );
   console.log(
     `svc LOGIN_RESPONSE_FLOOR_MS=${process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0'} (the 250 ms default caps a sign-in at ≥ 500 ms by design)`,
   );
-  const dir = tempDir('bench-peers');
+  const runs = new Map<Runtime, LineRun[][]>(RUNTIMES.map((rt) => [rt, []]));
   try {
-    for (const runtime of RUNTIMES) await runtimeRun(runtime, dir);
+    for (let k = 1; k <= RUNS; k++) {
+      if (RUNS > 1) console.log(`\n=== run ${k} of ${RUNS}: load average ${loadAverage()} (start)`);
+      // A run is the whole comparison with fresh processes and fresh databases.
+      const dir = tempDir('bench-peers');
+      try {
+        for (const runtime of RUNTIMES) runs.get(runtime)!.push(await runtimeRun(runtime, dir));
+      } finally {
+        removeDir(dir);
+      }
+      if (RUNS > 1) console.log(`=== run ${k} of ${RUNS}: load average ${loadAverage()} (end)`);
+    }
   } finally {
     client.close();
     await gen.close();
-    removeDir(dir);
+  }
+  if (RUNS > 1) {
+    console.log(
+      `\nCPU per op: user + system time of the server processes (/proc/<pid>/stat, all threads) over a measured round ÷ the operations it completed; svc counts its app and its API process, Better Auth its one process.`,
+    );
+    for (const [runtime, r] of runs) console.log(formatSummary(runtime, summarizeRuns(runtime, r)));
   }
   console.log(`\nload average ${loadAverage()} (after); total ${fmt((performance.now() - started) / 1000, 1)} s`);
 }

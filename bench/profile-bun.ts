@@ -1,0 +1,117 @@
+/**
+ * Where "who am I" (`GET /auth/users/me` through the app) and a refresh (`POST /auth/refresh`) spend their
+ * time on Bun: the same two processes as `npm run bench:peers` (the API `src/bun.ts` and the app
+ * `bench/lib/svc-app.ts`), each optionally under `bun --cpu-prof`, driven one case at a time; prints the
+ * CPU per operation of each process (`/proc/<pid>/stat`) and, with `PROFILE_DIR`, the top self-time
+ * functions of each profile (bench/lib/top-frames.mjs).
+ *
+ *   npx tsx bench/profile-bun.ts                                  # CPU per op only
+ *   PROFILE_DIR=/tmp/prof CASE=me npx tsx bench/profile-bun.ts    # one case per profile
+ *
+ * Env: `CASE` (`me`, `refresh` or `me,refresh`), `ROUND_MS` (3000), `ROUNDS` (3), `ROOT_DIR` (another
+ * checkout with node_modules, to measure its API and app instead: before/after on one machine).
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp } from '../test/runtime/processes.js';
+import { fmt, loadAverage, measure, median } from './lib/load.js';
+import { createLoadGenerator } from './lib/loadgen.js';
+import { cpuUsOf } from './lib/peer-runs.js';
+import { client, listening, ok, origin, pool, svcSignUp } from './lib/peer-flows.js';
+import { benchEnv } from './lib/svc.js';
+
+const CASES = (process.env['CASE'] ?? 'me,refresh').split(',');
+const ROUND_MS = Number(process.env['ROUND_MS'] ?? 3000);
+const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
+const PROFILE_DIR = process.env['PROFILE_DIR'];
+const TREE = process.env['ROOT_DIR'] ?? ROOT;
+const EXIT_ON_TERM = join(ROOT, 'bench/lib/exit-on-term.mjs');
+
+const dir = tempDir('bench-profile-bun');
+const gen = createLoadGenerator();
+const prof = (name: string) =>
+  PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`, '--preload', EXIT_ON_TERM] : [];
+const apiPort = await freePort();
+const api = start(BIN.bun, [...prof('api'), join(TREE, 'src/bun.ts')], {
+  cwd: TREE,
+  env: {
+    ...benchEnv,
+    DATABASE_URL: `file:${join(dir, 'svc.db')}`,
+    PORT: String(apiPort),
+    HOST: '127.0.0.1',
+    DELIVERY_MODE: 'none',
+    NODE_ENV: 'development',
+    LOGIN_METHODS: 'passkey,magic_link,email_otp',
+    LOGIN_RESPONSE_FLOOR_MS: '0',
+  },
+});
+try {
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  await waitForHttp(`${apiUrl}/health/status`, api, 60_000);
+  const appProc = start(BIN.bun, [...prof('app'), join(TREE, 'bench/lib/svc-app.ts')], {
+    cwd: TREE,
+    env: { API_URL: apiUrl, PORT: '0' },
+  });
+  try {
+    const app = await listening(appProc, 'svc app');
+    const reader = await svcSignUp(app, 'reader@bench.test');
+    const chains = await Promise.all(Array.from({ length: 8 }, (_, i) => svcSignUp(app, `chain-${i}@bench.test`)));
+    const refresh = pool(chains, async (jar) => {
+      const r = await client.call(`${app}/auth/refresh`, {
+        method: 'POST',
+        headers: { ...origin, cookie: jar.header() },
+      });
+      ok(r, 'svc refresh');
+      jar.update(r.setCookies);
+    });
+    const me = {
+      url: app,
+      connections: 32,
+      requests: [{ path: '/auth/users/me', headers: { cookie: reader.header() } }],
+    };
+    console.log(`Bun, tree ${TREE}; load average ${loadAverage()}`);
+    for (const c of CASES) {
+      const perOp = { api: [] as number[], app: [] as number[] };
+      const rps: number[] = [];
+      for (let r = -1; r < ROUNDS; r++) {
+        const [a0, p0] = [cpuUsOf([api.child.pid]), cpuUsOf([appProc.child.pid])];
+        let ops: number;
+        if (c === 'me') {
+          const res = await gen.run({ ...me, durationMs: r < 0 ? 1000 : ROUND_MS });
+          if (res.non2xx || res.errors) throw new Error(`me: ${res.non2xx} non-2xx, ${res.errors} errors`);
+          [ops] = [res.ok, rps.push(res.rps)];
+        } else {
+          const res = await measure(refresh, 8, r < 0 ? 1000 : ROUND_MS);
+          [ops] = [res.latMs.length, rps.push(res.rps)];
+        }
+        if (r < 0) {
+          rps.pop(); // the first round is a warm-up
+          continue;
+        }
+        perOp.api.push((cpuUsOf([api.child.pid]) - a0) / ops);
+        perOp.app.push((cpuUsOf([appProc.child.pid]) - p0) / ops);
+      }
+      const [a, p] = [median(perOp.api), median(perOp.app)];
+      console.log(
+        `  ${c}: ${fmt(median(rps))} req/s; CPU per op: app ${fmt(p)} µs + API ${fmt(a)} µs = ${fmt(a + p)} µs (rounds: ${perOp.app.map((x, i) => fmt(x + perOp.api[i]!)).join(', ')})`,
+      );
+    }
+  } finally {
+    await appProc.stop();
+  }
+} finally {
+  await api.stop();
+  client.close();
+  await gen.close();
+  removeDir(dir);
+}
+if (PROFILE_DIR) {
+  for (const name of ['app', 'api']) {
+    const d = join(PROFILE_DIR, name);
+    for (const f of readdirSync(d).filter((x) => x.endsWith('.cpuprofile'))) {
+      console.log(`\n${name}: ${f}`);
+      console.log(execFileSync('node', [join(ROOT, 'bench/lib/top-frames.mjs'), join(d, f), '25']).toString());
+    }
+  }
+}
