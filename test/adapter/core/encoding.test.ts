@@ -1,6 +1,6 @@
 /** The adapter's table-based base64url encoder against the btoa reference it replaced. */
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, toBase64Url } from '../../../common/encoding.js';
+import { fromBase64Url, toBase64Url, toHex } from '../../../common/encoding.js';
 
 const reference = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes))
@@ -23,5 +23,19 @@ describe('toBase64Url', () => {
     expect(toBase64Url(new Uint8Array([0xff]))).toBe('_w');
     expect(toBase64Url(new Uint8Array([0xff, 0xff]))).toBe('__8');
     expect(toBase64Url(new Uint8Array())).toBe('');
+  });
+});
+
+describe('toHex', () => {
+  it('equals the per-byte toString(16) it replaced, for every byte value and for random lengths', () => {
+    const reference = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect(toHex(all)).toBe(reference(all));
+    expect(toHex(new Uint8Array([0, 0x0f, 0xa0, 0xff]))).toBe('000fa0ff');
+    expect(toHex(new Uint8Array())).toBe('');
+    for (let n = 1; n < 100; n += 7) {
+      const bytes = crypto.getRandomValues(new Uint8Array(n));
+      expect(toHex(bytes)).toBe(reference(bytes));
+    }
   });
 });
