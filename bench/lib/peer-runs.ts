@@ -6,7 +6,6 @@
  * test/bench/peer-runs.test.ts checks the arithmetic without timing anything.
  */
 import { readFileSync } from 'node:fs';
-import { median } from './load.js';
 
 export type Runtime = 'node' | 'bun';
 export type LineKey = 'ceiling' | 'guarded' | 'me' | 'me-upstream' | 'sign-in' | 'continue-with-email' | 'refresh';
@@ -52,6 +51,17 @@ export function cpuUsFromStat(stat: string): number {
 /** CPU of a set of processes, summed (svc counts its app and its API process). */
 export const cpuUsOf = (pids: (number | undefined)[]) => pids.reduce<number>((a, p) => a + processCpuUs(p), 0);
 
+/**
+ * The median of the runs: for an even count the mean of the two middle values (the rounds' `median`
+ * in load.ts takes the upper one, which would judge two runs by the better).
+ */
+export function medianOf(xs: number[]): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /** One line of one run: the req/s ratio of its medians and each side's median CPU per operation. */
 export interface LineRun {
   key: LineKey;
@@ -86,11 +96,11 @@ export function summarizeRuns(runtime: Runtime, runs: LineRun[][]): LineSummary[
   return keys.map((key) => {
     const lines = runs.flatMap((r) => r.filter((l) => l.key === key));
     const valid = lines.filter((l) => !l.invalid && Number.isFinite(l.ratio));
-    const medianRatio = valid.length ? median(valid.map((l) => l.ratio)) : NaN;
+    const medianRatio = medianOf(valid.map((l) => l.ratio));
     const target = targetOf(key, runtime);
     const cpu = {
-      svc: median(valid.map((l) => l.cpuUsPerOp.svc)),
-      ba: median(valid.map((l) => l.cpuUsPerOp.ba)),
+      svc: medianOf(valid.map((l) => l.cpuUsPerOp.svc)),
+      ba: medianOf(valid.map((l) => l.cpuUsPerOp.ba)),
     };
     return {
       key,
