@@ -4,6 +4,7 @@
  * the option; nothing here is re-checked per request.
  */
 import type { MessagingOptions } from '../../common/messaging.js';
+import { defaultFetch } from './default-fetch.js';
 
 export type SameSite = 'lax' | 'strict' | 'none';
 
@@ -44,7 +45,11 @@ export interface SvcAdapterOptions {
   allowedOrigins?: string[];
   /** Local delivery of codes and links (§5.10). */
   messaging?: MessagingOptions;
-  /** Used for every upstream and JWKS call. Default `globalThis.fetch`. */
+  /**
+   * Used for every upstream and JWKS call. Default: on Node, one process-wide
+   * `nodeUpstreamFetch()` (`node:http` with a keep-alive agent); elsewhere
+   * `globalThis.fetch` (adapter/core/default-fetch.ts).
+   */
   fetch?: FetchLike;
   /**
    * The client IP sent to the API. Receives the framework's request context.
@@ -152,7 +157,7 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
       `${label}: cookieSameSite "none" requires cookieSecure (browsers drop SameSite=None cookies without Secure)`,
     );
   if (opts.messaging) checkMessaging(opts.messaging, label);
-  const fetchFn = opts.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
+  const fetchFn = opts.fetch ?? defaultFetch;
 
   return {
     authServerUrl,

@@ -6,6 +6,7 @@ import type { JWTPayload } from 'jose';
 import type { Me } from '../../common/contract.js';
 import { createCookieCodec } from './cookies.js';
 import type { AdapterCore } from './core.js';
+import { defaultFetch } from './default-fetch.js';
 import { isObject } from './handlers/forward.js';
 import { createJwksVerifier, type JwksVerifier } from './jwks.js';
 import { checkSecret, stripTrailingSlash, type FetchLike } from './options.js';
@@ -37,6 +38,7 @@ export interface RequireAuthOptions {
   authServerUrl?: string;
   /** The API's ISSUER; required together with `authServerUrl`. */
   audience?: string;
+  /** For the JWKS calls. Default: the adapter's (`node:http` on Node, `globalThis.fetch` elsewhere). */
   fetch?: FetchLike;
   /** Time source in ms (tests). */
   now?: () => number;
@@ -104,7 +106,7 @@ export function createAuthGuard(opts: RequireAuthOptions, label = 'requireAuth')
   const codec = createCookieCodec(secret, opts.issuer);
   let jwks: JwksVerifier | null = null;
   if (hasUrl) {
-    const fetchFn = opts.fetch ?? ((input: string, init?: RequestInit) => globalThis.fetch(input, init));
+    const fetchFn = opts.fetch ?? defaultFetch;
     jwks = createJwksVerifier({
       authServerUrl: stripTrailingSlash(opts.authServerUrl!),
       audience: stripTrailingSlash(opts.audience!),

@@ -11,6 +11,8 @@ import { handleAdapterRequest } from '../core/pipeline.js';
 import { ROUTES } from '../../common/route-table.js';
 import { tableRouter } from './router.js';
 import './types.js';
+// Express runs on Node: the `node:http` transport is its default upstream `fetch`.
+import '../node/default-transport.js';
 
 /**
  * The adapter router: the same options, routes, statuses, bodies and

@@ -5,7 +5,9 @@
  * on the app → API hop that cost is most of the adapter's (docs/performance.md).
  *
  * Node only: this file imports `node:` modules and is reached through
- * `svc-auth/node`, never from the core or the Hono adapter.
+ * `svc-auth/node` and the Node entries (`adapter/<name>/node.ts`,
+ * `svc-auth/express`, which make it the default), never from the neutral
+ * core or Hono entries.
  */
 import {
   Agent as HttpAgent,
@@ -112,7 +114,8 @@ function failed(cause: unknown): TypeError {
  *   issuer: 'http://localhost:3000',
  *   cookieSecret: process.env.COOKIE_SECRET!,
  *   serviceSecret: process.env.API_SERVICE_TOKEN!,
- *   fetch: nodeUpstreamFetch(), // one per process: its agent keeps the sockets to the API open
+ *   // Already the default on Node; pass one only to tune it. One per process: its agent keeps the sockets open.
+ *   fetch: nodeUpstreamFetch({ maxSockets: 128 }),
  * };
  * const app = new Hono();
  * app.route('/auth', svcAdapter(auth));

@@ -1,7 +1,8 @@
 /**
- * `svc-auth/node`: Node-only helpers. `nodeUpstreamFetch()` is the
- * recommended adapter `fetch` option on Node (the app → API hop over
- * `node:http` with a keep-alive agent instead of Node's global `fetch`);
+ * `svc-auth/node`: Node-only helpers. `nodeUpstreamFetch()` is the app → API
+ * transport over `node:http` with a keep-alive agent instead of Node's global
+ * `fetch`; the adapters already use one by default on Node, so import it only
+ * to tune it (`maxSockets`, …) or to pass it where the default does not reach;
  * `createBcryptPool()` runs the API's refresh-token bcrypt on worker threads
  * (`createAuthApi({ refreshTokenHasher })`; Node and Bun).
  * Never import this entry on Workers, Deno or Bun-only code: it loads `node:`

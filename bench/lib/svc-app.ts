@@ -3,14 +3,15 @@
  * `/auth` (talking to the API process over loopback) and a `requireAuth`
  * route, on Node (`node --import tsx`) or Bun (`bun`). Codes the adapter
  * delivers are kept in memory for the load generator (`GET /bench/otp`).
- * On Node the adapter reaches the API through `nodeUpstreamFetch`
- * (`svc-auth/node`, the transport docs/adapters.md recommends there);
- * `UPSTREAM_FETCH=global` keeps Node's global `fetch` to compare. Bun uses its
- * own `fetch`.
+ * Written as the README's quickstart: no `fetch` option. On Node it imports
+ * the entry the package's `node` export condition resolves `svc-auth/hono` to,
+ * so the adapter reaches the API through the default `nodeUpstreamFetch`;
+ * `UPSTREAM_FETCH=global` passes Node's global `fetch` explicitly to compare.
+ * Bun gets the neutral entry, as the package resolves it there, and its own
+ * `fetch`.
  *   API_URL=http://127.0.0.1:8787 PORT=0 node --import tsx bench/lib/svc-app.ts
  */
 import { Hono } from 'hono';
-import { requireAuth, svcAdapter } from '../../adapter/hono/index.js';
 import { BENCH_APP_ORIGIN, BENCH_COOKIE_SECRET, benchEnv } from './svc.js';
 
 const apiUrl = process.env['API_URL'];
@@ -20,10 +21,10 @@ const outbox = new Map<string, string>();
 const bun = (
   globalThis as { Bun?: { serve(o: { fetch: typeof app.fetch; port: number; hostname: string }): { port: number } } }
 ).Bun;
-const upstreamFetch =
-  bun || process.env['UPSTREAM_FETCH'] === 'global'
-    ? undefined
-    : (await import('../../adapter/node/index.js')).nodeUpstreamFetch();
+const { requireAuth, svcAdapter } = bun
+  ? await import('../../adapter/hono/index.js')
+  : await import('../../adapter/hono/node.js');
+const globalUpstream = !bun && process.env['UPSTREAM_FETCH'] === 'global';
 
 const app = new Hono();
 app.route(
@@ -34,7 +35,7 @@ app.route(
     cookieSecret: BENCH_COOKIE_SECRET,
     serviceSecret: benchEnv.API_SERVICE_TOKEN,
     issuer: BENCH_APP_ORIGIN,
-    ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
+    ...(globalUpstream ? { fetch: (input: string, init?: RequestInit) => globalThis.fetch(input, init) } : {}),
     log: () => {},
     messaging: {
       handlers: {
@@ -63,7 +64,7 @@ if (bun) {
   const { serve } = await import('@hono/node-server');
   serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
     console.log(
-      `listening on http://127.0.0.1:${info.port} (upstream: ${upstreamFetch ? 'nodeUpstreamFetch' : 'global fetch'})`,
+      `listening on http://127.0.0.1:${info.port} (upstream: ${globalUpstream ? 'global fetch' : 'nodeUpstreamFetch, the default'})`,
     ),
   );
 }

@@ -61,6 +61,35 @@ describe('import boundaries', () => {
     expect(crossings(['common'], ['src', 'adapter', 'client', 'cli'])).toEqual([]);
   });
 
+  it('the neutral adapter entries never reach node: code; only their Node twins install the Node transport', () => {
+    // Bun, Deno and Workers bundlers resolve svc-auth/core and svc-auth/hono to these (package.json exports).
+    const closure = (entry: string) => {
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        const ts = file.replace(/\.js$/, '.ts');
+        if (seen.has(ts)) return;
+        seen.add(ts);
+        importsOf(ts).forEach(visit);
+      };
+      visit(entry);
+      return [...seen];
+    };
+    for (const entry of ['adapter/core/index.ts', 'adapter/hono/index.ts']) {
+      const reached = closure(entry);
+      expect(reached.length, entry).toBeGreaterThan(10);
+      expect(
+        reached.filter((f) => f.startsWith('adapter/node/') || f.startsWith('common/node/')),
+        entry,
+      ).toEqual([]);
+      expect(
+        reached.filter((f) => /from\s*['"]node:/.test(readFileSync(join(ROOT, f), 'utf8'))),
+        entry,
+      ).toEqual([]);
+    }
+    for (const entry of ['adapter/core/node.ts', 'adapter/hono/node.ts', 'adapter/express/index.ts'])
+      expect(closure(entry), entry).toContain('adapter/node/default-transport.ts');
+  });
+
   it('services and repositories never import the HTTP layer (routes, middleware, http/)', () => {
     expect(
       crossings(

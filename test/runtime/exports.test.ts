@@ -12,7 +12,7 @@ import { ROOT, removeDir, tempDir } from './processes.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
-  exports: Record<string, { types?: string; default?: string } | string>;
+  exports: Record<string, Record<string, string> | string>;
 };
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 // Async on purpose: a synchronous child blocks the vitest worker's event loop and its RPC times out.
@@ -44,8 +44,8 @@ describe('package exports (built dist)', () => {
 
   it('points every exports entry at files the build produced', () => {
     for (const [subpath, target] of Object.entries(pkg.exports)) {
-      const files =
-        typeof target === 'string' ? [target] : [target.types, target.default].filter((f): f is string => !!f);
+      // Every condition's target (types, the runtime conditions, node, default).
+      const files = typeof target === 'string' ? [target] : Object.values(target);
       for (const f of files) expect(existsSync(join(dir!, 'pkg', f)), `${subpath} → ${f}`).toBe(true);
     }
   });
@@ -130,8 +130,9 @@ describe('package exports (built dist)', () => {
     expect(result.status).toBe(401);
     expect(result.routes).toBeGreaterThan(30);
     expect(result.admin).toBe(true);
-    expect(result.core).toMatch(/\/dist\/adapter\/core\/index\.js$/);
-    expect(result.hono).toMatch(/\/dist\/adapter\/hono\/index\.js$/);
+    // Under Node, the `node` condition: the entries whose default `fetch` is nodeUpstreamFetch (default-transport.test.ts).
+    expect(result.core).toMatch(/\/dist\/adapter\/core\/node\.js$/);
+    expect(result.hono).toMatch(/\/dist\/adapter\/hono\/node\.js$/);
   }, 30_000);
 
   it('resolves svc-auth/express (Express 5 Router, Node only) and types req.user through the augmentation', async () => {
