@@ -14,7 +14,9 @@ const ROOT = join(import.meta.dirname, '../..');
 const NEUTRAL_DIRS = ['src', 'common', 'adapter/core', 'adapter/hono', 'adapter/admin-console', 'client'];
 // common/node/: the Node-only helpers the Node and Bun entries share with svc-auth/node.
 const NODE_ONLY_DIRS = ['common/node/'];
-const ENTRY_FILES = new Set(['src/node.ts', 'src/bun.ts']);
+// The API's Node and Bun entries, and the Node entries of svc-auth/core and svc-auth/hono (the package's `node`
+// export condition: they install the Node transport as the default `fetch`).
+const ENTRY_FILES = new Set(['src/node.ts', 'src/bun.ts', 'adapter/core/node.ts', 'adapter/hono/node.ts']);
 const NODE_BUILTINS = [
   'assert',
   'buffer',
@@ -69,6 +71,8 @@ describe('runtime-neutral source (src/, common/, adapter/core, adapter/hono, ada
     expect(files).toContain('common/route-table.ts');
     expect(files).toContain('adapter/admin-console/page.ts');
     expect(neutral).not.toContain('common/node/bcrypt-pool.ts');
+    expect(neutral).toContain('adapter/hono/index.ts');
+    expect(neutral).not.toContain('adapter/hono/node.ts');
     expect(neutral.length).toBeGreaterThan(50);
     expect(builtin.test(`import { x } from 'node:fs';`)).toBe(true);
     expect(builtin.test(`import { x } from "crypto";`)).toBe(true);
