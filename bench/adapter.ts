@@ -15,15 +15,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { createCookieCodec } from '../adapter/core/cookies.js';
 import { requireAuth, svcAdapter } from '../adapter/hono/index.js';
-import { randomId } from '../src/crypto/random.js';
-import { users } from '../src/db/schema.js';
 import { createAuthApi } from '../src/index.js';
 import { createLogger } from '../src/log.js';
-import { issueSession, isMfaRequired } from '../src/services/session/issuance.js';
+import { signedInSession } from './lib/svc.js';
 
 const ISSUER = 'http://bench.test';
 const SERVICE = 'bench-service-token-0123456789abcdef-0123456789';
@@ -105,32 +102,7 @@ try {
     },
     logger: createLogger(() => {}),
   });
-  const now = new Date();
-  const id = randomId();
-  await api.deps.db.insert(users).values({
-    id,
-    email: `${id}@bench.test`,
-    roles: ['user'],
-    verified: true,
-    emailVerified: true,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const [user] = await api.deps.db.select().from(users).where(eq(users.id, id));
-  const env = await issueSession(api.deps, {
-    user: user!,
-    method: 'passkey',
-    client: {
-      ip: '203.0.113.7',
-      ipKey: '203.0.113.7',
-      userAgent: 'bench',
-      trusted: false,
-      externalDelivery: false,
-      startedAtMs: 0,
-    },
-    mfaSatisfied: true,
-  });
-  if (isMfaRequired(env)) throw new Error('unexpected MFA');
+  const env = await signedInSession(api);
   const cookie = `svc-access=${createCookieCodec(COOKIE_SECRET, ORIGIN).sign({ kind: 'access', sub: env.sub, sessionId: env.sessionId, token: env.token, roles: env.roles, email: env.email, phone: env.phone, organizationId: env.organizationId }, env.ttl, Date.now())}`;
 
   // 1. requireAuth guard

@@ -10,14 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compare, hash } from 'bcrypt-ts';
-import { eq } from 'drizzle-orm';
 import { DEFAULT_BCRYPT_COST } from '../src/config/env.js';
 import { verifyApiToken } from '../src/crypto/jwt.js';
-import { randomId } from '../src/crypto/random.js';
-import { users } from '../src/db/schema.js';
 import { createAuthApi, type AuthApi } from '../src/index.js';
 import { createLogger } from '../src/log.js';
-import { issueSession, isMfaRequired } from '../src/services/session/issuance.js';
+import { signedInUser } from './lib/svc.js';
 
 const ISSUER = 'http://bench.test';
 const baseEnv = {
@@ -33,14 +30,6 @@ const baseEnv = {
   RPID: 'localhost',
   ORIGINS: 'http://localhost:3000',
 };
-const client = {
-  ip: '203.0.113.7',
-  ipKey: '203.0.113.7',
-  userAgent: 'bench',
-  trusted: false,
-  externalDelivery: false,
-  startedAtMs: 0,
-};
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 function percentile(sorted: number[], p: number): number {
@@ -54,24 +43,6 @@ async function boot(dir: string, cost: number): Promise<AuthApi> {
   });
 }
 
-async function newRefreshToken(api: AuthApi): Promise<{ token: string; refreshToken: string }> {
-  const now = new Date();
-  const id = randomId();
-  await api.deps.db.insert(users).values({
-    id,
-    email: `${id}@bench.test`,
-    roles: ['user'],
-    verified: true,
-    emailVerified: true,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const [user] = await api.deps.db.select().from(users).where(eq(users.id, id));
-  const r = await issueSession(api.deps, { user: user!, method: 'passkey', client, mfaSatisfied: true });
-  if (isMfaRequired(r)) throw new Error('unexpected MFA');
-  return { token: r.token, refreshToken: r.refreshToken };
-}
-
 async function refreshOnce(api: AuthApi, refreshToken: string): Promise<string> {
   const res = await api.request('/refresh', { method: 'POST', headers: { authorization: `Bearer ${refreshToken}` } });
   if (res.status !== 200) throw new Error(`refresh answered ${res.status}`);
@@ -79,7 +50,7 @@ async function refreshOnce(api: AuthApi, refreshToken: string): Promise<string> 
 }
 
 async function benchVerify(api: AuthApi) {
-  const { token } = await newRefreshToken(api);
+  const { token } = await signedInUser(api);
   const opts = () => ({ issuer: ISSUER, nowMs: Date.now() });
   for (let i = 0; i < 200; i++) await verifyApiToken(api.deps.keys, token, opts()); // warm-up
   const durationMs = 2000;
@@ -97,7 +68,7 @@ async function benchVerify(api: AuthApi) {
 
 async function benchRefresh(api: AuthApi, cost: number, sequential: number, concurrency: number, perChain: number) {
   // Sequential: one chain, latency of each rotation.
-  let token = (await newRefreshToken(api)).refreshToken;
+  let token = (await signedInUser(api)).refreshToken;
   for (let i = 0; i < 5; i++) token = await refreshOnce(api, token); // warm-up
   const latencies: number[] = [];
   const seqStart = performance.now();
@@ -110,7 +81,7 @@ async function benchRefresh(api: AuthApi, cost: number, sequential: number, conc
   latencies.sort((a, b) => a - b);
   // Concurrent: independent chains in flight at once (one process, one connection).
   const chains = await Promise.all(
-    Array.from({ length: concurrency }, () => newRefreshToken(api).then((r) => r.refreshToken)),
+    Array.from({ length: concurrency }, () => signedInUser(api).then((r) => r.refreshToken)),
   );
   const conStart = performance.now();
   await Promise.all(

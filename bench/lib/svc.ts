@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { randomId } from '../../src/crypto/random.js';
 import { users } from '../../src/db/schema.js';
 import type { AuthApi } from '../../src/index.js';
-import { issueSession, isMfaRequired } from '../../src/services/session/issuance.js';
+import { issueSession, isMfaRequired, type SessionEnvelope } from '../../src/services/session/issuance.js';
 
 /** The app origin (`issuer` of the adapter cookies) and cookie secret of the bench app. */
 export const BENCH_APP_ORIGIN = 'http://localhost:3000';
@@ -22,8 +22,8 @@ export const benchEnv = {
   ORIGINS: BENCH_APP_ORIGIN,
 };
 
-/** A verified user with one live session; returns its access token. */
-export async function signedInUser(api: AuthApi): Promise<{ token: string; refreshToken: string }> {
+/** A verified user with one live session: the whole session envelope (the adapter bench signs it into a cookie). */
+export async function signedInSession(api: AuthApi): Promise<SessionEnvelope> {
   const now = new Date();
   const id = randomId();
   await api.deps.db.insert(users).values({
@@ -46,5 +46,11 @@ export async function signedInUser(api: AuthApi): Promise<{ token: string; refre
   };
   const r = await issueSession(api.deps, { user: user!, method: 'passkey', client, mfaSatisfied: true });
   if (isMfaRequired(r)) throw new Error('unexpected MFA');
-  return { token: r.token, refreshToken: r.refreshToken };
+  return r;
+}
+
+/** A verified user with one live session; returns its access and refresh tokens. */
+export async function signedInUser(api: AuthApi): Promise<{ token: string; refreshToken: string }> {
+  const { token, refreshToken } = await signedInSession(api);
+  return { token, refreshToken };
 }
