@@ -155,6 +155,15 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
         ba: { base: ba, path: '/guarded', cookie: baReader.header() },
       },
       {
+        key: 'hop',
+        label:
+          'the hop alone: svc app → API GET /health/status (no auth, no database) vs BA get-session (no cookie cache) — what who am I can at best reach through two processes',
+        target: null,
+        concurrency: READ_CONCURRENCY,
+        svc: { base: app, path: '/bench/hop' },
+        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+      },
+      {
         key: 'me',
         label: 'who am I: svc adapter GET /auth/users/me (app → API) vs BA GET /api/auth/get-session (no cookie cache)',
         target: targetOf('me', runtime),

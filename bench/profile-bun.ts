@@ -8,7 +8,7 @@
  *   npx tsx bench/profile-bun.ts                                  # CPU per op only
  *   PROFILE_DIR=/tmp/prof CASE=me npx tsx bench/profile-bun.ts    # one case per profile
  *
- * Env: `CASE` (`me`, `refresh`, `guarded` — the app's `requireAuth` route — or a list; default `me,refresh`), `ROUND_MS` (3000), `ROUNDS` (3), `ROOT_DIR` (another
+ * Env: `CASE` (`me`, `refresh`, `guarded` — the app's `requireAuth` route —, `hop` — the app → API call alone, to `/health/status` — or a list; default `me,refresh`), `ROUND_MS` (3000), `ROUNDS` (3), `ROOT_DIR` (another
  * checkout with node_modules, to measure its API and app instead: before/after on one machine).
  */
 import { execFileSync } from 'node:child_process';
@@ -77,8 +77,9 @@ try {
       for (let r = -1; r < ROUNDS; r++) {
         const [a0, p0] = [cpuUsOf([api.child.pid]), cpuUsOf([appProc.child.pid])];
         let ops: number;
-        if (c === 'me' || c === 'guarded') {
-          const read = c === 'me' ? me : { ...me, requests: [{ ...me.requests[0]!, path: '/guarded' }] };
+        if (c === 'me' || c === 'guarded' || c === 'hop') {
+          const path = { me: '/auth/users/me', guarded: '/guarded', hop: '/bench/hop' }[c];
+          const read = { ...me, requests: [{ ...me.requests[0]!, path }] };
           const res = await gen.run({ ...read, durationMs: r < 0 ? 1000 : ROUND_MS });
           if (res.non2xx || res.errors) throw new Error(`${c}: ${res.non2xx} non-2xx, ${res.errors} errors`);
           [ops] = [res.ok, rps.push(res.rps)];

@@ -11,11 +11,15 @@ import type { HandlerResult } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
 import { readBodyBytes, requestHeader } from '../../common/hono-request.js';
 
+/** Whether this process runs on workerd: asked once, on the first request (the runtime cannot change). */
+let onWorkerd: boolean | undefined;
+
 /**
  * Default client address: `CF-Connecting-IP` on Workers, the socket address on Node and Bun; never `X-Forwarded-For`.
  */
 export function defaultClientIp(c: Context): string | undefined {
-  if (getRuntimeKey() === 'workerd') return c.req.header('cf-connecting-ip');
+  onWorkerd ??= getRuntimeKey() === 'workerd';
+  if (onWorkerd) return c.req.header('cf-connecting-ip');
   const env = c.env as
     | { incoming?: { socket?: { remoteAddress?: string } }; requestIP?: (r: Request) => { address?: string } | null }
     | undefined;

@@ -8,7 +8,15 @@
 import { readFileSync } from 'node:fs';
 
 export type Runtime = 'node' | 'bun';
-export type LineKey = 'ceiling' | 'guarded' | 'me' | 'me-upstream' | 'sign-in' | 'continue-with-email' | 'refresh';
+export type LineKey =
+  | 'ceiling'
+  | 'guarded'
+  | 'hop'
+  | 'me'
+  | 'me-upstream'
+  | 'sign-in'
+  | 'continue-with-email'
+  | 'refresh';
 
 /**
  * The targets of svc / Better Auth, judged on the median of the runs' ratios. Sign-in's 2× is a

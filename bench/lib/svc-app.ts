@@ -51,6 +51,15 @@ app.get('/guarded', requireAuth({ cookieSecret: BENCH_COOKIE_SECRET, issuer: BEN
   c.json({ ok: true }),
 );
 app.get('/bench/ping', (c) => c.json({ ok: true })); // no auth: the app's own ceiling
+// The hop alone: one call to the API's cheapest route over the transport the adapter uses by default
+// (Bun's fetch; on Node the `nodeUpstreamFetch` the `node` entry installs), no auth and no database: what
+// any route through both processes pays before it does anything, so "who am I" can at best reach it.
+const hopFetch =
+  bun || globalUpstream ? globalThis.fetch : (await import('../../adapter/node/index.js')).nodeUpstreamFetch();
+app.get('/bench/hop', async (c) => {
+  const res = await hopFetch(`${apiUrl}/health/status`);
+  return c.json(await res.json(), res.status as 200);
+});
 app.get('/bench/otp', (c) => {
   const email = c.req.query('email') ?? '';
   const code = outbox.get(email) ?? null;
