@@ -155,7 +155,13 @@ function checkSecrets(c: EnvChecks): {
   const oauthState = optionalSecret('OAUTH_STATE_SECRET');
   if (!oauthState && c.production && c.str('OAUTH_STATE_SECRET') === undefined)
     c.fail('OAUTH_STATE_SECRET', 'is required in production');
-  optionalSecret('COOKIE_SIGNING_KEY'); // accepted and unused (contract §1.1), but still length-checked
+  // The API is bearer-only and sets no cookie; the spec's cookies are the adapter's,
+  // signed with its `cookieSecret`. A key that nothing uses would look like protection.
+  if (c.str('COOKIE_SIGNING_KEY') !== undefined)
+    c.fail(
+      'COOKIE_SIGNING_KEY',
+      'is not used by the auth API, which sets no cookies: give this secret to the adapter as its cookieSecret option (COOKIE_SECRET in the examples) and unset COOKIE_SIGNING_KEY',
+    );
   optionalSecret('REFRESH_TOKEN_LOOKUP_SECRET');
   optionalSecret('TOTP_SECRET_ENCRYPTION_KEY');
   optionalSecret('DECOY_SUBJECT_SECRET');

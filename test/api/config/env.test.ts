@@ -66,10 +66,23 @@ describe('parseEnv: secrets (contract §1.1)', () => {
     'TOTP_SECRET_ENCRYPTION_KEY',
     'OAUTH_STATE_SECRET',
     'DECOY_SUBJECT_SECRET',
-    'COOKIE_SIGNING_KEY',
   ])('refuses %s shorter than 32 characters', (name) => {
     const err = failsOn({ ISSUER: 'http://a.test', API_SERVICE_TOKEN: SECRET, [name]: 'x'.repeat(31) }, name);
     expect(err.message).not.toContain('x'.repeat(31));
+  });
+
+  it('refuses COOKIE_SIGNING_KEY, which nothing would use, naming the adapter option that signs cookies', () => {
+    // The API is bearer-only: the cookies are the adapter's, signed with its `cookieSecret`.
+    for (const env of [{ ISSUER: 'http://a.test', API_SERVICE_TOKEN: SECRET }, production()]) {
+      const err = failsOn({ ...env, COOKIE_SIGNING_KEY: 'k'.repeat(40) }, 'COOKIE_SIGNING_KEY');
+      expect(err.message).toContain('cookieSecret');
+      expect(err.message).not.toContain('k'.repeat(40));
+      expect(err.message.split('\n')).toHaveLength(1);
+    }
+    // Unset or empty (the `.env.example` line) is fine.
+    expect(() =>
+      parseEnv({ ISSUER: 'http://a.test', API_SERVICE_TOKEN: SECRET, COOKIE_SIGNING_KEY: '' }),
+    ).not.toThrow();
   });
 
   it('leaves the secrets to the boot outside production when API_SERVICE_TOKEN is unset (no constant fallback)', () => {
