@@ -1,12 +1,16 @@
 /**
  * `POST /login` (contract §3.2): resolves the identifier to a real principal
  * or the decoy, checks the lock, and mints the `ctx:"login"` ephemeral token.
- * The real and the decoy path return the same shape; `/login` never writes a
- * failure row (that would tell them apart).
+ * The real and the decoy path return the same shape. `/login` sees no secret, so
+ * it writes a counted `login_failed` row only when the lock refuses it, which
+ * real and decoy subjects reach the same way; a row for an identifier that
+ * cannot sign in would tell accounts apart, and one for every call would let
+ * anonymous calls lock a victim out (docs/contract-changes.md).
  */
 import type { LoginMethod } from '../../config/keys.js';
 import { EPHEMERAL_TTL_SECONDS, signEphemeralToken } from '../../crypto/jwt.js';
 import { randomId } from '../../crypto/random.js';
+import { ApiError } from '../../errors.js';
 import type { Deps, RequestContext } from '../../deps.js';
 import { findLoginPrincipal } from '../../repositories/principals.js';
 import { clientFields } from '../events/auth-events.js';
@@ -60,10 +64,20 @@ export async function startLogin(
   const attemptId = randomId();
   const realUserId = decoyReason ? null : subject;
   const eventBase = { ...clientFields(client), userId: realUserId };
-  await deps.lockout.assertNotLocked(subject, cfg.lockout_policy, {
+  const lockEvent = {
     ...eventBase,
     metadata: { identifierType: identifier.type, attemptId, ...(decoyReason ? { decoy: true } : {}) },
-  });
+  };
+  try {
+    await deps.lockout.assertNotLocked(subject, cfg.lockout_policy, lockEvent);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'account_locked') {
+      const failed = { ...lockEvent, metadata: { ...lockEvent.metadata, reason: 'locked' } };
+      await deps.events.record({ ...failed, type: 'login_failed' });
+      await deps.lockout.recordFailure(subject, 'login_failed', cfg.lockout_policy, failed);
+    }
+    throw err;
+  }
 
   const token = await signEphemeralToken(
     deps.keys,
