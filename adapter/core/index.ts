@@ -73,6 +73,19 @@ export {
 } from '../../common/route-table.js';
 export { createAdapterCore, type AdapterCore } from './core.js';
 export { handleAdapterRequest, type AdapterRequest } from './pipeline.js';
+export {
+  FLOW_ROUTES,
+  handleLogin,
+  handleMagicLink,
+  handleOAuth,
+  handleOrganization,
+  handleOtp,
+  handleRegistration,
+  handleSession,
+  type FlowName,
+  type FlowRequest,
+  type FlowRoute,
+} from './flows.js';
 export { handleBridgeRequest } from './bridge.js';
 export { handleWellKnownRequest, WELL_KNOWN_ROUTES, type WellKnownRoute } from './well-known.js';
 export {
