@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAdapterCore } from '../../../adapter/core/core.js';
 import { resolveOptions, type SvcAdapterOptions } from '../../../adapter/core/options.js';
 import { svcAdapter } from '../../../adapter/hono/index.js';
 
@@ -53,6 +54,23 @@ describe('adapter options (contract §5.1)', () => {
       expect(r.audience).toBe('http://127.0.0.1:8787');
       expect(r.jwksKid).toBe('dev-main');
       expect([...r.allowedOrigins]).toEqual(['http://localhost:3000']);
+    } finally {
+      process.env['NODE_ENV'] = before;
+    }
+  });
+
+  it('reads NODE_ENV once: a core built before a change keeps its cookie policy', () => {
+    const before = process.env['NODE_ENV'];
+    process.env['NODE_ENV'] = 'test';
+    try {
+      const core = createAdapterCore({ ...base }, 'svc-hono-adapter');
+      process.env['NODE_ENV'] = 'production';
+      expect(core.opts.cookie).toMatchObject({ secure: false, sameSite: 'lax' });
+      // A core constructed now reads the new value.
+      expect(createAdapterCore({ ...base }, 'svc-hono-adapter').opts.cookie).toMatchObject({
+        secure: true,
+        sameSite: 'none',
+      });
     } finally {
       process.env['NODE_ENV'] = before;
     }
