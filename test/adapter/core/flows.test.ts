@@ -22,7 +22,7 @@ import {
 } from '../../../adapter/core/flows.js';
 import { parseCookieHeader } from '../../../adapter/core/cookies.js';
 import { ROUTES } from '../../../common/route-table.js';
-import { decodeJsonBody, startDeliveries, toWire } from '../../../adapter/core/wire.js';
+import { type BodyOutcome, decodeJsonBody, startDeliveries, toWire } from '../../../adapter/core/wire.js';
 import { createUser } from '../../helpers/factories.js';
 import { makeHarness, type Mount, recordingMessaging, settle, signedInBrowser } from '../helpers.js';
 
@@ -63,7 +63,7 @@ const flowsMount: Mount = async (opts) => {
           const [routeMethod, template] = route.split(' ') as [string, string];
           const params = routeMethod === method ? match(template, below) : null;
           if (!params) continue;
-          const body = init.body
+          const body: BodyOutcome = init.body
             ? decodeJsonBody(new TextEncoder().encode(String(init.body)))
             : { ok: true, body: undefined };
           if (!body.ok) return new Response(JSON.stringify(body.result.body), { status: body.result.status });
