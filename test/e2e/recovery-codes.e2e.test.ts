@@ -2,7 +2,8 @@
  * Recovery codes in a real browser, through the demo of `npm start`
  * (docs/recovery-codes.md): turn on an authenticator app, generate codes
  * behind a step-up, see them once with Copy and Download, sign in by email
- * code + a recovery code, and the low-codes warning.
+ * code + a recovery code, and the low-codes warning. With SVC_DOCS_SCREENSHOTS=1
+ * in the environment it rewrites docs/screenshots/recovery-codes.png.
  * The tests run in order and share the browser state, as a person would.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../runtime/processes.js';
 import {
+  ARTIFACTS,
   TotpDevice,
   expectNotice,
   launchChromium,
@@ -26,6 +28,8 @@ import {
 
 const EMAIL = 'grace@e2e.test';
 const CODE = /^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/;
+/** The committed docs/screenshots/recovery-codes.png is rewritten only with SVC_DOCS_SCREENSHOTS=1 (the codes differ each run). */
+const DOCS_PNG = process.env['SVC_DOCS_SCREENSHOTS'] === '1' ? join(ROOT, 'docs/screenshots/recovery-codes.png') : null;
 
 describe('recovery codes in Chromium', () => {
   let stack: Stack;
@@ -78,7 +82,7 @@ describe('recovery codes in Chromium', () => {
     for (const c of codes) expect(c).toMatch(CODE);
     await expect.poll(() => page.textContent('#recovery-status')).toContain('10 of 10');
     await page.locator('#recovery').scrollIntoViewIfNeeded();
-    await page.locator('#recovery').screenshot({ path: join(ROOT, 'docs/screenshots/recovery-codes.png') });
+    await page.locator('#recovery').screenshot({ path: DOCS_PNG ?? join(ARTIFACTS, 'recovery-codes-card.png') });
     await screenshot(page, 'recovery-codes');
 
     await page.click('#recovery-copy');
