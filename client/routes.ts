@@ -126,6 +126,12 @@ export interface RouteSignatures {
   totpVerifyMfa: [W.TotpCodeRequest, W.StepUpFresh];
   /** Completes the TOTP step of a sign-in (`mfaRequired`). */
   totpVerifyLogin: [W.TotpCodeRequest, W.SessionInfo];
+  /** Ten new one-time recovery codes, shown once; needs a fresh step-up and voids the previous set. */
+  generateRecoveryCodes: [void, W.RecoveryCodesGenerated];
+  /** Completes the MFA step of a sign-in (`mfaRequired`) with a recovery code instead of a TOTP code. */
+  recoveryCodeVerifyLogin: [W.RecoveryCodeRequest, W.SessionInfo];
+  /** Step-up with a recovery code (spends it). */
+  stepUpRecoveryCode: [W.RecoveryCodeRequest, W.StepUpFresh];
 }
 
 export type RouteName = keyof RouteSignatures;
@@ -229,6 +235,9 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   totpDisable: 'POST /totp/disable',
   totpVerifyMfa: 'POST /totp/verify-mfa',
   totpVerifyLogin: 'POST /totp/verify-login',
+  generateRecoveryCodes: 'POST /recovery-codes',
+  recoveryCodeVerifyLogin: 'POST /recovery-codes/verify-login',
+  stepUpRecoveryCode: 'POST /step-up/recovery-code',
 };
 
 /** Rules name only fields of the route's input type: a renamed wire field breaks the typecheck here. */
@@ -269,4 +278,6 @@ export const FIELD_RULES: FieldRules = {
   totpDisable: { code: 's' },
   totpVerifyMfa: { code: 's' },
   totpVerifyLogin: { code: 's' },
+  recoveryCodeVerifyLogin: { code: 's' },
+  stepUpRecoveryCode: { code: 's' },
 };

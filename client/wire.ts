@@ -83,6 +83,8 @@ export type MeResponse = {
   credentials: Credential[];
   organizations: Organization[];
   activeOrganization: Organization | null;
+  /** Unused recovery codes; 0 when none were generated. */
+  recoveryCodesRemaining: number;
 };
 export type Message = { message: string };
 /**
@@ -109,3 +111,7 @@ export type OAuthProvider = { id: string; name: string; scopes: string[] };
 export type WebAuthnOptions = Record<string, unknown> & { challenge: string };
 /** Admin, metrics and config answers: JSON objects whose shapes live in contract §3.15–§3.17. */
 export type JsonObject = Record<string, unknown>;
+/** `generateRecoveryCodes`: the only answer that carries the codes. */
+export type RecoveryCodesGenerated = { message: string; codes: string[]; remaining: number };
+/** A recovery code as typed: any case, hyphens and spaces optional. */
+export type RecoveryCodeRequest = { code: string };

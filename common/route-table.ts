@@ -170,6 +170,10 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/system-config/oauth-providers', A),
   r('PATCH', '/system-config/oauth-providers/:id', A),
   r('DELETE', '/system-config/oauth-providers/:id', A),
+  // Recovery codes (docs/recovery-codes.md): generate (step-up), the MFA step in place of TOTP, step-up.
+  r('POST', '/recovery-codes', A),
+  r('POST', '/recovery-codes/verify-login', 'pre', 'session'),
+  r('POST', '/step-up/recovery-code', A),
 ];
 
 /**

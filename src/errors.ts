@@ -60,6 +60,9 @@ export const ERRORS = {
   internal_error: [500, 'Internal server error'],
   jwks_unavailable: [500, 'JWKS unavailable'],
   service_unavailable: [503, 'The service is busy; retry shortly'],
+  // Recovery codes (docs/recovery-codes.md); 401 on the pre-auth verify-login route (§0.4 status rule).
+  recovery_codes_unavailable: [403, 'Recovery codes need TOTP or a passkey first'],
+  recovery_code_invalid: [403, 'Invalid or already used recovery code'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

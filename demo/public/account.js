@@ -1,10 +1,11 @@
 import { call, client, passkeys } from '/static/auth.js';
 import { $, busy, describeError, deviceName, escapeHtml, notice, show, when } from '/static/common.js';
+import { renderRecoveryCodes, setUpRecoveryCodes } from '/static/recovery-codes.js';
 
 const say = (kind, text) => notice($('#notice'), kind, text);
 let resume = null;
 /** What the step-up card can offer (from the last load). */
-const factors = { passkey: false, totp: false };
+const factors = { passkey: false, totp: false, recoveryCodes: 0 };
 
 /**
  * Runs `action`; a 403 step_up_required opens the confirmation card and
@@ -18,7 +19,9 @@ async function withStepUp(action, again) {
     resume = again;
     show($('#stepup-passkey-row'), factors.passkey);
     show($('#stepup-form'), factors.totp);
+    show($('#stepup-recovery-form'), factors.recoveryCodes > 0);
     $('#stepup-code').value = '';
+    $('#stepup-recovery-code').value = '';
     show($('#stepup'));
     say('info', describeError(res));
     (factors.totp ? $('#stepup-code') : $('#stepup-passkey')).focus();
@@ -56,6 +59,7 @@ async function load() {
     user.roles.some((r) => r === 'admin' || r.startsWith('admin:')),
   );
   factors.passkey = credentials.length > 0;
+  factors.recoveryCodes = me.body.recoveryCodesRemaining ?? 0;
   $('#passkeys').innerHTML = credentials.length
     ? credentials
         .map(
@@ -92,6 +96,7 @@ async function load() {
   } else {
     $('#totp-status').textContent = 'The TOTP bridge is not available.';
   }
+  renderRecoveryCodes(me.body.recoveryCodesRemaining ?? 0, factors.passkey || factors.totp);
 }
 const refresh = () => load().catch(() => say('error', 'Could not load your account.'));
 
@@ -177,6 +182,11 @@ $('#stepup-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   afterStepUp(await call(client.totpVerifyMfa({ code: $('#stepup-code').value.trim() })));
 });
+$('#stepup-recovery-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  afterStepUp(await call(client.stepUpRecoveryCode({ code: $('#stepup-recovery-code').value.trim() })));
+});
+setUpRecoveryCodes({ withStepUp, say, refresh: () => refresh() });
 
 $('#revoke-others').addEventListener('click', async () => {
   const res = await call(client.revokeOtherSessions());

@@ -26,6 +26,8 @@ const MESSAGES = {
   network_error: 'The server is not reachable.',
   invalid_response: 'The server answered unexpectedly.',
   webauthn_unavailable: 'This browser does not support passkeys.',
+  recovery_code_invalid: 'That recovery code is not valid or was already used.',
+  recovery_codes_unavailable: 'Turn on an authenticator app or add a passkey first.',
 };
 
 export function describeError(res) {

@@ -47,6 +47,7 @@ function afterFirstFactor(res) {
   if (res.status === 200 && res.body && res.body.mfaRequired) {
     say('info', '');
     go('mfa');
+    mfaMode(false);
     return;
   }
   if (res.status === 200) {
@@ -165,6 +166,27 @@ $('#mfa-form').addEventListener('submit', async (e) => {
   const btn = $('#mfa-submit');
   busy(btn, true, 'Verifying…');
   const res = await call(client.totpVerifyLogin({ code: $('#mfa-code').value.trim() }));
+  busy(btn, false);
+  if (res.status === 200) return location.assign(safeNext);
+  say('error', describeError(res));
+});
+
+/** The MFA step takes an authenticator code, or (lost authenticator) one of the account's recovery codes. */
+function mfaMode(recovery) {
+  show($('#mfa-form'), !recovery);
+  show($('#mfa-recovery-form'), recovery);
+  $('#mfa-switch').textContent = recovery ? 'Use your authenticator app' : 'Use a recovery code';
+  $('#step-mfa .lead').textContent = recovery
+    ? 'Enter one of the recovery codes you saved. Each code works once.'
+    : 'Enter the 6-digit code from your authenticator app.';
+  setTimeout(() => $(recovery ? '#mfa-recovery-code' : '#mfa-code').focus(), 0);
+}
+$('#mfa-switch').addEventListener('click', () => mfaMode($('#mfa-recovery-form').classList.contains('hidden')));
+$('#mfa-recovery-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const btn = $('#mfa-recovery-submit');
+  busy(btn, true, 'Verifying…');
+  const res = await call(client.recoveryCodeVerifyLogin({ code: $('#mfa-recovery-code').value.trim() }));
   busy(btn, false);
   if (res.status === 200) return location.assign(safeNext);
   say('error', describeError(res));

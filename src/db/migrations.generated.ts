@@ -111,5 +111,14 @@ export const MIGRATIONS: Migration[] = [
     "statements": [
       "CREATE TABLE `development_secrets` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`value` text NOT NULL,\n\t`created_at` integer NOT NULL\n);"
     ]
+  },
+  {
+    "tag": "0007_recovery_codes",
+    "folderMillis": 1795808747311,
+    "hash": "3951a4b807b97b8c4a06df3a53cdc76ad2706349dff9bfbfa9e1ffcebf6ef8e2",
+    "statements": [
+      "CREATE TABLE `recovery_codes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`code_hash` text NOT NULL,\n\t`used_at` integer,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `recovery_codes_user_id_idx` ON `recovery_codes` (`user_id`);"
+    ]
   }
 ];

@@ -18,9 +18,12 @@ export const schemaRef = (id: string) => `#/components/schemas/${id}`;
 
 /**
  * The one place a route answers with a status other than the table's: a failed
- * (or already used) TOTP code on the pre-auth `verify-login` is 401 (contract §0.4, "401 / 403").
+ * (or already used) TOTP code, or a failed recovery code, on a pre-auth `verify-login` is 401
+ * (contract §0.4, "401 / 403"; docs/recovery-codes.md).
  */
-const EXTRA_STATUS_CODES: Record<number, ErrorCode[]> = { 401: ['totp_verification_failed', 'totp_code_already_used'] };
+const EXTRA_STATUS_CODES: Record<number, ErrorCode[]> = {
+  401: ['totp_verification_failed', 'totp_code_already_used', 'recovery_code_invalid'],
+};
 
 /** Codes a document adds to the API's table (the adapter's own failures), by status. */
 export type ExtraCodes = Record<number, readonly string[]>;

@@ -17,6 +17,7 @@ import { userAnomalies } from '../repositories/auth-event-queries.js';
 import { listUserOrganizations } from '../repositories/organizations.js';
 import { listActiveSessions } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
+import { countUnusedRecoveryCodes } from '../repositories/recovery-codes.js';
 import { adminCreateUser, adminPatchUser, deleteUserAccount } from '../services/admin/users.js';
 import { emailField, phoneField } from '../services/contact/normalize.js';
 import { roleListField } from '../services/config/role-lists.js';
@@ -60,7 +61,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const { db, clock } = c.get('deps');
     const user = await findUserById(db, c.req.param('userId'));
     if (!user) throw fail('not_found', 'User not found');
-    const [sessions, creds, totp, orgs, events] = await Promise.all([
+    const [sessions, creds, totp, orgs, events, recoveryCodesRemaining] = await Promise.all([
       listActiveSessions(db, user.id, clock.now()),
       db.select().from(credentials).where(eq(credentials.userId, user.id)).orderBy(asc(credentials.createdAt)),
       db
@@ -70,6 +71,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
         .limit(1),
       listUserOrganizations(db, user.id),
       recentUserEvents(db, user.id, RECENT_EVENTS),
+      countUnusedRecoveryCodes(db, user.id),
     ]);
     return c.json({
       user: apiUserJson(user),
@@ -81,6 +83,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
         membership: membershipJson(o.membership),
       })),
       events: events.map(authEventJson),
+      recoveryCodesRemaining,
     });
   })
   .patch('/admin/users/:userId', requireAccess, requireRole('admin:write'), async (c) => {

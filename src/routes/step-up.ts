@@ -7,6 +7,7 @@ import { requireAccess } from '../middleware/auth.js';
 import { stepUpStatus } from '../services/session/step-up.js';
 import { finishPasskeyStepUp, startPasskeyStepUp } from '../services/webauthn/step-up.js';
 import { assertionFinishSchema, assertionStartSchema } from './webauthn-schemas.js';
+import { recoveryCodeStepUp } from './recovery-codes.js';
 
 export const stepUpRoutes = new Hono<AppEnv>()
   .use('/step-up/*', requireAccess)
@@ -21,4 +22,6 @@ export const stepUpRoutes = new Hono<AppEnv>()
     return c.json(
       await finishPasskeyStepUp(c.get('deps'), { auth: c.get('access'), client: c.get('client'), response }),
     );
-  });
+  })
+  // Step-up with a recovery code (docs/recovery-codes.md).
+  .route('/', recoveryCodeStepUp);

@@ -5,11 +5,16 @@ import { credentialJson, meJson, membershipJson, organizationJson } from '../htt
 import { requireAccess } from '../middleware/auth.js';
 import { listCredentials } from '../repositories/credentials.js';
 import { listUserOrganizations } from '../repositories/organizations.js';
+import { countUnusedRecoveryCodes } from '../repositories/recovery-codes.js';
 
 export const userRoutes = new Hono<AppEnv>().get('/users/me', requireAccess, async (c) => {
   const { db } = c.get('deps');
   const { user, session } = c.get('access');
-  const [creds, memberships] = await Promise.all([listCredentials(db, user.id), listUserOrganizations(db, user.id)]);
+  const [creds, memberships, recoveryCodesRemaining] = await Promise.all([
+    listCredentials(db, user.id),
+    listUserOrganizations(db, user.id),
+    countUnusedRecoveryCodes(db, user.id),
+  ]);
   const orgs = memberships.map((m) => ({
     ...organizationJson(m.organization),
     membership: membershipJson(m.membership),
@@ -21,5 +26,6 @@ export const userRoutes = new Hono<AppEnv>().get('/users/me', requireAccess, asy
     credentials: creds.map(credentialJson),
     organizations: orgs,
     activeOrganization: orgs.find((o) => o.id === activeId) ?? null,
+    recoveryCodesRemaining,
   });
 });

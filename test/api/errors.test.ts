@@ -63,6 +63,8 @@ const CONTRACT: Record<ErrorCode, number> = {
   request_timeout: 408, // docs/contract-changes.md: Node entry only, answered by the HTTP server
   headers_too_large: 431, // idem
   service_unavailable: 503, // docs/contract-changes.md: database busy or unreachable, request deadline
+  recovery_codes_unavailable: 403, // docs/contract-changes.md: recovery codes
+  recovery_code_invalid: 403, // idem; 401 on the ephemeral verify-login route (§0.4 status rule)
 };
 
 describe('error code table (contract §0.4)', () => {

@@ -162,6 +162,14 @@ export const API_ROWS: Record<string, Row> = {
   'POST /system-config/oauth-providers': { gate: 'admin:write', body: { ...PROVIDER, id: 'authz' } },
   'PATCH /system-config/oauth-providers/:id': { gate: 'admin:write', body: { name: 'Authz' } },
   'DELETE /system-config/oauth-providers/:id': { gate: 'admin:write' },
+  // Recovery codes (docs/recovery-codes.md)
+  'POST /recovery-codes': { gate: 'access+step-up-if-capable', after: ['recovery_codes_unavailable'] },
+  'POST /recovery-codes/verify-login': { gate: 'ephemeral:mfa', body: CODE, after: ['recovery_code_invalid'] },
+  'POST /step-up/recovery-code': {
+    gate: 'access',
+    body: CODE,
+    after: ['step_up_unavailable', 'recovery_code_invalid'],
+  },
 };
 
 /**

@@ -135,7 +135,7 @@ describe('the drift checker', () => {
     activeOrganizationId: null,
   };
   const body = (user: unknown) =>
-    JSON.stringify({ user, credentials: [], organizations: [], activeOrganization: null });
+    JSON.stringify({ user, credentials: [], organizations: [], activeOrganization: null, recoveryCodesRemaining: 0 });
   const observed = (status: number, text: string) => ({
     method: 'GET',
     path: '/users/me',

@@ -5,6 +5,7 @@ import { assertWith, loginToken, registerPasskey } from '../helpers/passkeys.js'
 import { externalDelivery } from '../helpers/service-token.js';
 import { codeAt, STEP_MS } from '../helpers/totp.js';
 import type { SignedInUser } from './flows-sign-in.js';
+import { recoveryCodeFlow } from './flows-recovery-codes.js';
 
 export async function sessionFlow(t: TestApi, user: SignedInUser) {
   expect((await t.call('GET', '/users/me', { token: user.token })).status).toBe(200);
@@ -87,6 +88,7 @@ export async function totpFlow(t: TestApi, user: SignedInUser, email: string) {
     (await t.call('POST', '/totp/verify-mfa', { token: user.token, body: { code: codeAt(secret, t.clock.now()) } }))
       .status,
   ).toBe(200);
+  await recoveryCodeFlow(t, user, email);
   t.clock.advance(STEP_MS);
   expect(
     (await t.call('POST', '/totp/disable', { token: user.token, body: { code: codeAt(secret, t.clock.now()) } }))

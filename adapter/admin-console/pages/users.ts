@@ -125,6 +125,7 @@ export const userDetailScreen: Screen = async (ctx) => {
       totp: { enabled: boolean };
       organizations: Membership[];
       events: Event[];
+      recoveryCodesRemaining?: number;
     }>(`/admin/users/${encodeURIComponent(id)}`),
     ctx.api<{ roles: string[] }>('/system-config/roles'),
   ]);
@@ -134,7 +135,7 @@ export const userDetailScreen: Screen = async (ctx) => {
       status: res.status === 404 || res.status === 400 ? res.status : 200,
       body: apiError('Loading the user', res),
     };
-  const { user, sessions, credentials, totp, organizations, events } = res.body;
+  const { user, sessions, credentials, totp, organizations, events, recoveryCodesRemaining } = res.body;
   const uid = encodeURIComponent(user.id);
   const available = rolesRes.ok ? [...new Set([...rolesRes.body.roles, ...user.roles])] : user.roles;
   const actions = html`${
@@ -158,7 +159,8 @@ export const userDetailScreen: Screen = async (ctx) => {
     body: html`<div class="grid two">
       <section class="card"><h2>Profile</h2><dl class="facts">
         <dt>Status</dt><dd>${statusPill(user)}</dd><dt>User id</dt><dd><code>${user.id}</code></dd><dt>Phone</dt><dd>${user.phone ?? '—'}</dd>
-        <dt>Created</dt><dd>${when(user.createdAt)}</dd><dt>Last sign-in</dt><dd>${when(user.lastLogin)}</dd><dt>Authenticator app</dt><dd>${totp.enabled ? 'enabled' : 'not set up'}</dd></dl></section>
+        <dt>Created</dt><dd>${when(user.createdAt)}</dd><dt>Last sign-in</dt><dd>${when(user.lastLogin)}</dd><dt>Authenticator app</dt><dd>${totp.enabled ? 'enabled' : 'not set up'}</dd>
+        <dt>Recovery codes</dt><dd>${recoveryCodesRemaining === undefined ? '—' : `${recoveryCodesRemaining} unused`}</dd></dl></section>
       <section class="card"><h2>Roles</h2>${rolesForm}</section></div>
       <section class="card"><div class="card-head"><h2>Sessions <span class="count">${sessions.length}</span></h2>
         ${sessions.length ? apiButton(ctx, 'Revoke all sessions', 'DELETE', `/admin/sessions/${uid}/revoke-all`, { done: 'All sessions revoked', confirm: `Sign ${user.email} out on every device?` }) : ''}</div>${sessionsTable(ctx, sessions)}</section>

@@ -82,12 +82,14 @@ export const MeResponse = z.object({
   credentials: z.array(Credential),
   organizations: z.array(Organization),
   activeOrganization: z.nullable(Organization),
+  /** Unused recovery codes (docs/recovery-codes.md); 0 when none were generated. */
+  recoveryCodesRemaining: z.number().check(z.int(), z.gte(0)),
 });
 
 /** Step-up freshness (§3.11). */
 export const StepUpStatus = z.object({
   fresh: z.boolean(),
-  method: z.nullable(z.enum(['webauthn', 'totp'])),
+  method: z.nullable(z.enum(['webauthn', 'totp', 'recovery_code'])),
   verifiedAt: z.nullable(IsoTimestamp),
   expiresAt: z.nullable(IsoTimestamp),
   maxAgeSeconds: z.number().check(z.int(), z.positive()),

@@ -48,6 +48,8 @@ export const AdminUserDetailResponse = z.object({
   totp: z.object({ enabled: z.boolean() }),
   organizations: z.array(z.extend(Organization, { membership: Membership })),
   events: z.array(AuthEvent),
+  /** Unused recovery codes (docs/recovery-codes.md). */
+  recoveryCodesRemaining: z.number().check(z.int(), z.gte(0)),
 });
 export const AdminUserAnomaliesResponse = z.object({
   suspiciousEvents: z.array(AuthEvent),

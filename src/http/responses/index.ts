@@ -5,3 +5,4 @@ export * from './admin.js';
 export * from './common.js';
 export * from './invitations.js';
 export * from './session.js';
+export * from './recovery-codes.js';

@@ -6,7 +6,7 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { credentials, sessions, totpCredentials } from '../../db/schema.js';
+import { credentials, recoveryCodes, sessions, totpCredentials } from '../../db/schema.js';
 import type { Deps, RequestContext } from '../../deps.js';
 import { fail } from '../../errors.js';
 import { activeSessionWhere } from '../../repositories/sessions.js';
@@ -76,7 +76,15 @@ export async function replaceDevices(
         .where(and(eq(sessions.userId, target.id), isNull(sessions.revokedAt))),
     );
 
+  // Recovery codes stand in for the factors removed here: void them too, or a stolen set would work
+  // again once the user enrols a new authenticator (docs/recovery-codes.md). Last, so the counts above keep their slots.
+  const voidCodes = input.removePasskeys || input.disableTotp;
+  if (voidCodes) statements.push(db.delete(recoveryCodes).where(eq(recoveryCodes.userId, target.id)));
+
   const results = statements.length ? await db.batch(statements as [Statement, ...Statement[]]) : [];
+  const voidedRecoveryCodes = voidCodes
+    ? ((results[results.length - 1] as { rowsAffected?: number } | undefined)?.rowsAffected ?? 0)
+    : 0;
   let i = 0;
   const [revokedSessions, removedCredentials, disabledTotpCredentials] = counted.map((s) =>
     s === null ? 0 : ((results[i++] as { rowsAffected?: number } | undefined)?.rowsAffected ?? 0),
@@ -95,6 +103,7 @@ export async function replaceDevices(
       revokedSessions,
       removedCredentials,
       disabledTotpCredentials,
+      voidedRecoveryCodes,
       options: {
         revokeSessions: input.revokeSessions,
         removePasskeys: input.removePasskeys,

@@ -52,6 +52,9 @@ export const EVENT_GROUPS = {
     'totp_suspicious',
     'mfa_otp_success',
     'mfa_otp_failed',
+    'recovery_codes_generated',
+    'recovery_code_used',
+    'recovery_code_failed',
   ],
   stepUp: ['step_up_challenge', 'step_up_success', 'step_up_failed', 'step_up_required'],
   oauth: ['oauth_login_started', 'oauth_login_success', 'oauth_login_failed', 'oauth_identity_linked'],
@@ -102,6 +105,7 @@ export const LOGIN_FAILURE_TYPES = [
   'totp_failed',
   'magic_link_failed',
   'oauth_login_failed',
+  'recovery_code_failed',
 ] as const;
 
 /** SMS sends the pumping guard refused (allowlist or budget). */

@@ -17,6 +17,8 @@ export const COUNTED_FAILURES = [
   'verify_otp_failed',
   'totp_failed',
   'magic_link_failed',
+  // A wrong recovery code is a wrong second factor (docs/recovery-codes.md).
+  'recovery_code_failed',
 ] as const;
 export type CountedFailure = (typeof COUNTED_FAILURES)[number];
 

@@ -29,8 +29,10 @@ const METHOD_AMR: Record<string, string[]> = {
   // The MFA step: a first factor was verified before the TOTP code.
   totp: ['otp', 'mfa'],
   registration: ['otp', 'email'],
+  // The MFA step with a one-time recovery code (docs/recovery-codes.md) instead of TOTP.
+  recovery_code: ['otp', 'mfa'],
 };
-const STEP_UP_AMR: Record<string, string[]> = { webauthn: ['pop', 'user'], totp: ['otp'] };
+const STEP_UP_AMR: Record<string, string[]> = { webauthn: ['pop', 'user'], totp: ['otp'], recovery_code: ['otp'] };
 
 export type SessionAuth = Pick<SessionRow, 'authTime' | 'authMethod' | 'stepUpVerifiedAt' | 'stepUpMethod'>;
 

@@ -21,7 +21,15 @@ import { authClaims, type SessionAuth } from './auth-context.js';
 
 export type { MfaRequiredBody, SessionEnvelope } from '../../../common/session.js';
 
-export type IssueMethod = 'email_otp' | 'phone_otp' | 'magic_link' | 'passkey' | 'oauth' | 'totp' | 'registration';
+export type IssueMethod =
+  | 'email_otp'
+  | 'phone_otp'
+  | 'magic_link'
+  | 'passkey'
+  | 'oauth'
+  | 'totp'
+  | 'registration'
+  | 'recovery_code';
 
 export interface IssueInput {
   user: UserRow;

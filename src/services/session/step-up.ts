@@ -6,9 +6,12 @@ import { credentials, sessions, totpCredentials, type SessionRow } from '../../d
 
 export const STEP_UP_MAX_AGE_SECONDS = 300;
 
+/** How a step-up was completed; `recovery_code` is docs/recovery-codes.md. */
+export type StepUpMethod = 'webauthn' | 'totp' | 'recovery_code';
+
 export interface StepUpStatus {
   fresh: boolean;
-  method: 'webauthn' | 'totp' | null;
+  method: StepUpMethod | null;
   verifiedAt: string | null;
   expiresAt: string | null;
   maxAgeSeconds: number;
@@ -33,7 +36,7 @@ export function stepUpStatus(
 export async function markStepUp(
   db: Db,
   sessionId: string,
-  method: 'webauthn' | 'totp',
+  method: StepUpMethod,
   nowMs: number,
 ): Promise<StepUpStatus> {
   await db
