@@ -67,14 +67,11 @@ export type FlowRoute<F extends FlowName> = (typeof FLOW_ROUTES)[F][number];
 export type FlowRequest = Omit<AdapterRequest, 'method'>;
 
 const byKey = new Map<string, RouteEntry>(ROUTES.filter((r) => !r.compat).map((r) => [`${r.method} ${r.path}`, r]));
-for (const key of Object.values(FLOW_ROUTES).flat()) {
-  // A renamed table route must not leave a named entry point that answers nothing.
-  if (!byKey.has(key)) throw new Error(`svc-auth/core: ${key} is not in ROUTES`);
-}
 
 function runFlow(flow: FlowName, core: AdapterCore, route: string, request: FlowRequest): Promise<HandlerResult> {
   const entry = (FLOW_ROUTES[flow] as readonly string[]).includes(route) ? byKey.get(route) : undefined;
   // A wrong route name is a programming error of the caller, not a client's bad request.
+  // (test/adapter/core/flows.test.ts holds every listed route to the table.)
   if (!entry) throw new TypeError(`svc-auth/core: ${route} is not a ${flow} route`);
   return handleAdapterRequest(core, entry, { ...request, method: entry.method });
 }
