@@ -111,5 +111,13 @@ export const MIGRATIONS: Migration[] = [
     "statements": [
       "CREATE TABLE `development_secrets` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`value` text NOT NULL,\n\t`created_at` integer NOT NULL\n);"
     ]
+  },
+  {
+    "tag": "0010_session_devices",
+    "folderMillis": 1795808287309,
+    "hash": "9ea25d364376fdd70598a7da6b5f153021f1b4ded1d6a8f3255ebfd22232df6f",
+    "statements": [
+      "ALTER TABLE `sessions` ADD `place` text;"
+    ]
   }
 ];
