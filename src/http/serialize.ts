@@ -13,6 +13,8 @@ export function sessionJson(s: SessionRow, currentSessionId?: string) {
     expiresAt: toIso(s.expiresAt),
     idleExpiresAt: toIso(s.idleExpiresAt),
     current: s.id === currentSessionId,
+    place: s.place,
+    authMethod: s.authMethod,
   };
 }
 
