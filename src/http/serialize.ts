@@ -15,6 +15,8 @@ export function sessionJson(s: SessionRow, currentSessionId?: string) {
     current: s.id === currentSessionId,
     place: s.place,
     authMethod: s.authMethod,
+    // The row is replaced on every refresh, so `createdAt` is the last refresh; the sign-in time is `auth_time`.
+    signedInAt: toIso(s.authTime),
   };
 }
 

@@ -118,6 +118,8 @@ describe('GET /sessions: place and sign-in method', () => {
     expect(refreshed.status).toBe(200);
     const [row] = await listSessions(t, refreshed.body.token);
     expect(row).toMatchObject({ id: refreshed.body.sessionId, place: 'Berlin, DE', authMethod: 'email_otp' });
+    // signedInAt is the sign-in, kept across the refresh; createdAt is the refresh.
+    expect(Date.parse(row!.createdAt as string) - Date.parse(row!.signedInAt as string)).toBeGreaterThanOrEqual(1000);
   });
 });
 

@@ -108,6 +108,7 @@ describe('GET /sessions', () => {
       'ipAddress',
       'lastUsedAt',
       'place',
+      'signedInAt',
       'userAgent',
     ]);
     expect(current).toMatchObject({ ipAddress: '203.0.113.7', userAgent: 'vitest', deviceName: null });
