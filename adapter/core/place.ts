@@ -26,13 +26,16 @@ export function placeFromHeaders(
   return parts.length ? parts.join(', ') : undefined;
 }
 
+/** A place is forwarded, stored and shown: a credential header must never be one. */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
 /** `clientPlaceHeader` as lower-case header names; a name with other characters is refused at startup. */
 export function resolvePlaceHeaders(option: string | readonly string[] | undefined): string[] {
   const names = (typeof option === 'string' ? [option] : (option ?? [])).map((n) => n.trim().toLowerCase());
   for (const n of names)
-    if (!/^[a-z0-9-]{1,64}$/.test(n) || n.startsWith('x-svc-'))
+    if (!/^[a-z0-9-]{1,64}$/.test(n) || n.startsWith('x-svc-') || CREDENTIAL_HEADERS.has(n))
       throw new Error(
-        `svc adapter: clientPlaceHeader: ${JSON.stringify(n)} is not a header name (or is an x-svc-* header)`,
+        `svc adapter: clientPlaceHeader: ${JSON.stringify(n)} is not a header name (or is an x-svc-* or credential header)`,
       );
   return names;
 }

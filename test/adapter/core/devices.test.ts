@@ -58,7 +58,7 @@ describe('clientPlaceHeader option', () => {
     expect(resolvePlaceHeaders(undefined)).toEqual([]);
     expect(resolvePlaceHeaders('CF-IPCountry')).toEqual(['cf-ipcountry']);
     expect(resolvePlaceHeaders(['x-vercel-ip-city', 'x-vercel-ip-country'])).toHaveLength(2);
-    for (const bad of ['x-svc-client-geo', 'a b', 'a:b', ''])
+    for (const bad of ['x-svc-client-geo', 'authorization', 'Cookie', 'a b', 'a:b', ''])
       expect(() => resolvePlaceHeaders(bad)).toThrow(/clientPlaceHeader/);
   });
 });

@@ -146,7 +146,10 @@ describe('CLIENT_PLACE_HEADER', () => {
     expect(env('CF-IPCountry').clientPlaceHeaders).toEqual(['cf-ipcountry']);
     expect(parseEnv({ ISSUER: 'http://a.test' }).clientPlaceHeaders).toEqual([]);
   });
-  it.each(['x-svc-client-geo', 'X-Svc-Anything', 'a b', 'a:b', 'a,b,c,d'])('refuses %j', (value) => {
-    expect(() => env(value)).toThrow(/CLIENT_PLACE_HEADER/);
-  });
+  it.each(['x-svc-client-geo', 'X-Svc-Anything', 'Authorization', 'cookie', 'a b', 'a:b', 'a,b,c,d'])(
+    'refuses %j',
+    (value) => {
+      expect(() => env(value)).toThrow(/CLIENT_PLACE_HEADER/);
+    },
+  );
 });
