@@ -17,3 +17,4 @@ export { ROUTE_KEYS, type RouteMethods, type RouteName, type RouteSignatures } f
 export type { SessionListener, SessionState, SessionStore, SessionUser, SignedOutReason } from './session.js';
 export { memoryStorage, type StoredTokens, type SvcStorage } from './tokens.js';
 export type * from './wire.js';
+export { deviceLabel } from '../common/device.js';

@@ -49,7 +49,7 @@ export interface RouteSignatures {
   deleteUser: [void, W.Message];
   logout: [void, void];
   logoutAll: [void, void];
-  listSessions: [void, { sessions: W.Session[]; total: number }];
+  listSessions: [void, { sessions: W.SessionWithDevice[]; total: number }];
   revokeSession: [P<'id'>, W.Message];
   revokeOtherSessions: [void, W.RevokedCount];
   stepUpStatus: [void, W.StepUpStatus];

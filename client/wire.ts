@@ -69,6 +69,10 @@ export type MfaRequired = Omit<MfaRequiredBody, 'token'>;
 /** A session-issuing step: a session, or the TOTP step (`mfaRequired: true`). */
 export type SessionResponse = SessionInfo | MfaRequired;
 export type Session = ReturnType<typeof sessionJson>;
+/** What the adapter adds to each session of `GET /auth/sessions`, parsed from `userAgent` (adapter/core/device.ts). */
+export type { DeviceInfo } from '../common/device.js';
+/** A session as `listSessions` returns it: the API's fields plus `device` (null without a User-Agent). */
+export type SessionWithDevice = Session & { device: import('../common/device.js').DeviceInfo | null };
 export type Me = ReturnType<typeof meJson>;
 export type Credential = ReturnType<typeof credentialJson>;
 export type Organization = ReturnType<typeof organizationJson> & { membership?: Membership; memberCount?: number };

@@ -32,7 +32,9 @@ export type ResponseKind =
   /** OAuth start: cookie transport moves the flow binding from the body into its cookie. */
   | 'oauth-start'
   /** OAuth callback: cookie transport sends the cookie's binding, then S (§5.4). */
-  | 'oauth-callback';
+  | 'oauth-callback'
+  /** `GET /sessions`: each session gains `device`, parsed from its User-Agent (docs/devices.md). */
+  | 'sessions';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -108,7 +110,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('DELETE', '/users/delete', A, 'delete-user'),
   r('DELETE', '/logout', A, 'logout'),
   r('DELETE', '/logout/all', A, 'logout'),
-  r('GET', '/sessions', A),
+  r('GET', '/sessions', A, 'sessions'),
   r('DELETE', '/sessions/:id', A),
   r('DELETE', '/sessions', A),
   r('GET', '/step-up/status', A),

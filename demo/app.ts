@@ -62,6 +62,8 @@ export interface DemoOptions {
   fetch?: SvcAdapterOptions['fetch'];
   /** The adapter's client-IP resolver (behind a proxy; tests without a socket). */
   resolveClientIp?: SvcAdapterOptions['resolveClientIp'];
+  /** The adapter's place headers (devices page; `npm start` passes `CLIENT_PLACE_HEADER`). */
+  clientPlaceHeader?: SvcAdapterOptions['clientPlaceHeader'];
   production?: boolean;
 }
 
@@ -133,6 +135,7 @@ export function createDemoApp(opts: DemoOptions) {
     },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.resolveClientIp ? { resolveClientIp: opts.resolveClientIp } : {}),
+    ...(opts.clientPlaceHeader ? { clientPlaceHeader: opts.clientPlaceHeader } : {}),
   };
   const auth = requireAuth({ cookieSecret: adapterOptions.cookieSecret, issuer: origin });
   // What the login page may assume, from the cookies alone (no API call): `signed-in` when the access

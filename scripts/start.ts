@@ -40,6 +40,8 @@ try {
     cookieSecret,
     origin: `http://localhost:${demoPort}`,
     port: demoPort,
+    // The demo stands in for the app behind the same edge: the API's place headers are the adapter's too (docs/devices.md).
+    clientPlaceHeader: api.app.deps.env.clientPlaceHeaders,
   });
   stopDemo = demo.stop;
   demoUrl = demo.url;

@@ -3,6 +3,7 @@
  * escaped unless it is already `Html` (the output of another template), so a
  * value from the API can never become markup.
  */
+import { describeDevice, deviceLabel as wordDevice } from '../core/device.js';
 
 /** Markup that is safe to insert as is. */
 export class Html {
@@ -50,31 +51,7 @@ export function when(iso: unknown): string {
 export const pills = (items: unknown, kind = ''): Html =>
   html`${(Array.isArray(items) ? items : []).map((r) => html`<span class="pill ${kind}">${r}</span>`)}`;
 
-/** A short device label from the stored name or User-Agent (`Chrome on Linux`); the raw string goes in a title. */
+/** A short device label from the stored name or User-Agent (`Chrome 131 on Linux`, parsed by bowser); the raw string goes in a title. */
 export function deviceLabel(deviceName: string | null | undefined, userAgent: string | null | undefined): string {
-  if (deviceName) return deviceName;
-  const ua = userAgent ?? '';
-  if (!ua) return 'Unknown device';
-  const browser = /Edg\//.test(ua)
-    ? 'Edge'
-    : /(Headless)?Chrome\//.test(ua)
-      ? 'Chrome'
-      : /Firefox\//.test(ua)
-        ? 'Firefox'
-        : /Safari\//.test(ua)
-          ? 'Safari'
-          : null;
-  const os = /Android/.test(ua)
-    ? 'Android'
-    : /iPhone|iPad/.test(ua)
-      ? 'iOS'
-      : /Windows/.test(ua)
-        ? 'Windows'
-        : /Mac OS X/.test(ua)
-          ? 'macOS'
-          : /Linux/.test(ua)
-            ? 'Linux'
-            : null;
-  if (browser && os) return `${browser} on ${os}`;
-  return browser ?? os ?? (ua.length > 40 ? `${ua.slice(0, 40)}…` : ua);
+  return deviceName || wordDevice(describeDevice(userAgent));
 }

@@ -108,3 +108,5 @@ export {
   type BodyOutcome,
   type WireResponse,
 } from './wire.js';
+/** The devices page: a session's browser, OS and device type from its User-Agent (docs/devices.md). */
+export { describeDevice, deviceLabel, type DeviceInfo, type DeviceType } from './device.js';

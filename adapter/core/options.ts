@@ -3,6 +3,7 @@
  * construction. Misconfiguration throws synchronously with a message naming
  * the option; nothing here is re-checked per request.
  */
+import { resolvePlaceHeaders } from './place.js';
 import type { MessagingOptions } from '../../common/messaging.js';
 import { defaultFetch } from './default-fetch.js';
 
@@ -57,6 +58,14 @@ export interface SvcAdapterOptions {
    */
   // biome-ignore lint/suspicious/noExplicitAny: a Hono Context or an Express Request; a narrower type would refuse one of them
   resolveClientIp?: (c: any) => string | undefined;
+  /**
+   * Request headers your edge sets to the client's coarse place, joined in this order and sent to the
+   * API as `x-svc-client-geo` (sessions, magic-link emails): `['x-vercel-ip-city', 'x-vercel-ip-country']` on
+   * Vercel, `'cf-ipcountry'` behind Cloudflare's proxy. Name only headers your edge overwrites on every
+   * request: a client could otherwise claim any place. Default: none (the Hono adapter on Workers uses
+   * `request.cf`). See docs/devices.md.
+   */
+  clientPlaceHeader?: string | string[];
   /** Time source in ms (tests). Default `Date.now`. */
   now?: () => number;
   /** Log sink (lines are already redacted). Default `console`. */
@@ -96,6 +105,8 @@ export interface ResolvedOptions {
   fetch: FetchLike;
   // biome-ignore lint/suspicious/noExplicitAny: as `resolveClientIp` above
   resolveClientIp: ((c: any) => string | undefined) | undefined;
+  /** `clientPlaceHeader`, lower-cased. */
+  clientPlaceHeaders: string[];
   now: () => number;
   log: (level: 'info' | 'warn' | 'error', line: string) => void;
 }
@@ -183,6 +194,7 @@ export function resolveOptions(opts: SvcAdapterOptions, label = 'svcAdapter'): R
     messaging: opts.messaging,
     fetch: fetchFn,
     resolveClientIp: opts.resolveClientIp,
+    clientPlaceHeaders: resolvePlaceHeaders(opts.clientPlaceHeader),
     now: opts.now ?? Date.now,
     log: opts.log ?? defaultLog,
   };

@@ -18,7 +18,7 @@ import {
   type ConsoleResponse,
 } from '../admin-console/console-http.js';
 import { consoleSettings, type SvcAdminConsoleOptions } from '../admin-console/options.js';
-import { defaultClientIp, header } from './request.js';
+import { clientPlace, defaultClientIp, header } from './request.js';
 import { respond } from './respond.js';
 import { tableRouter } from './router.js';
 
@@ -38,7 +38,11 @@ function toConsoleRequest(req: Request, core: AdapterCore): ConsoleRequest {
     path: req.path || '/',
     originalUrl: req.originalUrl,
     cookies: parseCookieHeader(header(req, 'cookie')),
-    client: { ip: clientIpOf(core.opts, req, defaultClientIp), userAgent: header(req, 'user-agent') },
+    client: {
+      ip: clientIpOf(core.opts, req, defaultClientIp),
+      userAgent: header(req, 'user-agent'),
+      geo: clientPlace(req, core.opts),
+    },
     params: { ...(req.params as Record<string, string>) },
     query: (name) => search.get(name)?.trim() || undefined,
   };

@@ -11,7 +11,7 @@ import { getUserWith, requiredRoles, roleFailure } from '../core/guards.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { createAuthGuard, type AuthResult, type RequireAuthOptions } from '../core/user.js';
 import { clientIpOf } from '../core/wire.js';
-import { defaultClientIp, header } from './request.js';
+import { clientPlace, defaultClientIp, header } from './request.js';
 import { sendJson } from './respond.js';
 import './types.js';
 
@@ -78,6 +78,10 @@ export async function getUser(req: Request, opts: SvcAdapterOptions): Promise<Me
     resolvedToken: req.user?.token,
     cookies: parseCookieHeader(header(req, 'cookie')),
     authorization: header(req, 'authorization'),
-    client: { ip: clientIpOf(core.opts, req, defaultClientIp), userAgent: header(req, 'user-agent') },
+    client: {
+      ip: clientIpOf(core.opts, req, defaultClientIp),
+      userAgent: header(req, 'user-agent'),
+      geo: clientPlace(req, core.opts),
+    },
   });
 }

@@ -7,6 +7,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import { parseCookieHeader } from '../core/cookies.js';
+import { placeFromHeaders } from '../core/place.js';
 import type { ResolvedOptions } from '../core/options.js';
 import type { AdapterRequest } from '../core/pipeline.js';
 import { failure } from '../core/result.js';
@@ -54,6 +55,10 @@ export function queriesOf(url: string): Record<string, string[]> {
   return out;
 }
 
+/** The operator's `clientPlaceHeader` values, sent as `x-svc-client-geo` (docs/devices.md). */
+export const clientPlace = (req: Request, opts: Pick<ResolvedOptions, 'clientPlaceHeaders'>): string | undefined =>
+  placeFromHeaders(opts.clientPlaceHeaders, (n) => header(req, n));
+
 export function toAdapterRequest(req: Request, opts: ResolvedOptions, body: unknown): AdapterRequest {
   return {
     method: req.method,
@@ -65,7 +70,11 @@ export function toAdapterRequest(req: Request, opts: ResolvedOptions, body: unkn
     params: { ...(req.params as Record<string, string>) },
     query: queriesOf(req.originalUrl ?? req.url),
     body,
-    client: { ip: clientIpOf(opts, req, defaultClientIp), userAgent: header(req, 'user-agent') },
+    client: {
+      ip: clientIpOf(opts, req, defaultClientIp),
+      userAgent: header(req, 'user-agent'),
+      geo: clientPlace(req, opts),
+    },
     idempotencyKey: header(req, 'idempotency-key'),
   };
 }

@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { parseCookieHeader } from '../core/cookies.js';
 import { createAdapterCore } from '../core/core.js';
 import { clientIpOf } from '../core/wire.js';
-import { defaultClientIp } from './request.js';
+import { clientPlace, defaultClientIp } from './request.js';
 import { serve } from './serve.js';
 import { CONSOLE_API_ROUTES, handleConsoleApi } from '../admin-console/api-routes.js';
 import {
@@ -60,7 +60,11 @@ export function svcAdminConsole(opts: SvcAdminConsoleOptions): Hono {
       path: c.req.path.slice(base.length) || '/',
       originalUrl: url.pathname + url.search,
       cookies: parseCookieHeader(c.req.header('cookie')),
-      client: { ip: clientIpOf(core.opts, c, defaultClientIp), userAgent: c.req.header('user-agent') },
+      client: {
+        ip: clientIpOf(core.opts, c, defaultClientIp),
+        userAgent: c.req.header('user-agent'),
+        geo: clientPlace(c, core.opts),
+      },
       params: c.req.param() as Record<string, string>,
       query: (name) => c.req.query(name)?.trim() || undefined,
     };

@@ -10,7 +10,7 @@ import { getUserWith, requiredRoles, roleFailure } from '../core/guards.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { createAuthGuard, type AuthUser, type RequireAuthOptions } from '../core/user.js';
 import { clientIpOf } from '../core/wire.js';
-import { defaultClientIp } from './request.js';
+import { clientPlace, defaultClientIp } from './request.js';
 import { requestHeader } from '../../common/hono-request.js';
 
 /** Context variables set by the guards: `c.get('user')`. */
@@ -69,6 +69,10 @@ export async function getUser(c: Context, opts: SvcAdapterOptions): Promise<Me |
     resolvedToken: (c.get('user') as AuthUser | undefined)?.token,
     cookies: parseCookieHeader(requestHeader(c, 'cookie')),
     authorization: requestHeader(c, 'authorization'),
-    client: { ip: clientIpOf(core.opts, c, defaultClientIp), userAgent: requestHeader(c, 'user-agent') },
+    client: {
+      ip: clientIpOf(core.opts, c, defaultClientIp),
+      userAgent: requestHeader(c, 'user-agent'),
+      geo: clientPlace(c, core.opts),
+    },
   });
 }

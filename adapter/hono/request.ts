@@ -9,6 +9,7 @@ import type { ResolvedOptions } from '../core/options.js';
 import type { AdapterRequest } from '../core/pipeline.js';
 import type { HandlerResult } from '../core/result.js';
 import { bodyless, bodyTooLarge, clientIpOf, decodeJsonBody, MAX_BODY_BYTES, type BodyOutcome } from '../core/wire.js';
+import { placeFromHeaders } from '../core/place.js';
 import { readBodyBytes, requestHeader } from '../../common/hono-request.js';
 
 /** Whether this process runs on workerd: asked once, on the first request (the runtime cannot change). */
@@ -62,11 +63,18 @@ export async function toAdapterRequest(
       params: c.req.param() as Record<string, string>,
       query: c.req.queries() as Record<string, unknown>,
       body: parsed.body,
-      client: { ip, userAgent: requestHeader(c, 'user-agent'), geo: cloudflareGeo(c) },
+      client: { ip, userAgent: requestHeader(c, 'user-agent'), geo: clientPlace(c, opts) },
       idempotencyKey: requestHeader(c, 'idempotency-key'),
     },
   };
 }
+
+/**
+ * The place sent as `x-svc-client-geo`: the operator's `clientPlaceHeader`, else `request.cf`. Every path that
+ * may refresh (routes, middleware, console) sends it, so a rotated session keeps a place (docs/devices.md).
+ */
+export const clientPlace = (c: Context, opts: Pick<ResolvedOptions, 'clientPlaceHeaders'>): string | undefined =>
+  placeFromHeaders(opts.clientPlaceHeaders, (n) => requestHeader(c, n)) ?? cloudflareGeo(c);
 
 /** `City, CC` from Cloudflare's `request.cf` on Workers (shown in magic-link emails); undefined elsewhere. */
 function cloudflareGeo(c: Context): string | undefined {

@@ -1,5 +1,6 @@
 import { call, client, passkeys } from '/static/auth.js';
-import { $, busy, describeError, deviceName, escapeHtml, notice, show, when } from '/static/common.js';
+import { deviceLabel } from '/static/svc-client.js';
+import { $, ago, busy, describeError, escapeHtml, notice, SIGN_IN_METHODS, show, when } from '/static/common.js';
 import { renderRecoveryCodes, setUpRecoveryCodes } from '/static/recovery-codes.js';
 
 const say = (kind, text) => notice($('#notice'), kind, text);
@@ -73,11 +74,17 @@ async function load() {
 
   const sessions = await call(client.listSessions());
   if (sessions.status === 200) {
+    // "Chrome 131 on macOS · Paris, FR · passkey · last used 3 min ago · this device". A session row is replaced
+    // on every refresh, so its createdAt is the last use; signedInAt is the sign-in.
     $('#sessions').innerHTML = sessions.body.sessions
-      .map(
-        (s) =>
-          `<tr><td title="${escapeHtml(s.userAgent || '')}">${escapeHtml(s.deviceName || deviceName(s.userAgent))} ${s.current ? '<span class="pill green">this device</span>' : ''}</td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.createdAt)}</td><td>${s.current ? 'Now' : when(s.lastUsedAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`,
-      )
+      .map((s) => {
+        const facts = [
+          s.place,
+          SIGN_IN_METHODS[s.authMethod] || s.authMethod,
+          `last used ${s.current ? 'now' : ago(s.lastUsedAt || s.createdAt)}`,
+        ].filter(Boolean);
+        return `<tr data-session="${escapeHtml(s.id)}"><td title="${escapeHtml(s.userAgent || '')}"><strong>${escapeHtml(s.deviceName || deviceLabel(s.device))}</strong> ${s.current ? '<span class="pill green">this device</span>' : ''}<div class="muted">${escapeHtml(facts.join(' · '))}</div></td><td>${escapeHtml(s.ipAddress || '—')}</td><td>${when(s.signedInAt || s.createdAt)}</td><td>${s.current ? '' : `<button class="small danger" data-revoke="${escapeHtml(s.id)}">Sign out</button>`}</td></tr>`;
+      })
       .join('');
     for (const b of document.querySelectorAll('[data-revoke]'))
       b.addEventListener('click', async () => {

@@ -76,30 +76,23 @@ export function busy(button, on, label) {
 export const escapeHtml = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 
-/** "Chrome on Linux" from a User-Agent string (the full string stays in the cell's title). */
-export function deviceName(ua) {
-  if (!ua) return 'Unknown device';
-  const browser = /Edg\//.test(ua)
-    ? 'Edge'
-    : /Firefox\//.test(ua)
-      ? 'Firefox'
-      : /Chrom(e|ium)\//.test(ua)
-        ? 'Chrome'
-        : /Safari\//.test(ua)
-          ? 'Safari'
-          : 'Browser';
-  const os = /Android/.test(ua)
-    ? 'Android'
-    : /iPhone|iPad/.test(ua)
-      ? 'iOS'
-      : /CrOS/.test(ua)
-        ? 'ChromeOS'
-        : /Mac OS X/.test(ua)
-          ? 'macOS'
-          : /Windows/.test(ua)
-            ? 'Windows'
-            : /Linux/.test(ua)
-              ? 'Linux'
-              : '';
-  return os ? `${browser} on ${os}` : browser;
+/** "3 min ago", "2 h ago", "yesterday"…, from an ISO time (the devices list). */
+export function ago(iso, nowMs = Date.now()) {
+  if (!iso) return '—';
+  const minutes = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 60_000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 24 * 60) return `${Math.round(minutes / 60)} h ago`;
+  return `${Math.round(minutes / (24 * 60))} days ago`;
 }
+
+/** How a session was signed in, in words (`authMethod` of GET /sessions). */
+export const SIGN_IN_METHODS = {
+  passkey: 'passkey',
+  email_otp: 'email code',
+  phone_otp: 'SMS code',
+  magic_link: 'magic link',
+  oauth: 'social sign-in',
+  totp: 'code + authenticator app',
+  registration: 'new account',
+};

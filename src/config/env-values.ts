@@ -79,6 +79,26 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return { mode: 'xff', hops: Number(m[1]) };
 }
 
+/**
+ * `CLIENT_PLACE_HEADER`: header names only (lower-cased), at most 3. The adapter's own `x-svc-*` headers
+ * are refused: they are honoured only with a service token, and naming one here would let any caller set it.
+ * Credential headers are refused too: a place is stored and shown, a credential must never be.
+ */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+export function parseClientPlaceHeaders(names: string[]): string[] {
+  const headers = names.map((n) => n.toLowerCase());
+  if (
+    headers.length > 3 ||
+    headers.some((h) => !/^[a-z0-9-]{1,64}$/.test(h) || h.startsWith('x-svc-') || CREDENTIAL_HEADERS.has(h))
+  )
+    throw new ConfigError(
+      'CLIENT_PLACE_HEADER',
+      'must be up to 3 comma-separated header names (letters, digits, dashes), not an x-svc-* or credential header',
+    );
+  return headers;
+}
+
 export function parseFloorMs(value: string | undefined): number {
   if (value === undefined) return 250;
   const n = Number(value);

@@ -8,7 +8,15 @@
 import { ConfigError } from './config-error.js';
 import { parseClientSecretEnvAllowlist } from './oauth-secret-env.js';
 import { secret, secretsFor, type ApiSecrets } from './secrets.js';
-import { EnvChecks, parseDelivery, parseFloorMs, parseIssuer, parseOrigins, parseTrustProxy } from './env-values.js';
+import {
+  EnvChecks,
+  parseClientPlaceHeaders,
+  parseDelivery,
+  parseFloorMs,
+  parseIssuer,
+  parseOrigins,
+  parseTrustProxy,
+} from './env-values.js';
 
 export { secretsFor, type ApiSecrets } from './secrets.js';
 export { parseIssuer } from './env-values.js';
@@ -38,6 +46,12 @@ export interface ApiEnv {
   appId: string | null;
   appOrigins: string[];
   trustProxy: TrustProxy;
+  /**
+   * `CLIENT_PLACE_HEADER`: request headers (lower case, comma-separated, at most 3) that the operator's edge
+   * sets to the client's coarse place, such as `cf-ipcity,cf-ipcountry` or `x-vercel-ip-country`. Read only on a
+   * call without a valid service token (behind an adapter they would place the adapter); empty: not read.
+   */
+  clientPlaceHeaders: string[];
   loginResponseFloorMs: number;
   rateLimitStore: 'database' | 'memory';
   /** `RATE_LIMIT_IPV6_PREFIX`: per-IP limiters count an IPv6 client by this many leading bits (32–128, default 64). */
@@ -101,6 +115,7 @@ export function parseEnv(env: EnvRecord): ParsedEnv {
   const databaseUrl = readDatabaseUrl(c);
   const appOrigins = c.check(() => parseOrigins(c.list('APP_ORIGINS')), []);
   const trustProxy = c.check(() => parseTrustProxy(c.str('TRUST_PROXY')), { mode: 'connection' } as TrustProxy);
+  const clientPlaceHeaders = c.check(() => parseClientPlaceHeaders(c.list('CLIENT_PLACE_HEADER')), []);
   const loginResponseFloorMs = c.check(() => parseFloorMs(env['LOGIN_RESPONSE_FLOOR_MS']), 0);
   const delivery = c.check(() => parseDelivery(env, c.production), {
     mode: 'none',
@@ -119,6 +134,7 @@ export function parseEnv(env: EnvRecord): ParsedEnv {
     appId: c.str('APP_ID') ?? null,
     appOrigins,
     trustProxy,
+    clientPlaceHeaders,
     loginResponseFloorMs,
     ...rateLimits,
     ownerEmails: c.list('OWNER_EMAIL').map((e) => e.toLowerCase()),

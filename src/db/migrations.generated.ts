@@ -120,5 +120,13 @@ export const MIGRATIONS: Migration[] = [
       "CREATE TABLE `recovery_codes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`code_hash` text NOT NULL,\n\t`used_at` integer,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);",
       "CREATE INDEX `recovery_codes_user_id_idx` ON `recovery_codes` (`user_id`);"
     ]
+  },
+  {
+    "tag": "0008_session_devices",
+    "folderMillis": 1795811868662,
+    "hash": "9ea25d364376fdd70598a7da6b5f153021f1b4ded1d6a8f3255ebfd22232df6f",
+    "statements": [
+      "ALTER TABLE `sessions` ADD `place` text;"
+    ]
   }
 ];

@@ -13,6 +13,10 @@ export function sessionJson(s: SessionRow, currentSessionId?: string) {
     expiresAt: toIso(s.expiresAt),
     idleExpiresAt: toIso(s.idleExpiresAt),
     current: s.id === currentSessionId,
+    place: s.place,
+    authMethod: s.authMethod,
+    // The row is replaced on every refresh, so `createdAt` is the last refresh; the sign-in time is `auth_time`.
+    signedInAt: toIso(s.authTime),
   };
 }
 

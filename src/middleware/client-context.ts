@@ -2,7 +2,8 @@
  * Trusted client context (contract §3.0 step 2, §0.2). A valid service token
  * lets `x-svc-client-ip` / `x-svc-client-user-agent` replace the connection
  * values (and `x-svc-client-geo` supplies a coarse place) and unlocks external delivery; an invalid one is silently
- * ignored (plus a `service_token_failed` event).
+ * ignored (plus a `service_token_failed` event). Without one, the place comes from the headers named in
+ * `CLIENT_PLACE_HEADER` or Cloudflare's `request.cf` (docs/devices.md).
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -28,6 +29,25 @@ function cloudflarePlace(c: Context): string | null {
   const cf = (c.req.raw as { cf?: { city?: unknown; country?: unknown } }).cf;
   if (!cf) return null;
   const parts = [cf.city, cf.country].filter((p): p is string => typeof p === 'string' && p.length > 0);
+  return placeLabel(parts.join(', '));
+}
+
+/** `%`-decoded when it decodes (Vercel's `x-vercel-ip-city` is URL-encoded), else as sent. */
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The place from the headers the operator named in `CLIENT_PLACE_HEADER` (their edge sets them; a client
+ * cannot reach the API around it), joined in the configured order: `cf-ipcity,cf-ipcountry` → `Paris, FR`.
+ */
+function configuredPlace(c: Context, headers: readonly string[]): string | null {
+  if (headers.length === 0) return null;
+  const parts = headers.map((h) => decoded(requestHeader(c, h)?.trim() ?? '')).filter((v) => v.length > 0);
   return placeLabel(parts.join(', '));
 }
 
@@ -80,9 +100,12 @@ export function clientContext(deps: Deps, connectionIp: ConnectionIp) {
       trusted,
       externalDelivery,
       startedAtMs,
-      // Read only by a magic-link request: no header read or parsing on every other request.
+      // Read only where it is stored or shown (sign-in, refresh, magic-link request): no parsing on other requests.
+      // With a service token only the adapter's header counts: this request's own edge headers or `cf` would place
+      // the adapter. Without one: the operator's configured headers, else Cloudflare's `cf`.
       get place() {
-        return trusted ? placeLabel(requestHeader(c, 'x-svc-client-geo')) : cloudflarePlace(c);
+        if (trusted) return placeLabel(requestHeader(c, 'x-svc-client-geo'));
+        return configuredPlace(c, deps.env.clientPlaceHeaders) ?? cloudflarePlace(c);
       },
     });
     await next();

@@ -84,11 +84,13 @@ function successResponses(
       // `delivery` is removed from every adapter answer (§5.10): the two API
       // answers that document one get their adapter schema.
       const schema =
-        api.path === '/magic-link'
-          ? A.AdapterMagicLinkRequestResponse
-          : api.path === '/organizations/:organizationId/invitations' && api.method === 'POST'
-            ? InvitationResponse
-            : s.schema;
+        kind === 'sessions'
+          ? A.AdapterSessionListResponse
+          : api.path === '/magic-link'
+            ? A.AdapterMagicLinkRequestResponse
+            : api.path === '/organizations/:organizationId/invitations' && api.method === 'POST'
+              ? InvitationResponse
+              : s.schema;
       out[String(s.status)] = json(
         c.toSchema(schema, 'output'),
         s.description ?? 'Success (the API answer, forwarded)',

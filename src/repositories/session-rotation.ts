@@ -41,11 +41,11 @@ const claim = prepared((db) =>
 const successorInsert = (from: 's' | 'n', source: SQL) => {
   const f = sql.raw(from);
   return sql`INSERT INTO sessions (id, user_id, chain_id, infra_id, organization_id, mode, refresh_token_hash, refresh_token_lookup,
-      user_agent, ip_address, expires_at, idle_expires_at, step_up_verified_at, step_up_method, auth_time, auth_method, created_at, updated_at)
+      user_agent, ip_address, place, expires_at, idle_expires_at, step_up_verified_at, step_up_method, auth_time, auth_method, created_at, updated_at)
     SELECT ${p('newId')}, s.user_id, s.chain_id, s.infra_id,
       CASE WHEN EXISTS (SELECT 1 FROM organization_memberships m WHERE m.organization_id = ${f}.organization_id AND m.user_id = s.user_id)
         THEN ${f}.organization_id ELSE NULL END,
-      s.mode, ${p('newHash')}, ${p('newLookup')}, ${p('userAgent')}, ${p('ip')}, s.expires_at, MIN(${p('idleCandidateMs')}, s.expires_at),
+      s.mode, ${p('newHash')}, ${p('newLookup')}, ${p('userAgent')}, ${p('ip')}, ${p('place')}, s.expires_at, MIN(${p('idleCandidateMs')}, s.expires_at),
       ${f}.step_up_verified_at, ${f}.step_up_method, s.auth_time, s.auth_method, ${p('nowMs')}, ${p('nowMs')}
     ${source}
     RETURNING organization_id, step_up_verified_at, step_up_method, auth_time, auth_method`;
@@ -95,6 +95,8 @@ export type Rotation = {
   newLookup: string;
   userAgent: string | null;
   ip: string | null;
+  /** The refreshing request's coarse place (trusted sources only), like its User-Agent and address. */
+  place: string | null;
   idleCandidateMs: number;
   nowMs: number;
   /** Hex SHA-256 of the request's `Idempotency-Key`, or null. */

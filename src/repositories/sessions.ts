@@ -59,6 +59,7 @@ export const sessionInsert = prepared((db) =>
         refreshTokenLookup: sql.placeholder('refreshTokenLookup'),
         userAgent: sql.placeholder('userAgent'),
         ipAddress: sql.placeholder('ipAddress'),
+        place: sql.placeholder('place'),
         expiresAt: sql.placeholder('expiresAt'),
         idleExpiresAt: sql.placeholder('idleExpiresAt'),
         authTime: sql.placeholder('now'),

@@ -5,6 +5,7 @@
  * `tsc --noEmit` (the `@ts-expect-error` lines fail the typecheck if they
  * stop being errors) and by vitest's expectTypeOf at compile time.
  */
+import type { DeviceInfo } from '../../common/device.js';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { SvcClient } from '../../client/index.js';
@@ -28,7 +29,10 @@ describe('client types follow the wire definitions', () => {
   it('answers are the API response types without the tokens the client keeps', () => {
     expectTypeOf<Out<'login'>>().toEqualTypeOf<Omit<LoginStartResult, 'token'>>();
     expectTypeOf<Out<'me'>['user']>().toEqualTypeOf<ReturnType<typeof meJson>>();
-    expectTypeOf<Out<'listSessions'>['sessions'][number]>().toEqualTypeOf<ReturnType<typeof sessionJson>>();
+    // The adapter adds the parsed device to each session (adapter/core/device.ts).
+    expectTypeOf<Out<'listSessions'>['sessions'][number]>().toEqualTypeOf<
+      ReturnType<typeof sessionJson> & { device: DeviceInfo | null }
+    >();
     expectTypeOf<Out<'refresh'>>().toEqualTypeOf<Omit<SessionEnvelope, 'token' | 'refreshToken'>>();
     expectTypeOf<Out<'login'>>().not.toHaveProperty('token');
   });

@@ -38,7 +38,7 @@ export async function stopAllStacks(): Promise<void> {
  * free ports, a fresh libSQL file, the relying party `localhost` with the
  * demo's origin, and `ownerEmail` (if given) granted `admin` on verification.
  */
-export async function startStack(opts: { ownerEmail?: string } = {}): Promise<Stack> {
+export async function startStack(opts: { ownerEmail?: string; env?: Record<string, string> } = {}): Promise<Stack> {
   const dir = tempDir('e2e');
   const [apiPort, demoPort] = [await freePort(), await freePort()];
   const demo = `http://localhost:${demoPort}`;
@@ -57,6 +57,7 @@ export async function startStack(opts: { ownerEmail?: string } = {}): Promise<St
     DELAY_AFTER: '0',
     LOGIN_RESPONSE_FLOOR_MS: '0',
     ...(opts.ownerEmail ? { OWNER_EMAIL: opts.ownerEmail } : {}),
+    ...opts.env,
   };
   const proc = start(process.execPath, [...BIN.tsxNode, join(ROOT, 'scripts/start.ts')], { cwd: dir, env });
   const stop = async () => {

@@ -14,6 +14,8 @@ type AdminSession = {
   lastUsedAt: string;
   expiresAt: string;
   current: boolean;
+  place?: string | null;
+  authMethod?: string | null;
 };
 
 /** An email or a user id: an email is looked up (exact match) through the users search. */
@@ -59,15 +61,15 @@ export const sessionsScreen: Screen = async (ctx) => {
     (
       s,
     ) => html`<tr data-session-id="${s.id}"><td><a href="${ctx.base}/users/${encodeURIComponent(s.userId)}"><code>${s.userId.slice(0, 8)}…</code></a>${s.current ? html` <span class="pill">you, here</span>` : ''}</td>
-      <td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
+      <td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.place ?? '—'}</td><td>${s.authMethod ?? '—'}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
       <td class="right">${apiButton(ctx, 'Revoke', 'DELETE', `/admin/sessions/by-id/${encodeURIComponent(s.id)}`, { done: 'Session revoked', confirm: 'Sign this device out now?' })}</td></tr>`,
   );
   return {
     title: user ? `Sessions of ${user.email ?? user.id}` : 'Sessions',
     actions: html`${revokeAll}`,
     body: html`${form}<section class="card flush"><table id="sessions-table"><caption class="sr-only">Active sessions</caption>
-      <thead><tr><th scope="col">User</th><th scope="col">Device</th><th scope="col">IP</th><th scope="col">Started</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-      <tbody>${rows.length ? rows : html`<tr><td colspan="7" class="empty">No active sessions.</td></tr>`}</tbody></table></section>
+      <thead><tr><th scope="col">User</th><th scope="col">Device</th><th scope="col">Place</th><th scope="col">Sign-in</th><th scope="col">IP</th><th scope="col">Started</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+      <tbody>${rows.length ? rows : html`<tr><td colspan="9" class="empty">No active sessions.</td></tr>`}</tbody></table></section>
       ${user ? '' : pager(`${ctx.base}/sessions`, {}, offset, limit, total)}`,
   };
 };

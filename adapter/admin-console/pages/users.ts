@@ -19,8 +19,11 @@ type Session = {
   ipAddress: string | null;
   userAgent: string | null;
   createdAt: string;
-  lastUsedAt: string;
+  lastUsedAt: string | null;
   expiresAt: string;
+  place?: string | null;
+  authMethod?: string | null;
+  signedInAt?: string | null;
 };
 type Credential = {
   id: string;
@@ -93,11 +96,11 @@ export const usersScreen: Screen = async (ctx) => {
 
 function sessionsTable(ctx: PageContext, sessions: Session[]): Html {
   if (!sessions.length) return html`<p class="empty">No active sessions.</p>`;
-  return html`<table id="user-sessions"><thead><tr><th scope="col">Device</th><th scope="col">IP</th><th scope="col">Started</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>
+  return html`<table id="user-sessions"><thead><tr><th scope="col">Device</th><th scope="col">Place</th><th scope="col">Sign-in</th><th scope="col">IP</th><th scope="col">Signed in</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>
     ${sessions.map(
       (
         s,
-      ) => html`<tr data-session-id="${s.id}"><td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.createdAt)}</td><td>${when(s.lastUsedAt)}</td><td>${when(s.expiresAt)}</td>
+      ) => html`<tr data-session-id="${s.id}"><td title="${s.userAgent ?? ''}">${deviceLabel(s.deviceName, s.userAgent)}</td><td>${s.place ?? '—'}</td><td>${s.authMethod ?? '—'}</td><td>${s.ipAddress ?? '—'}</td><td>${when(s.signedInAt ?? s.createdAt)}</td><td>${when(s.lastUsedAt ?? s.createdAt)}</td><td>${when(s.expiresAt)}</td>
       <td class="right">${apiButton(ctx, 'Revoke', 'DELETE', `/admin/sessions/by-id/${encodeURIComponent(s.id)}`, { done: 'Session revoked', confirm: 'Sign this device out now?' })}</td></tr>`,
     )}
   </tbody></table>`;

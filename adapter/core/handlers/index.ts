@@ -12,6 +12,7 @@ import { bearerFrom } from '../user.js';
 import { deleteUser, logout, me, organizationSwitch, refreshRoute } from './account.js';
 import { collectDeliveries } from './delivery.js';
 import { ephemeralRenew, ephemeralStart } from './ephemeral.js';
+import { withDevices } from '../device.js';
 import { is2xx, passthrough } from './forward.js';
 import { boundCallbackBody, oauthCallback, oauthStart } from './oauth.js';
 import { magicLinkRequest, magicLinkVerified, withMagicLinkBinding } from './magic-link.js';
@@ -95,6 +96,10 @@ export async function runRoute(core: AdapterCore, route: RouteEntry, call: Route
       return oauthStart(core, res, call.transport, call.params['providerId'] ?? '');
     case 'oauth-callback':
       return oauthCallback(core, res, call.transport);
+    case 'sessions': {
+      const out = passthrough(res);
+      return is2xx(res) ? { ...out, body: withDevices(out.body) } : out;
+    }
     default: {
       const out = passthrough(res);
       if (route.svc === 'D' && is2xx(res)) out.deliveries = collectDeliveries(core, res.body);

@@ -24,6 +24,11 @@ export const sessions = sqliteTable(
     userAgent: text(),
     ipAddress: text(),
     deviceName: text(),
+    /**
+     * A coarse place (`Paris, FR`) of the request that created this row (sign-in or refresh), from a
+     * trusted source only (docs/devices.md); null when the deployment does not know it.
+     */
+    place: text(),
     lastUsedAt: ts(),
     expiresAt: ts().notNull(),
     idleExpiresAt: ts().notNull(),

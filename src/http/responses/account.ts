@@ -13,6 +13,12 @@ export const Session = z.object({
   expiresAt: z.nullable(IsoTimestamp),
   idleExpiresAt: z.nullable(IsoTimestamp),
   current: z.boolean(),
+  /** A coarse place (`Paris, FR`) of the sign-in or last refresh, from a trusted source only; null when unknown. */
+  place: z.nullable(z.string()),
+  /** The sign-in method (`passkey`, `email_otp`, `oauth`, …); null on sessions from before it was recorded. */
+  authMethod: z.nullable(z.string()),
+  /** When the user signed in (kept across refreshes; `createdAt` is the last refresh); null on sessions from before it was recorded. */
+  signedInAt: z.nullable(IsoTimestamp),
 });
 
 export const SessionListResponse = z.object({ sessions: z.array(Session), total: z.number().check(z.int(), z.gte(0)) });

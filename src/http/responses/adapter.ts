@@ -4,7 +4,7 @@
  * move into cookies and leave the body; bearer transport
  * (`x-svc-auth-transport: bearer`) returns them. `delivery` never reaches a browser.
  */
-import { OAuthStartResponse, OrganizationSwitchResponse } from './account.js';
+import { OAuthStartResponse, OrganizationSwitchResponse, Session } from './account.js';
 import {
   LoginStartResponse,
   MagicLinkRequestResponse,
@@ -43,3 +43,19 @@ export const AdapterOrganizationSwitchCookieResponse = z.omit(OrganizationSwitch
  * in the `svc-oauth-binding` cookie, not the body.
  */
 export const AdapterOAuthStartCookieResponse = z.omit(OAuthStartResponse, { binding: true });
+
+/** Browser, OS (names and major versions) and device type, parsed by the adapter from `userAgent` with bowser. */
+export const DeviceInfo = z.nullable(
+  z.object({
+    browser: z.nullable(z.string()),
+    browserVersion: z.nullable(z.string()),
+    os: z.nullable(z.string()),
+    osVersion: z.nullable(z.string()),
+    type: z.nullable(z.enum(['desktop', 'mobile', 'tablet', 'tv', 'bot'])),
+  }),
+);
+/** `GET /auth/sessions`: the API's list, each session with `device` (docs/devices.md). */
+export const AdapterSessionListResponse = z.object({
+  sessions: z.array(z.extend(Session, { device: DeviceInfo })),
+  total: z.number().check(z.int(), z.gte(0)),
+});

@@ -168,6 +168,7 @@ export async function issueSession(deps: IssueDeps, input: IssueInput): Promise<
         refreshTokenLookup: refreshTokenLookup(env.secrets.refreshLookup, refreshToken),
         userAgent: client.userAgent,
         ipAddress: client.ip,
+        place: client.place ?? null,
         expiresAt: new Date(expiresAtMs),
         idleExpiresAt: new Date(idleExpiresAtMs),
         authMethod: input.method,

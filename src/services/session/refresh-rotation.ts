@@ -87,6 +87,7 @@ export async function rotateRefreshToken(
     newLookup,
     userAgent: client.userAgent,
     ip: client.ip,
+    place: client.place ?? null,
     idleCandidateMs: idleCandidate,
     nowMs: now,
     keyHash,

@@ -90,6 +90,7 @@ describe('parseEnv: every problem at once, in a stable order', () => {
       appId: null,
       appOrigins: ['http://localhost:3000', 'https://app.example.com'],
       trustProxy: { mode: 'xff', hops: 2 },
+      clientPlaceHeaders: [],
       loginResponseFloorMs: 10,
       rateLimitStore: 'memory',
       rateLimitIpv6PrefixBits: 56,

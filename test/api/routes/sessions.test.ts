@@ -98,6 +98,7 @@ describe('GET /sessions', () => {
     const current = res.body.sessions.find((x: { current: boolean }) => x.current);
     expect(current.id).toBe(s[2]!.sessionId);
     expect(Object.keys(current).sort()).toEqual([
+      'authMethod',
       'createdAt',
       'current',
       'deviceName',
@@ -106,6 +107,8 @@ describe('GET /sessions', () => {
       'idleExpiresAt',
       'ipAddress',
       'lastUsedAt',
+      'place',
+      'signedInAt',
       'userAgent',
     ]);
     expect(current).toMatchObject({ ipAddress: '203.0.113.7', userAgent: 'vitest', deviceName: null });
