@@ -60,6 +60,8 @@ export const ERRORS = {
   internal_error: [500, 'Internal server error'],
   jwks_unavailable: [500, 'JWKS unavailable'],
   service_unavailable: [503, 'The service is busy; retry shortly'],
+  email_in_use: [409, 'That email address belongs to another account'],
+  phone_in_use: [409, 'That phone number belongs to another account'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -63,6 +63,8 @@ const CONTRACT: Record<ErrorCode, number> = {
   request_timeout: 408, // docs/contract-changes.md: Node entry only, answered by the HTTP server
   headers_too_large: 431, // idem
   service_unavailable: 503, // docs/contract-changes.md: database busy or unreachable, request deadline
+  email_in_use: 409, // docs/contract-changes.md: changing email or phone
+  phone_in_use: 409, // idem
 };
 
 describe('error code table (contract §0.4)', () => {
