@@ -126,6 +126,11 @@ export interface RouteSignatures {
   totpVerifyMfa: [W.TotpCodeRequest, W.StepUpFresh];
   /** Completes the TOTP step of a sign-in (`mfaRequired`). */
   totpVerifyLogin: [W.TotpCodeRequest, W.SessionInfo];
+  requestEmailChange: [W.EmailChangeRequest, W.ContactChangeRequested];
+  requestPhoneChange: [W.PhoneChangeRequest, W.ContactChangeRequested];
+  verifyEmailChange: [W.ContactVerifyRequest, W.ContactChanged];
+  verifyPhoneChange: [W.ContactVerifyRequest, W.ContactChanged];
+  reportContactChange: [W.ContactReportRequest, W.Message];
 }
 
 export type RouteName = keyof RouteSignatures;
@@ -229,6 +234,11 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   totpDisable: 'POST /totp/disable',
   totpVerifyMfa: 'POST /totp/verify-mfa',
   totpVerifyLogin: 'POST /totp/verify-login',
+  requestEmailChange: 'POST /users/me/email/change',
+  requestPhoneChange: 'POST /users/me/phone/change',
+  verifyEmailChange: 'POST /users/me/email/verify',
+  verifyPhoneChange: 'POST /users/me/phone/verify',
+  reportContactChange: 'POST /users/contact-change/report',
 };
 
 /** Rules name only fields of the route's input type: a renamed wire field breaks the typecheck here. */
@@ -269,4 +279,9 @@ export const FIELD_RULES: FieldRules = {
   totpDisable: { code: 's' },
   totpVerifyMfa: { code: 's' },
   totpVerifyLogin: { code: 's' },
+  requestEmailChange: { email: 's' },
+  requestPhoneChange: { phone: 's' },
+  verifyEmailChange: { code: 's' },
+  verifyPhoneChange: { code: 's' },
+  reportContactChange: { token: 's' },
 };

@@ -162,6 +162,16 @@ export const API_ROWS: Record<string, Row> = {
   'POST /system-config/oauth-providers': { gate: 'admin:write', body: { ...PROVIDER, id: 'authz' } },
   'PATCH /system-config/oauth-providers/:id': { gate: 'admin:write', body: { name: 'Authz' } },
   'DELETE /system-config/oauth-providers/:id': { gate: 'admin:write' },
+  // Changing email or phone (docs/contact-change.md); a wrong code is the only answer past the gate.
+  'POST /users/me/email/change': { gate: 'access+step-up-if-capable', body: uniqueEmail },
+  'POST /users/me/phone/change': { gate: 'access+step-up-if-capable', body: { phone: '+14155550142' } },
+  'POST /users/me/email/verify': { gate: 'access', body: CODE, after: ['invalid_verification_token'] },
+  'POST /users/me/phone/verify': { gate: 'access', body: CODE, after: ['invalid_verification_token'] },
+  'POST /users/contact-change/report': {
+    gate: 'none',
+    body: { token: 'x'.repeat(43) },
+    after: ['invalid_verification_token'],
+  },
 };
 
 /**
