@@ -170,11 +170,11 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/system-config/oauth-providers', A),
   r('PATCH', '/system-config/oauth-providers/:id', A),
   r('DELETE', '/system-config/oauth-providers/:id', A),
-  // Changing email or phone (docs/contact-change.md): codes and notices go through the API's own sender.
-  r('POST', '/users/me/email/change', A),
-  r('POST', '/users/me/phone/change', A),
-  r('POST', '/users/me/email/verify', A),
-  r('POST', '/users/me/phone/verify', A),
+  // Changing email or phone (docs/contact-change.md): the code and the notice go out through `messaging` when set.
+  r('POST', '/users/me/email/change', A, 'passthrough', 'D'),
+  r('POST', '/users/me/phone/change', A, 'passthrough', 'D'),
+  r('POST', '/users/me/email/verify', A, 'passthrough', 'D'),
+  r('POST', '/users/me/phone/verify', A, 'passthrough', 'D'),
   r('POST', '/users/contact-change/report', 'none'),
 ];
 
