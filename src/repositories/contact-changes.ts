@@ -30,8 +30,8 @@ export const deletePendingChanges = (db: Db, userId: string, channel: ContactCha
       and(eq(contactChanges.userId, userId), eq(contactChanges.channel, channel), isNull(contactChanges.completedAt)),
     );
 
-/** Counts a wrong code while the row is still open and under the cap; returns rows changed. */
-export async function countWrongChangeAttempt(db: Db, id: string, maxAttempts: number): Promise<number> {
+/** Counts one code submission while the row is open and under the cap; 0 rows changed = no attempt left. */
+export async function countChangeAttempt(db: Db, id: string, maxAttempts: number): Promise<number> {
   const res = await db
     .update(contactChanges)
     .set({ attempts: sql`${contactChanges.attempts} + 1` })

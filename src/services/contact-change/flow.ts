@@ -16,7 +16,7 @@ import { fail } from '../../errors.js';
 import { activeSessionWhere } from '../../repositories/sessions.js';
 import {
   claimChange,
-  countWrongChangeAttempt,
+  countChangeAttempt,
   deletePendingChanges,
   findPendingChange,
 } from '../../repositories/contact-changes.js';
@@ -131,9 +131,14 @@ export async function verifyChange(
     await failVerify(deps, actor, channel, row.attempts >= CHANGE_CODE_MAX_ATTEMPTS ? 'burned' : 'expired', row.id);
     throw fail('invalid_verification_token');
   }
+  // Every submission is counted before it is compared (conditional on the cap), so a burst of
+  // parallel guesses that all read the row at attempts 0 still gets at most 5 comparisons.
+  if ((await countChangeAttempt(deps.db, row.id, CHANGE_CODE_MAX_ATTEMPTS)) !== 1) {
+    await failVerify(deps, actor, channel, 'burned', row.id);
+    throw fail('invalid_verification_token');
+  }
   const candidate = changeCodeHash(deps.env.secrets.serviceToken, row.id, channel, code);
   if (!timingSafeEqual(candidate, row.codeHash)) {
-    await countWrongChangeAttempt(deps.db, row.id, CHANGE_CODE_MAX_ATTEMPTS);
     await failVerify(deps, actor, channel, 'wrong', row.id);
     throw fail('invalid_verification_token');
   }

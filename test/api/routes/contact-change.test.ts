@@ -142,6 +142,19 @@ describe('POST /users/me/email/change and /verify', () => {
     expect(replay.status).toBe(400);
   });
 
+  it('counts parallel guesses before checking them: a 6th submission in a burst is refused', async () => {
+    const { t, sender } = await setup();
+    const user = await createUser(t);
+    const s = await signIn(t, user);
+    await changeEmail(t, s.token, 'burst@example.com');
+    await settle();
+    const code = lastCodeTo(sender, 'burst@example.com');
+    const verify = (c: string) => t.call('POST', '/users/me/email/verify', { token: s.token, body: { code: c } });
+    const answers = await Promise.all([...Array.from({ length: 5 }, () => verify('ZZZZZZ')), verify(code)]);
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 400, 400, 400]);
+    expect((await userRow(t, user.id)).email).toBe(user.email);
+  });
+
   it('refuses an expired code', async () => {
     const { t, sender } = await setup();
     const user = await createUser(t);
