@@ -132,6 +132,12 @@ export interface RouteSignatures {
   recoveryCodeVerifyLogin: [W.RecoveryCodeRequest, W.SessionInfo];
   /** Step-up with a recovery code (spends it). */
   stepUpRecoveryCode: [W.RecoveryCodeRequest, W.StepUpFresh];
+
+  requestEmailChange: [W.EmailChangeRequest, W.ContactChangeRequested];
+  requestPhoneChange: [W.PhoneChangeRequest, W.ContactChangeRequested];
+  verifyEmailChange: [W.ContactVerifyRequest, W.ContactChanged];
+  verifyPhoneChange: [W.ContactVerifyRequest, W.ContactChanged];
+  reportContactChange: [W.ContactReportRequest, W.Message];
 }
 
 export type RouteName = keyof RouteSignatures;
@@ -238,6 +244,12 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   generateRecoveryCodes: 'POST /recovery-codes',
   recoveryCodeVerifyLogin: 'POST /recovery-codes/verify-login',
   stepUpRecoveryCode: 'POST /step-up/recovery-code',
+
+  requestEmailChange: 'POST /users/me/email/change',
+  requestPhoneChange: 'POST /users/me/phone/change',
+  verifyEmailChange: 'POST /users/me/email/verify',
+  verifyPhoneChange: 'POST /users/me/phone/verify',
+  reportContactChange: 'POST /users/contact-change/report',
 };
 
 /** Rules name only fields of the route's input type: a renamed wire field breaks the typecheck here. */
@@ -280,4 +292,10 @@ export const FIELD_RULES: FieldRules = {
   totpVerifyLogin: { code: 's' },
   recoveryCodeVerifyLogin: { code: 's' },
   stepUpRecoveryCode: { code: 's' },
+
+  requestEmailChange: { email: 's' },
+  requestPhoneChange: { phone: 's' },
+  verifyEmailChange: { code: 's' },
+  verifyPhoneChange: { code: 's' },
+  reportContactChange: { token: 's' },
 };

@@ -30,6 +30,13 @@ import type { SwitchResult } from '../src/services/organizations/lifecycle.js';
 import type { RegistrationResult } from '../src/services/sign-in/registration.js';
 import type { MfaRequiredBody, SessionEnvelope } from '../common/session.js';
 import type { StepUpStatus } from '../src/services/session/step-up.js';
+import type {
+  contactReportBody,
+  contactVerifyBody,
+  emailChangeBody,
+  phoneChangeBody,
+} from '../src/routes/contact-change.js';
+import type { RequestChangeBody, VerifyChangeResult } from '../src/services/contact-change/flow.js';
 
 export type { ErrorBody, StepUpStatus };
 
@@ -119,3 +126,11 @@ export type JsonObject = Record<string, unknown>;
 export type RecoveryCodesGenerated = { message: string; codes: string[]; remaining: number };
 /** A recovery code as typed: any case, hyphens and spaces optional. */
 export type RecoveryCodeRequest = { code: string };
+
+// ---- changing email or phone (docs/contact-change.md) ----
+export type EmailChangeRequest = z.input<typeof emailChangeBody>;
+export type PhoneChangeRequest = z.input<typeof phoneChangeBody>;
+export type ContactVerifyRequest = z.input<typeof contactVerifyBody>;
+export type ContactReportRequest = z.input<typeof contactReportBody>;
+export type ContactChangeRequested = RequestChangeBody;
+export type ContactChanged = VerifyChangeResult['body'];

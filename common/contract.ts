@@ -49,7 +49,20 @@ export type DeliveryPayload =
       invitationUrl: string;
       invitedBy?: string;
     }
+  | ContactChangeDelivery
   | null;
+
+/** A contact change (docs/contact-change.md): the code to the new address, the notice to the old one. */
+export type ContactChangeDelivery =
+  | { kind: 'contact_change_email'; to: string; code: string }
+  | { kind: 'contact_change_sms'; to: string; code: string }
+  | {
+      kind: 'contact_change_notice_email';
+      to: string;
+      channel: 'email' | 'phone';
+      changedTo: string;
+      reportUrl: string;
+    };
 
 /** `Me` of `GET /users/me` (contract §3.10). */
 export interface Me {

@@ -5,9 +5,17 @@
  * by the response and a failure never changes the browser's answer.
  */
 import type { DeliveryPayload, RequestedBy } from './contract.js';
+import { parseContactChangeDelivery, renderContactChange } from './messaging-contact-change.js';
 import { redact } from './redact.js';
 
-export type AuthMessageKind = 'otp_email' | 'otp_sms' | 'magic_link_email' | 'organization_invitation_email';
+export type AuthMessageKind =
+  | 'otp_email'
+  | 'otp_sms'
+  | 'magic_link_email'
+  | 'organization_invitation_email'
+  | 'contact_change_email'
+  | 'contact_change_sms'
+  | 'contact_change_notice_email';
 
 /** The message handed to handlers: the default rendering, ready to send or to re-render. */
 export interface AuthMessage {
@@ -24,6 +32,8 @@ export interface AuthMessage {
   invitedBy?: string;
   /** magic_link_email: what asked for the link (browser, OS, place, time), when the API said. */
   requestedBy?: RequestedBy;
+  /** `contact_change_notice_email`: the link that reports a change the owner did not make. */
+  reportUrl?: string;
   appName: string;
   from?: string;
   subject?: string;
@@ -62,6 +72,9 @@ export interface MessagingOptions {
     otpSms?: MessageHandler;
     magicLinkEmail?: MessageHandler;
     organizationInvitationEmail?: MessageHandler;
+    contactChangeEmail?: MessageHandler;
+    contactChangeSms?: MessageHandler;
+    contactChangeNoticeEmail?: MessageHandler;
   };
   defaults?: { appName?: string; emailFrom?: string; smsFrom?: string };
 }
@@ -107,6 +120,12 @@ export function renderMessage(
     };
   }
   if (delivery.kind === 'organization_invitation_email') return renderInvitation(delivery, defaults);
+  if (
+    delivery.kind === 'contact_change_email' ||
+    delivery.kind === 'contact_change_sms' ||
+    delivery.kind === 'contact_change_notice_email'
+  )
+    return renderContactChange(delivery, defaults);
   const url = delivery.magicLinkUrl;
   const by = delivery.requestedBy;
   // Who asked, so the owner can tell a link someone else requested for their address.
@@ -192,6 +211,8 @@ export function parseDelivery(value: unknown): DeliveryPayload | undefined {
       ...(requestedBy ? { requestedBy } : {}),
     };
   }
+  const contactChange = parseContactChangeDelivery(d);
+  if (contactChange) return contactChange;
   if (
     d['kind'] === 'organization_invitation_email' &&
     typeof d['organizationName'] === 'string' &&
@@ -214,6 +235,9 @@ const HANDLER_KEY = {
   otp_sms: 'otpSms',
   magic_link_email: 'magicLinkEmail',
   organization_invitation_email: 'organizationInvitationEmail',
+  contact_change_email: 'contactChangeEmail',
+  contact_change_sms: 'contactChangeSms',
+  contact_change_notice_email: 'contactChangeNoticeEmail',
 } as const;
 
 type Log = (level: 'info' | 'warn' | 'error', line: string) => void;

@@ -176,6 +176,13 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/recovery-codes', A),
   r('POST', '/recovery-codes/verify-login', 'pre', 'session'),
   r('POST', '/step-up/recovery-code', A),
+
+  // Changing email or phone (docs/contact-change.md): the code and the notice go out through `messaging` when set.
+  r('POST', '/users/me/email/change', A, 'passthrough', 'D'),
+  r('POST', '/users/me/phone/change', A, 'passthrough', 'D'),
+  r('POST', '/users/me/email/verify', A, 'passthrough', 'D'),
+  r('POST', '/users/me/phone/verify', A, 'passthrough', 'D'),
+  r('POST', '/users/contact-change/report', 'none'),
 ];
 
 /**

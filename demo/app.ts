@@ -117,7 +117,7 @@ export function createDemoApp(opts: DemoOptions) {
       at: new Date().toISOString(),
     });
     if (print) {
-      const what = m.code ? `code ${m.code}` : `link ${m.magicLinkUrl}`;
+      const what = m.code ? `code ${m.code}` : `link ${m.magicLinkUrl ?? m.reportUrl}`;
       console.log(`\n  ✉  [dev delivery] ${m.kind} to ${m.to}: ${what}\n`);
     }
     return { accepted: true, provider: 'dev-terminal', channel: m.channel };
@@ -130,7 +130,14 @@ export function createDemoApp(opts: DemoOptions) {
     cookieSecret: opts.cookieSecret,
     issuer: origin,
     messaging: {
-      handlers: { otpEmail: deliver, otpSms: deliver, magicLinkEmail: deliver },
+      handlers: {
+        otpEmail: deliver,
+        otpSms: deliver,
+        magicLinkEmail: deliver,
+        contactChangeEmail: deliver,
+        contactChangeSms: deliver,
+        contactChangeNoticeEmail: deliver,
+      },
       defaults: { appName: 'svc demo' },
     },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
@@ -194,6 +201,7 @@ export function createDemoApp(opts: DemoOptions) {
     ),
   );
   app.get('/verify-magiclink', (c) => file(c, join(PUBLIC, 'verify-magiclink.html')));
+  app.get('/contact-change/report', (c) => file(c, join(PUBLIC, 'contact-change-report.html')));
   app.get('/app', toLogin('/app'), auth, (c) => file(c, join(PUBLIC, 'app.html')));
   // The admin console: one line; signInUrl sends a visitor without a session to the login page and back.
   app.use('/admin', forbiddenPage);

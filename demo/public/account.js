@@ -216,4 +216,52 @@ $('#logout-all').addEventListener('click', async () => {
   location.assign('/');
 });
 
+// Changing email or phone (docs/contact-change.md): a code to the new address, then the change.
+const contactChannel = () => $('#contact-channel').value;
+$('#contact-channel').addEventListener('change', () => {
+  $('#contact-value').placeholder = contactChannel() === 'email' ? 'new@example.com' : '+14155552671';
+});
+async function requestContactChange() {
+  const value = $('#contact-value').value.trim();
+  const res = await withStepUp(
+    () =>
+      call(
+        contactChannel() === 'email'
+          ? client.requestEmailChange({ email: value })
+          : client.requestPhoneChange({ phone: value }),
+      ),
+    requestContactChange,
+  );
+  if (!res) return;
+  if (res.status !== 200) return say('error', describeError(res));
+  show($('#contact-verify'));
+  $('#contact-code').value = '';
+  $('#contact-code').focus();
+  say('info', `We sent a code to ${value}. Enter it to confirm the change.`);
+}
+$('#contact-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  requestContactChange();
+});
+$('#contact-verify').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const code = $('#contact-code').value.trim();
+  const res = await call(
+    contactChannel() === 'email' ? client.verifyEmailChange({ code }) : client.verifyPhoneChange({ code }),
+  );
+  if (res.status !== 200) {
+    const taken = res.body && (res.body.error === 'email_in_use' || res.body.error === 'phone_in_use');
+    return say('error', taken ? 'That address belongs to another account.' : describeError(res));
+  }
+  show($('#contact-verify'), false);
+  $('#contact-value').value = '';
+  const others = res.body.revokedSessions ? ` ${res.body.revokedSessions} other session(s) were signed out.` : '';
+  say('ok', `Changed to ${res.body.value}.${others}`);
+  refresh();
+});
+$('#contact-cancel').addEventListener('click', () => {
+  show($('#contact-verify'), false);
+  say('', '');
+});
+
 refresh();

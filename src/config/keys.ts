@@ -117,6 +117,7 @@ export const configSchemas = {
   sms_allowed_calling_codes: smsCallingCodesSchema,
   sms_hourly_budget: smsHourlyBudgetSchema,
   magic_link_confirmation: z.enum(MAGIC_LINK_CONFIRMATIONS),
+  revoke_sessions_on_contact_change: z.boolean(),
 } as const;
 
 export type ConfigKey = keyof typeof configSchemas;
@@ -163,6 +164,8 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   sms_hourly_budget: DEFAULT_SMS_HOURLY_BUDGET,
   // Safe by default: a link someone else asked for cannot hand them the session on a bare click.
   magic_link_confirmation: 'number_match',
+  // A changed email or phone ends the account's other sessions (docs/contact-change.md).
+  revoke_sessions_on_contact_change: true,
 };
 
 const list = (v: string) =>
@@ -224,6 +227,7 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   sms_allowed_calling_codes: ['SMS_ALLOWED_CALLING_CODES', (v) => list(v).map((c) => c.replace(/^\+/, ''))],
   sms_hourly_budget: ['SMS_HOURLY_BUDGET', jsonObjectOver(DEFAULT_SMS_HOURLY_BUDGET)],
   magic_link_confirmation: ['MAGIC_LINK_CONFIRMATION', (v) => v.trim()],
+  revoke_sessions_on_contact_change: ['REVOKE_SESSIONS_ON_CONTACT_CHANGE', (v) => v.trim() === 'true'],
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */

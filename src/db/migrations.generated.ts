@@ -128,5 +128,16 @@ export const MIGRATIONS: Migration[] = [
     "statements": [
       "ALTER TABLE `sessions` ADD `place` text;"
     ]
+  },
+  {
+    "tag": "0009_contact_change",
+    "folderMillis": 1795812242150,
+    "hash": "d2cec26993ebc60d0f2e7d68979c6c3f2cdb80c8a3825651de8b5b9c8d380ce9",
+    "statements": [
+      "CREATE TABLE `contact_changes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`channel` text NOT NULL,\n\t`old_value` text,\n\t`new_value` text NOT NULL,\n\t`code_hash` text NOT NULL,\n\t`attempts` integer DEFAULT 0 NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`requested_by_user_id` text,\n\t`completed_at` integer,\n\t`report_token_hash` text,\n\t`report_expires_at` integer,\n\t`reported_at` integer,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `contact_changes_user_channel_idx` ON `contact_changes` (`user_id`,`channel`);",
+      "CREATE INDEX `contact_changes_report_token_idx` ON `contact_changes` (`report_token_hash`);",
+      "CREATE INDEX `contact_changes_created_at_idx` ON `contact_changes` (`created_at`);"
+    ]
   }
 ];

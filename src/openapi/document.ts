@@ -11,6 +11,7 @@ import { buildComponents, errorResponses, reachableSchemas, type Components, typ
 import { API_VERSION } from '../version.js';
 import { OpenApiDocument } from '../http/responses/common.js';
 import { accountOperations } from './operations-account.js';
+import { contactChangeOperations } from './operations-contact-change.js';
 import { adminOperations } from './operations-admin.js';
 import { op, type Operation, type RouteCredential } from './operation.js';
 import { signInOperations } from './operations-sign-in.js';
@@ -32,6 +33,8 @@ export const apiOperations = (): Operation[] => [
   ...accountOperations,
   ...adminOperations,
   ...recoveryCodeOperations,
+
+  ...contactChangeOperations,
   openApiOperation,
 ];
 

@@ -6,6 +6,7 @@ import { credentials, totpCredentials } from '../db/schema.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { actorFields } from '../http/audit.js';
+import { sendInBackground } from './contact-change.js';
 import { pageQuery } from '../http/pagination.js';
 import { apiUserJson, authEventJson, credentialJson, membershipJson } from '../http/serialize.js';
 import { adminSessionJson, organizationWith } from '../http/serialize-admin.js';
@@ -88,7 +89,9 @@ export const adminUserRoutes = new Hono<AppEnv>()
   })
   .patch('/admin/users/:userId', requireAccess, requireRole('admin:write'), async (c) => {
     const body = parseBody(c, patchBody);
-    const user = await adminPatchUser(c.get('deps'), c.req.param('userId'), body, actorFields(c));
+    const user = await adminPatchUser(c.get('deps'), c.req.param('userId'), body, actorFields(c), (notice) =>
+      sendInBackground(c, notice, c.req.param('userId')),
+    );
     return c.json({ user: apiUserJson(user) });
   })
   .delete('/admin/users/:userId', requireAccess, requireRole('admin:write'), async (c) => {

@@ -30,6 +30,8 @@ import { userDeletionRoutes } from './user-deletion.js';
 import { webauthnRoutes } from './webauthn.js';
 import { recoveryCodeRoutes } from './recovery-codes.js';
 
+import { contactChangeRoutes } from './contact-change.js';
+
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
   refreshRoutes,
@@ -57,4 +59,6 @@ export const routeGroups: Hono<AppEnv>[] = [
   credentialRoutes,
   oauthProviderAdminRoutes,
   recoveryCodeRoutes,
+
+  contactChangeRoutes,
 ];

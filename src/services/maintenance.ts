@@ -13,6 +13,7 @@ import type { Db } from '../db/client.js';
 import {
   authFailures,
   lockouts,
+  contactChanges,
   magicLinkTokens,
   oauthConsumedStates,
   otpCodes,
@@ -47,6 +48,8 @@ function expiredRows(nowMs: number): [SQLiteTable, SQL][] {
     [lockouts, sql`${lockouts.lockedUntil} < ${nowMs}`],
     [rateLimitCounters, sql`${rateLimitCounters.expiresAt} < ${nowMs}`],
     [oauthConsumedStates, sql`${oauthConsumedStates.expiresAt} < ${nowMs}`],
+    // Past the code (5 min) and the report window (7 days); kept a while for support questions.
+    [contactChanges, sql`${contactChanges.createdAt} < ${nowMs - 30 * DAY}`],
   ];
 }
 

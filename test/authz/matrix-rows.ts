@@ -170,6 +170,16 @@ export const API_ROWS: Record<string, Row> = {
     body: CODE,
     after: ['step_up_unavailable', 'recovery_code_invalid'],
   },
+  // Changing email or phone (docs/contact-change.md); a wrong code is the only answer past the gate.
+  'POST /users/me/email/change': { gate: 'access+step-up-if-capable', body: uniqueEmail },
+  'POST /users/me/phone/change': { gate: 'access+step-up-if-capable', body: { phone: '+14155550142' } },
+  'POST /users/me/email/verify': { gate: 'access', body: CODE, after: ['invalid_verification_token'] },
+  'POST /users/me/phone/verify': { gate: 'access', body: CODE, after: ['invalid_verification_token'] },
+  'POST /users/contact-change/report': {
+    gate: 'none',
+    body: { token: 'x'.repeat(43) },
+    after: ['invalid_verification_token'],
+  },
 };
 
 /**

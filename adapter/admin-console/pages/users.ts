@@ -165,6 +165,7 @@ export const userDetailScreen: Screen = async (ctx) => {
         <dt>Created</dt><dd>${when(user.createdAt)}</dd><dt>Last sign-in</dt><dd>${when(user.lastLogin)}</dd><dt>Authenticator app</dt><dd>${totp.enabled ? 'enabled' : 'not set up'}</dd>
         <dt>Recovery codes</dt><dd>${recoveryCodesRemaining === undefined ? '—' : `${recoveryCodesRemaining} unused`}</dd></dl></section>
       <section class="card"><h2>Roles</h2>${rolesForm}</section></div>
+      ${emailForm(ctx, user)}
       <section class="card"><div class="card-head"><h2>Sessions <span class="count">${sessions.length}</span></h2>
         ${sessions.length ? apiButton(ctx, 'Revoke all sessions', 'DELETE', `/admin/sessions/${uid}/revoke-all`, { done: 'All sessions revoked', confirm: `Sign ${user.email} out on every device?` }) : ''}</div>${sessionsTable(ctx, sessions)}</section>
       ${recoveryForm(ctx, user)}
@@ -188,3 +189,16 @@ export const userDetailScreen: Screen = async (ctx) => {
       }</section>`,
   };
 };
+
+/**
+ * Change the email (PATCH /admin/users/:userId): the old address is told with a report link, the change is an
+ * `email_changed` event with the admin as actor, and the user's sessions end when `revoke_sessions_on_contact_change`
+ * is on (docs/contact-change.md).
+ */
+function emailForm(ctx: PageContext, user: User): Html {
+  if (!ctx.session.canWrite) return html``;
+  return html`<section class="card"><h2>Change email</h2>
+    <form class="row wrap" id="email-form" data-api="/admin/users/${encodeURIComponent(user.id)}" data-method="PATCH" data-done="Email changed; the old address was told" data-confirm="Change the email of ${user.email}? The old address is told and their sessions end.">
+      <label>New email <input name="email" type="email" required maxlength="320" value="${user.email}"></label>
+      <p class="field-error" data-error-for="email"></p><button type="submit">Change email</button></form></section>`;
+}

@@ -10,6 +10,8 @@ import type { Deps } from '../../deps.js';
 import { fail } from '../../errors.js';
 import type { ActorFields } from '../events/actor.js';
 import { deleteUserRow, revokeAllUserSessions } from '../../repositories/admin-users.js';
+import { recordAdminContactChange } from '../contact-change/report.js';
+import type { MessagePayload } from '../delivery/types.js';
 import { findUserById } from '../../repositories/users.js';
 import { unavailableRoles } from '../config/role-lists.js';
 
@@ -79,6 +81,8 @@ export async function adminPatchUser(
   userId: string,
   patch: AdminPatchUserInput,
   actor: ActorFields,
+  /** Receives the notice for the old address of a changed email or phone (docs/contact-change.md). */
+  notify?: (notice: MessagePayload) => void,
 ): Promise<UserRow> {
   const current = await findUserById(deps.db, userId);
   if (!current) throw fail('not_found', 'User not found');
@@ -117,6 +121,11 @@ export async function adminPatchUser(
   let revokedSessions = 0;
   if (patch.revoked === true)
     revokedSessions = await revokeAllUserSessions(deps.db, userId, 'admin_user_revoked', nowMs);
+  for (const channel of ['email', 'phone'] as const) {
+    if (!changedFields.includes(channel)) continue;
+    const notice = await recordAdminContactChange(deps, current, channel, set[channel] ?? null, actor);
+    if (notice) notify?.(notice);
+  }
   await deps.events.record({
     type: 'admin_user_updated',
     userId,

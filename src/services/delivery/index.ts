@@ -8,7 +8,7 @@ import type { DeliveryEnv } from '../../config/env.js';
 import type { Deps } from '../../deps.js';
 import { createConsoleSender } from './console-sender.js';
 import { renderMessage } from './render.js';
-import type { DeliveryPayload, MessageSender } from './types.js';
+import type { MessageSender, MessagePayload } from './types.js';
 import { createWebhookSender } from './webhook-sender.js';
 
 export type { DeliveryPayload, MessageSender, OutboundMessage, SendResult } from './types.js';
@@ -37,12 +37,12 @@ export interface DispatchContext {
 
 export async function dispatchMessage(
   deps: Pick<Deps, 'extensions' | 'config' | 'events' | 'log'>,
-  payload: DeliveryPayload,
+  payload: MessagePayload,
   ctx: DispatchContext,
 ): Promise<void> {
   const sender = senderOf(deps);
   const base = { userId: ctx.userId, ipAddress: ctx.ipAddress, userAgent: ctx.userAgent };
-  const channel = payload.kind === 'otp_sms' ? 'sms' : 'email';
+  const channel = payload.kind === 'otp_sms' || payload.kind === 'contact_change_sms' ? 'sms' : 'email';
   const metadata = { kind: payload.kind, channel, attemptId: ctx.attemptId };
   if (!sender) {
     deps.log.log(

@@ -1,12 +1,17 @@
 /** Default message rendering (contract §5.10 wording), shared by every sender. */
 import { describeRequester } from '../magic-link/requested-by.js';
-import type { DeliveryPayload, OutboundMessage } from './types.js';
+import { renderContactChange } from './render-contact-change.js';
+import type { MessagePayload, OutboundMessage } from './types.js';
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-export function renderMessage(payload: DeliveryPayload, appName: string): OutboundMessage {
+export function renderMessage(payload: MessagePayload, appName: string): OutboundMessage {
   switch (payload.kind) {
+    case 'contact_change_email':
+    case 'contact_change_sms':
+    case 'contact_change_notice_email':
+      return renderContactChange(payload, appName);
     case 'otp_email':
       return {
         kind: payload.kind,

@@ -12,6 +12,22 @@ export type DeliveryPayload =
   | OrganizationInvitationPayload;
 
 /**
+ * A contact change (docs/contact-change.md): the code to the new address, and
+ * the notice to the old one with the masked new address and the report link.
+ * Sent by the API's own sender only (never in a `delivery` response field).
+ */
+export type ContactChangePayload =
+  | { kind: 'contact_change_email'; to: string; code: string }
+  | { kind: 'contact_change_sms'; to: string; code: string }
+  | {
+      kind: 'contact_change_notice_email';
+      to: string;
+      channel: 'email' | 'phone';
+      changedTo: string;
+      reportUrl: string;
+    };
+
+/**
  * An organization invitation. The link carries no secret: accepting needs a
  * session whose verified email is the invited one (docs/organizations-admin.md).
  */
@@ -24,7 +40,10 @@ export interface OrganizationInvitationPayload {
   invitedBy?: string;
 }
 
-export type DeliveryKind = DeliveryPayload['kind'];
+/** What the API's own sender can send: the wire payloads and the contact-change messages. */
+export type MessagePayload = DeliveryPayload | ContactChangePayload;
+
+export type DeliveryKind = MessagePayload['kind'];
 
 export interface OutboundMessage {
   kind: DeliveryKind;
@@ -36,6 +55,8 @@ export interface OutboundMessage {
   organizationName?: string;
   invitationUrl?: string;
   invitedBy?: string;
+  /** `contact_change_notice_email` only. */
+  reportUrl?: string;
   appName: string;
   /** Email kinds only. */
   subject?: string;

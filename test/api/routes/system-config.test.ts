@@ -56,6 +56,7 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'rate_limit',
         'refresh_reuse_grace_seconds',
         'refresh_token_ttl',
+        'revoke_sessions_on_contact_change',
         'rpid',
         'session_absolute_ttl',
         'session_idle_ttl',
