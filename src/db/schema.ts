@@ -13,3 +13,4 @@ export * from './schema/organization-invitations.js';
 export * from './schema/sessions.js';
 export * from './schema/events.js';
 export * from './schema/config.js';
+export * from './schema/webhooks.js';
