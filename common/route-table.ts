@@ -170,6 +170,13 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/system-config/oauth-providers', A),
   r('PATCH', '/system-config/oauth-providers/:id', A),
   r('DELETE', '/system-config/oauth-providers/:id', A),
+  r('GET', '/admin/webhooks', A),
+  r('POST', '/admin/webhooks', A),
+  r('PATCH', '/admin/webhooks/:id', A),
+  r('DELETE', '/admin/webhooks/:id', A),
+  r('POST', '/admin/webhooks/:id/rotate-secret', A),
+  r('GET', '/admin/webhook-deliveries', A),
+  r('POST', '/admin/webhook-deliveries/:id/resend', A),
 ];
 
 /**

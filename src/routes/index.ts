@@ -28,6 +28,7 @@ import { organizationRoutes } from './organizations.js';
 import { systemConfigRoutes } from './system-config.js';
 import { userDeletionRoutes } from './user-deletion.js';
 import { webauthnRoutes } from './webauthn.js';
+import { adminWebhookRoutes } from './admin-webhooks.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -55,4 +56,5 @@ export const routeGroups: Hono<AppEnv>[] = [
   stepUpRoutes,
   credentialRoutes,
   oauthProviderAdminRoutes,
+  adminWebhookRoutes,
 ];
