@@ -14,6 +14,7 @@ import { accountOperations } from './operations-account.js';
 import { adminOperations } from './operations-admin.js';
 import { op, type Operation, type RouteCredential } from './operation.js';
 import { signInOperations } from './operations-sign-in.js';
+import { webhookOperations } from './operations-webhooks.js';
 import { ERRORS } from '../errors.js';
 
 /** `GET /openapi.json` itself (registered only when enabled, see `OPENAPI_ENABLED`). */
@@ -30,6 +31,7 @@ export const apiOperations = (): Operation[] => [
   ...signInOperations,
   ...accountOperations,
   ...adminOperations,
+  ...webhookOperations,
   openApiOperation,
 ];
 

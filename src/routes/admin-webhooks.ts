@@ -23,8 +23,36 @@ import {
   resendDelivery,
   rotateSecret,
 } from '../services/webhooks/endpoints.js';
-import { createEndpointBody, deliveriesQuery, patchEndpointBody } from '../services/webhooks/schemas.js';
+import { WEBHOOK_DELIVERY_STATUSES } from '../http/responses/webhooks.js';
+import { pageQuery } from '../http/pagination.js';
+import { WEBHOOK_URL_MAX_LENGTH } from '../services/webhooks/endpoint-url.js';
 import { deliveryJson, listDeliveries } from '../services/webhooks/store.js';
+
+/** An event type as the event log spells it (`login_failed`), or `*` for every event. */
+const eventType = z.string().check(z.regex(/^(\*|[a-z][a-z0-9_]{0,63})$/, 'must be an event type or *'));
+const eventTypes = z.array(eventType).check(z.minLength(1), z.maxLength(100));
+const url = z.string().check(z.minLength(1), z.maxLength(WEBHOOK_URL_MAX_LENGTH));
+const description = z.string().check(z.maxLength(200));
+
+export const createEndpointBody = z.strictObject({
+  url,
+  eventTypes: z._default(eventTypes, ['*']),
+  description: z.optional(z.nullable(description)),
+  enabled: z._default(z.boolean(), true),
+});
+
+export const patchEndpointBody = z.strictObject({
+  url: z.optional(url),
+  eventTypes: z.optional(eventTypes),
+  description: z.optional(z.nullable(description)),
+  enabled: z.optional(z.boolean()),
+});
+
+export const deliveriesQuery = z.object({
+  ...pageQuery(50),
+  endpointId: z.optional(z.string().check(z.maxLength(100))),
+  status: z.optional(z.enum(WEBHOOK_DELIVERY_STATUSES)),
+});
 
 /** Rotate: how long the previous secret keeps signing (default 24 h; 0 = stop at once; at most 7 days). */
 export const rotateBody = z.strictObject({

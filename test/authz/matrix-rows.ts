@@ -162,6 +162,17 @@ export const API_ROWS: Record<string, Row> = {
   'POST /system-config/oauth-providers': { gate: 'admin:write', body: { ...PROVIDER, id: 'authz' } },
   'PATCH /system-config/oauth-providers/:id': { gate: 'admin:write', body: { name: 'Authz' } },
   'DELETE /system-config/oauth-providers/:id': { gate: 'admin:write' },
+  // Event webhooks (docs/webhooks.md)
+  'GET /admin/webhooks': { gate: 'admin:read' },
+  'POST /admin/webhooks': {
+    gate: 'admin:write',
+    body: { url: 'https://hooks.example/authz', eventTypes: ['login_failed'] },
+  },
+  'PATCH /admin/webhooks/:id': { gate: 'admin:write', body: { enabled: false } },
+  'DELETE /admin/webhooks/:id': { gate: 'admin:write' },
+  'POST /admin/webhooks/:id/rotate-secret': { gate: 'admin:write' },
+  'GET /admin/webhook-deliveries': { gate: 'admin:read' },
+  'POST /admin/webhook-deliveries/:id/resend': { gate: 'admin:write' },
 };
 
 /**

@@ -13,8 +13,22 @@ import { webhookUrlProblem } from './endpoint-url.js';
 import { ROTATION_OVERLAP_MS, sealWebhookSecret } from './secrets.js';
 import { newWebhookSecret } from './signing.js';
 import { endpointJson, eventTypesOf, findDelivery, findEndpoint, listEndpoints } from './store.js';
-import type * as z from 'zod/mini';
-import type { createEndpointBody, patchEndpointBody } from './schemas.js';
+
+/** A validated create body (the route's schema fills the defaults). */
+export interface EndpointInput {
+  url: string;
+  eventTypes: string[];
+  description?: string | null | undefined;
+  enabled: boolean;
+}
+
+/** A validated patch body: only the fields present change. */
+export interface EndpointPatch {
+  url?: string | undefined;
+  eventTypes?: string[] | undefined;
+  description?: string | null | undefined;
+  enabled?: boolean | undefined;
+}
 
 type AdminDeps = Pick<Deps, 'db' | 'clock' | 'env' | 'events'>;
 
@@ -30,7 +44,7 @@ function checkUrl(deps: AdminDeps, url: string): void {
 /** `*` alone stands for every event; duplicates go. */
 const normalizeTypes = (types: string[]) => (types.includes('*') ? ['*'] : [...new Set(types)]);
 
-export async function createEndpoint(deps: AdminDeps, body: z.output<typeof createEndpointBody>, actor: ActorFields) {
+export async function createEndpoint(deps: AdminDeps, body: EndpointInput, actor: ActorFields) {
   checkUrl(deps, body.url);
   const id = randomId();
   const secret = newWebhookSecret();
@@ -61,12 +75,7 @@ export async function listEndpointsForAdmin(deps: AdminDeps) {
   return (await listEndpoints(deps.db)).map(endpointJson);
 }
 
-export async function patchEndpoint(
-  deps: AdminDeps,
-  id: string,
-  body: z.output<typeof patchEndpointBody>,
-  actor: ActorFields,
-) {
+export async function patchEndpoint(deps: AdminDeps, id: string, body: EndpointPatch, actor: ActorFields) {
   const before = await findEndpoint(deps.db, id);
   if (!before) throw fail('not_found', 'Webhook endpoint not found');
   const changedFields = Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined);

@@ -8,7 +8,6 @@ import {
   type WebhookEndpointRow,
 } from '../../db/schema.js';
 import { toIso } from '../../clock.js';
-import type { Page } from '../../http/pagination.js';
 
 export const findEndpoint = async (db: Db, id: string): Promise<WebhookEndpointRow | undefined> =>
   (await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).limit(1))[0];
@@ -22,7 +21,7 @@ export const findDelivery = async (db: Db, id: string): Promise<WebhookDeliveryR
 export async function listDeliveries(
   db: Db,
   filter: { endpointId?: string | undefined; status?: string | undefined },
-  page: Page,
+  page: { limit: number; offset: number },
 ) {
   const conditions: SQL[] = [];
   if (filter.endpointId) conditions.push(eq(webhookDeliveries.endpointId, filter.endpointId));
