@@ -107,6 +107,15 @@ export interface RouteSignatures {
   createOAuthProviderConfig: [Obj, Obj];
   updateOAuthProviderConfig: [P<'id'> & Obj, Obj];
   deleteOAuthProviderConfig: [P<'id'>, Obj];
+  listWebhooks: [void, { endpoints: W.WebhookEndpoint[] }];
+  /** The answer's `secret` is shown this once. */
+  createWebhook: [W.WebhookCreateRequest, W.WebhookEndpointWithSecret];
+  updateWebhook: [P<'id'> & W.WebhookUpdateRequest, { endpoint: W.WebhookEndpoint }];
+  deleteWebhook: [P<'id'>, { success: true; id: string }];
+  /** The answer's `secret` is shown this once; the old one signs alongside it for `overlapSeconds` (default 24 h). */
+  rotateWebhookSecret: [P<'id'> & W.WebhookRotateRequest, W.WebhookEndpointWithSecret];
+  listWebhookDeliveries: [W.WebhookDeliveriesQuery | void, { deliveries: W.WebhookDelivery[]; total: number }];
+  resendWebhookDelivery: [P<'id'>, { delivery: W.WebhookDelivery }];
   totpStatus: [void, { enabled: boolean; verifiedAt: string | null; lastUsedAt: string | null }];
   totpEnrollStart: [
     void,
@@ -223,6 +232,13 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   createOAuthProviderConfig: 'POST /system-config/oauth-providers',
   updateOAuthProviderConfig: 'PATCH /system-config/oauth-providers/:id',
   deleteOAuthProviderConfig: 'DELETE /system-config/oauth-providers/:id',
+  listWebhooks: 'GET /admin/webhooks',
+  createWebhook: 'POST /admin/webhooks',
+  updateWebhook: 'PATCH /admin/webhooks/:id',
+  deleteWebhook: 'DELETE /admin/webhooks/:id',
+  rotateWebhookSecret: 'POST /admin/webhooks/:id/rotate-secret',
+  listWebhookDeliveries: 'GET /admin/webhook-deliveries',
+  resendWebhookDelivery: 'POST /admin/webhook-deliveries/:id/resend',
   totpStatus: 'GET /totp/status',
   totpEnrollStart: 'POST /totp/enroll/start',
   totpEnrollVerify: 'POST /totp/enroll/verify',
@@ -269,4 +285,6 @@ export const FIELD_RULES: FieldRules = {
   totpDisable: { code: 's' },
   totpVerifyMfa: { code: 's' },
   totpVerifyLogin: { code: 's' },
+  createWebhook: { url: 's', eventTypes: 'a?', description: 's?', enabled: 'b?' },
+  updateWebhook: { url: 's?', eventTypes: 'a?', description: 's?', enabled: 'b?' },
 };

@@ -194,6 +194,7 @@ export const CONSOLE_PAGE_ROWS: Record<string, Row> = {
   'GET /organizations/:organizationId': PAGE,
   'GET /config': PAGE,
   'GET /providers': PAGE,
+  'GET /webhooks': PAGE,
   'GET /assets/:name': { gate: 'none', params: { name: 'console.js' } },
 };
 
