@@ -50,13 +50,13 @@ function endpointRow(ctx: PageContext, e: Endpoint): Html {
       ${apiButton(ctx, 'Delete', 'DELETE', path, { done: 'Endpoint deleted', confirm: `Delete the endpoint ${e.url} and its queued deliveries?`, kind: 'danger' })}</td></tr>`;
 }
 
-function deliveryRow(ctx: PageContext, d: Delivery, urls: Map<string, string>): Html {
+function deliveryRow(ctx: PageContext, d: Delivery, names: Map<string, string>): Html {
   const result = d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? '—');
-  return html`<tr data-delivery="${d.id}"><td>${when(d.createdAt)}</td><td><code>${d.eventType}</code></td>
-    <td><code class="clip">${urls.get(d.endpointId) ?? d.endpointId}</code></td>
-    <td><span class="pill ${STATUS_PILL[d.status]}">${d.status}</span></td><td>${d.attempts}</td>
-    <td class="meta"><span class="clip">${result}</span></td><td>${d.status === 'pending' ? when(d.nextAttemptAt) : '—'}</td>
-    <td class="right">${d.status === 'pending' && d.attempts === 0 ? '' : apiButton(ctx, 'Resend', 'POST', `/admin/webhook-deliveries/${encodeURIComponent(d.id)}/resend`, { done: 'Delivery queued again' })}</td></tr>`;
+  return html`<tr data-delivery="${d.id}"><td class="nowrap">${when(d.createdAt)}</td><td><code>${d.eventType}</code></td>
+    <td><span class="clip">${names.get(d.endpointId) ?? d.endpointId}</span></td>
+    <td class="nowrap"><span class="pill ${STATUS_PILL[d.status]}">${d.status}</span>${d.status === 'pending' && d.nextAttemptAt ? html`<br><span class="hint">next ${when(d.nextAttemptAt)}</span>` : ''}</td><td>${d.attempts}</td>
+    <td class="meta"><span class="clip">${result}</span></td>
+    <td class="right">${d.status === 'succeeded' || d.attempts === 0 ? '' : apiButton(ctx, 'Resend', 'POST', `/admin/webhook-deliveries/${encodeURIComponent(d.id)}/resend`, { done: 'Delivery queued again' })}</td></tr>`;
 }
 
 function addForm(ctx: PageContext, open: boolean): Html {
@@ -86,7 +86,8 @@ export const webhooksScreen: Screen = async (ctx) => {
   if (!endpoints.ok) return { title: 'Webhooks', body: apiError('Loading webhook endpoints', endpoints) };
   if (!deliveries.ok) return { title: 'Webhooks', body: apiError('Loading webhook deliveries', deliveries) };
   const list = endpoints.body.endpoints;
-  const urls = new Map(list.map((e) => [e.id, e.url]));
+  // Deliveries name their endpoint by its description (shorter), else its URL.
+  const names = new Map(list.map((e) => [e.id, e.description || e.url]));
   const filter = (s: string | undefined, label: string) =>
     html`<a class="${s === status ? 'pill' : 'pill grey'}" href="${ctx.base}/webhooks${s ? `?status=${s}` : ''}">${label}</a>`;
   return {
@@ -100,8 +101,8 @@ export const webhooksScreen: Screen = async (ctx) => {
       ${addForm(ctx, list.length === 0)}
       <h2>Deliveries</h2><p class="row wrap" id="delivery-filters">${filter(undefined, 'All')}${STATUSES.map((s) => filter(s, s))}</p>
       <section class="card flush"><table id="deliveries-table"><caption class="sr-only">Webhook deliveries</caption>
-      <thead><tr><th scope="col">Queued</th><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col">Next attempt</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-      <tbody>${deliveries.body.deliveries.length ? deliveries.body.deliveries.map((d) => deliveryRow(ctx, d, urls)) : html`<tr><td colspan="8" class="empty">No deliveries${status ? ` with status ${status}` : ''}.</td></tr>`}</tbody></table></section>
+      <thead><tr><th scope="col">Queued</th><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last result</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+      <tbody>${deliveries.body.deliveries.length ? deliveries.body.deliveries.map((d) => deliveryRow(ctx, d, names)) : html`<tr><td colspan="7" class="empty">No deliveries${status ? ` with status ${status}` : ''}.</td></tr>`}</tbody></table></section>
       ${pager(`${ctx.base}/webhooks`, { status, endpoint: endpointId }, offset, limit, deliveries.body.total)}`,
   };
 };
