@@ -29,7 +29,7 @@ describe('event webhooks across a crash (src/node.ts, SIGKILL)', () => {
     const dbUrl = `file:${join(dir, 'svc.db')}`;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = {
+    const env: Record<string, string> = {
       ...smokeEnv(base, dbUrl),
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -39,7 +39,7 @@ describe('event webhooks across a crash (src/node.ts, SIGKILL)', () => {
 
     // The endpoint, made through the service on the same file and with the same secrets as the processes.
     const client = await prepareClient(dbUrl);
-    const seed = await makeApi({ client, env: { API_SERVICE_TOKEN: env.API_SERVICE_TOKEN, ISSUER: base } });
+    const seed = await makeApi({ client, env: { API_SERVICE_TOKEN: env['API_SERVICE_TOKEN']!, ISSUER: base } });
     const hook = await startReceiver(() => {
       /* first answer: never (the sender is killed while waiting) */
     });
