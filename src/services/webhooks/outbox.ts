@@ -4,6 +4,8 @@
  * the event's own insert (events/auth-events.ts), so the event and its
  * deliveries commit together or not at all. With no endpoints it inserts
  * nothing and costs one statement in a batch that is already one round trip.
+ * It reads every endpoint row: a table of a few admin-made rows, not one that
+ * grows with traffic (test/api/db/query-plans.test.ts counts it as bounded).
  */
 import { sql } from 'drizzle-orm';
 import { preparedStatement } from '../../db/driver/prepared-batch.js';
@@ -34,9 +36,9 @@ export const enqueueDeliveries = prepared((db) =>
   preparedStatement(
     db,
     sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at, updated_at)
-      SELECT 'msg_' || lower(hex(randomblob(16))), e.id, ${sql.placeholder('eventId')}, ${sql.placeholder('type')}, ${sql.placeholder('payload')}, 'pending', 0, ${sql.placeholder('nowMs')}, ${sql.placeholder('nowMs')}, ${sql.placeholder('nowMs')}
-      FROM webhook_endpoints e
-      WHERE e.enabled = 1
-        AND EXISTS (SELECT 1 FROM json_each(e.event_types) j WHERE j.value IN ('*', ${sql.placeholder('type')}))`,
+      SELECT 'msg_' || lower(hex(randomblob(16))), webhook_endpoints.id, ${sql.placeholder('eventId')}, ${sql.placeholder('type')}, ${sql.placeholder('payload')}, 'pending', 0, ${sql.placeholder('nowMs')}, ${sql.placeholder('nowMs')}, ${sql.placeholder('nowMs')}
+      FROM webhook_endpoints
+      WHERE webhook_endpoints.enabled = 1
+        AND EXISTS (SELECT 1 FROM json_each(webhook_endpoints.event_types) WHERE json_each.value IN ('*', ${sql.placeholder('type')}))`,
   ),
 );
