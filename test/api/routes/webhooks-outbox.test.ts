@@ -201,6 +201,21 @@ describe('event webhooks: the lease', () => {
 });
 
 describe('event webhooks: SSRF rules in production', () => {
+  it('are checked again at send time: a stored loopback URL is not called in production', async () => {
+    const t = await makeApi();
+    const hook = await receiver();
+    const { endpointId } = await withEndpoint(t, hook.url);
+    await t.api.deps.events.record({ type: 'login_failed' });
+    const production = { ...t.api.deps, env: { ...t.api.deps.env, production: true } };
+    expect(await dispatchDue(production)).toEqual({ sent: 0, failed: 1 });
+    expect(hook.received).toEqual([]);
+    const [row] = await t.api.deps.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(row).toMatchObject({ status: 'pending', lastStatus: null, lastError: 'url must be an https URL' });
+  });
+
   const prod = { production: true, issuer: 'https://auth.example.com' };
   it.each([
     'http://hooks.example.net/',
