@@ -107,6 +107,15 @@ export interface RouteSignatures {
   createOAuthProviderConfig: [Obj, Obj];
   updateOAuthProviderConfig: [P<'id'> & Obj, Obj];
   deleteOAuthProviderConfig: [P<'id'>, Obj];
+  listWebhooks: [void, { endpoints: W.WebhookEndpoint[] }];
+  /** The answer's `secret` is shown this once. */
+  createWebhook: [W.WebhookCreateRequest, W.WebhookEndpointWithSecret];
+  updateWebhook: [P<'id'> & W.WebhookUpdateRequest, { endpoint: W.WebhookEndpoint }];
+  deleteWebhook: [P<'id'>, { success: true; id: string }];
+  /** The answer's `secret` is shown this once; the old one signs alongside it for `overlapSeconds` (default 24 h). */
+  rotateWebhookSecret: [P<'id'> & W.WebhookRotateRequest, W.WebhookEndpointWithSecret];
+  listWebhookDeliveries: [W.WebhookDeliveriesQuery | void, { deliveries: W.WebhookDelivery[]; total: number }];
+  resendWebhookDelivery: [P<'id'>, { delivery: W.WebhookDelivery }];
   totpStatus: [void, { enabled: boolean; verifiedAt: string | null; lastUsedAt: string | null }];
   totpEnrollStart: [
     void,
@@ -132,7 +141,6 @@ export interface RouteSignatures {
   recoveryCodeVerifyLogin: [W.RecoveryCodeRequest, W.SessionInfo];
   /** Step-up with a recovery code (spends it). */
   stepUpRecoveryCode: [W.RecoveryCodeRequest, W.StepUpFresh];
-
   requestEmailChange: [W.EmailChangeRequest, W.ContactChangeRequested];
   requestPhoneChange: [W.PhoneChangeRequest, W.ContactChangeRequested];
   verifyEmailChange: [W.ContactVerifyRequest, W.ContactChanged];
@@ -235,6 +243,13 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   createOAuthProviderConfig: 'POST /system-config/oauth-providers',
   updateOAuthProviderConfig: 'PATCH /system-config/oauth-providers/:id',
   deleteOAuthProviderConfig: 'DELETE /system-config/oauth-providers/:id',
+  listWebhooks: 'GET /admin/webhooks',
+  createWebhook: 'POST /admin/webhooks',
+  updateWebhook: 'PATCH /admin/webhooks/:id',
+  deleteWebhook: 'DELETE /admin/webhooks/:id',
+  rotateWebhookSecret: 'POST /admin/webhooks/:id/rotate-secret',
+  listWebhookDeliveries: 'GET /admin/webhook-deliveries',
+  resendWebhookDelivery: 'POST /admin/webhook-deliveries/:id/resend',
   totpStatus: 'GET /totp/status',
   totpEnrollStart: 'POST /totp/enroll/start',
   totpEnrollVerify: 'POST /totp/enroll/verify',
@@ -244,7 +259,6 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   generateRecoveryCodes: 'POST /recovery-codes',
   recoveryCodeVerifyLogin: 'POST /recovery-codes/verify-login',
   stepUpRecoveryCode: 'POST /step-up/recovery-code',
-
   requestEmailChange: 'POST /users/me/email/change',
   requestPhoneChange: 'POST /users/me/phone/change',
   verifyEmailChange: 'POST /users/me/email/verify',
@@ -292,10 +306,11 @@ export const FIELD_RULES: FieldRules = {
   totpVerifyLogin: { code: 's' },
   recoveryCodeVerifyLogin: { code: 's' },
   stepUpRecoveryCode: { code: 's' },
-
   requestEmailChange: { email: 's' },
   requestPhoneChange: { phone: 's' },
   verifyEmailChange: { code: 's' },
   verifyPhoneChange: { code: 's' },
   reportContactChange: { token: 's' },
+  createWebhook: { url: 's', eventTypes: 'a?', description: 's?', enabled: 'b?' },
+  updateWebhook: { url: 's?', eventTypes: 'a?', description: 's?', enabled: 'b?' },
 };

@@ -134,3 +134,18 @@ export type ContactVerifyRequest = z.input<typeof contactVerifyBody>;
 export type ContactReportRequest = z.input<typeof contactReportBody>;
 export type ContactChangeRequested = RequestChangeBody;
 export type ContactChanged = VerifyChangeResult['body'];
+
+// Event webhooks (docs/webhooks.md): the admin routes' bodies and answers.
+export type WebhookEndpoint = z.output<typeof import('../src/http/responses/webhooks.js').WebhookEndpoint>;
+export type WebhookDelivery = z.output<typeof import('../src/http/responses/webhooks.js').WebhookDelivery>;
+export type WebhookCreateRequest = z.input<typeof import('../src/routes/admin-webhooks.js').createEndpointBody>;
+export type WebhookUpdateRequest = z.input<typeof import('../src/routes/admin-webhooks.js').patchEndpointBody>;
+export type WebhookRotateRequest = z.input<typeof import('../src/routes/admin-webhooks.js').rotateBody>;
+export type WebhookDeliveriesQuery = {
+  endpointId?: string;
+  status?: WebhookDelivery['status'];
+  limit?: number;
+  offset?: number;
+};
+/** Create and rotate: the signing secret (`whsec_…`), shown this once. */
+export type WebhookEndpointWithSecret = { endpoint: WebhookEndpoint; secret: string };

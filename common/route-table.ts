@@ -183,6 +183,13 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/users/me/email/verify', A, 'passthrough', 'D'),
   r('POST', '/users/me/phone/verify', A, 'passthrough', 'D'),
   r('POST', '/users/contact-change/report', 'none'),
+  r('GET', '/admin/webhooks', A),
+  r('POST', '/admin/webhooks', A),
+  r('PATCH', '/admin/webhooks/:id', A),
+  r('DELETE', '/admin/webhooks/:id', A),
+  r('POST', '/admin/webhooks/:id/rotate-secret', A),
+  r('GET', '/admin/webhook-deliveries', A),
+  r('POST', '/admin/webhook-deliveries/:id/resend', A),
 ];
 
 /**

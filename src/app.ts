@@ -16,6 +16,7 @@ import { globalRateLimit } from './middleware/rate-limit.js';
 import { openApiRoutes } from './openapi/route.js';
 import { routeGroups } from './routes/index.js';
 import { createMaintenanceTrigger } from './services/maintenance.js';
+import { createWebhookTrigger } from './services/webhooks/runner.js';
 import { errorSummary } from './log.js';
 
 export interface AppOptions {
@@ -55,6 +56,7 @@ function methodIndex(app: Hono<AppEnv>) {
 export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   const maintenance = createMaintenanceTrigger(deps.db);
+  const webhooks = createWebhookTrigger(deps);
 
   app.use('*', async (c, next) => {
     c.set('deps', deps);
@@ -65,6 +67,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     const work = maintenance(deps.clock.now());
     if (work)
       runInBackground(c, work, (err) => deps.log.log('error', 'maintenance failed', { error: errorSummary(err) }));
+    const sends = webhooks(deps.clock.now());
+    if (sends)
+      runInBackground(c, sends, (err) => deps.log.log('error', 'webhook sends failed', { error: errorSummary(err) }));
   });
   app.use('*', requestDeadline(deps.env.requestDeadlineMs));
   app.use('*', cors);

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
+import { startWebhookSender } from './services/webhooks/runner.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
 import { listenError } from './config/listen-error.js';
 import { createBcryptPool } from '../common/node/bcrypt-pool.js';
@@ -28,6 +29,8 @@ try {
     refreshTokenHasher: createBcryptPool(),
     loopbackOnly: isLoopbackListenHost(hostname),
   });
+  // Event webhooks: retries and deliveries queued outside a request (docs/webhooks.md).
+  startWebhookSender(app.deps);
   const port = Number(env['PORT'] ?? 8787);
   let server: { hostname: string; port: number };
   try {

@@ -2,6 +2,7 @@
  * Deno entry: `deno run -A --sloppy-imports src/deno.ts`. Same app; the socket address comes from `info.remoteAddr`.
  */
 import { createAuthApi, ConfigError, configErrorLines } from './index.js';
+import { startWebhookSender } from './services/webhooks/runner.js';
 import { isLoopbackListenHost } from './config/internal-host.js';
 import { listenError } from './config/listen-error.js';
 
@@ -29,6 +30,8 @@ try {
     connectionIp: (c) => (c.env as { remoteAddr?: { hostname: string } } | undefined)?.remoteAddr?.hostname,
     loopbackOnly: isLoopbackListenHost(hostname),
   });
+  // Event webhooks: retries and deliveries queued outside a request (docs/webhooks.md).
+  startWebhookSender(app.deps);
   const port = Number(env['PORT'] ?? 8787);
   try {
     Deno.serve(

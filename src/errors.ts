@@ -63,7 +63,6 @@ export const ERRORS = {
   // Recovery codes (docs/recovery-codes.md); 401 on the pre-auth verify-login route (§0.4 status rule).
   recovery_codes_unavailable: [403, 'Recovery codes need TOTP or a passkey first'],
   recovery_code_invalid: [403, 'Invalid or already used recovery code'],
-
   email_in_use: [409, 'That email address belongs to another account'],
   phone_in_use: [409, 'That phone number belongs to another account'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -10,6 +10,7 @@ import { isLoopbackListenHost } from './config/internal-host.js';
 import { listenError } from './config/listen-error.js';
 import type { RefreshTokenHasher } from './crypto/refresh-token.js';
 import { createBcryptPool } from '../common/node/bcrypt-pool.js';
+import { startWebhookSender } from './services/webhooks/runner.js';
 
 /*
  * What Node's HTTP parser refuses before the app sees a request is answered in
@@ -103,13 +104,14 @@ export async function startNodeApi(
     await pool?.close();
     throw err;
   }
-  if (pool) {
-    const closeApp = app.close;
-    app.close = async () => {
-      await closeApp();
-      await pool.close();
-    };
-  }
+  // Event webhooks: retries and deliveries queued outside a request (docs/webhooks.md).
+  const webhookSender = startWebhookSender(app.deps);
+  const closeApp = app.close;
+  app.close = async () => {
+    webhookSender.stop();
+    await closeApp();
+    await pool?.close();
+  };
   const port = Number(env['PORT'] ?? 8787);
   // A whole request (headers and body) must arrive within this time; Node's default is 300 s,
   // so a client declaring a body it never sends held a connection for five minutes.

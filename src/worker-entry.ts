@@ -2,7 +2,7 @@
  * What both Workers entries share: the app is built once per isolate from the
  * bindings (`wrangler.toml` vars, secrets and the database), a boot failure
  * answers the 500 envelope and is retried by the next request, and the cron
- * trigger runs the maintenance purge. The entries differ only in storage:
+ * trigger runs the maintenance purge and sends due webhook deliveries. The entries differ only in storage:
  * `worker.ts` (D1) and `worker-libsql.ts` (sqld/Turso over HTTP), so each
  * bundle carries only its own database driver.
  */
@@ -11,6 +11,7 @@ import { createAuthApiWith, type AuthApi, type OpenDatabaseUrl } from './create-
 import type { Client } from '@libsql/client';
 import { INTERNAL_ERROR_BODY } from './errors.js';
 import { runMaintenance } from './services/maintenance.js';
+import { dispatchDue } from './services/webhooks/dispatcher.js';
 
 export type WorkerEnv = Record<string, unknown>;
 export interface ExecutionContext {
@@ -82,6 +83,8 @@ export function createWorker(storageOf: (env: WorkerEnv) => WorkerStorage) {
     async scheduled(_event: unknown, env: WorkerEnv, ctx: ExecutionContext): Promise<void> {
       const app = await boot(env);
       ctx.waitUntil(runMaintenance(app.deps.db, app.deps.clock.now()));
+      // Webhook deliveries that came due while no request arrived (retries, a crashed sender's lease).
+      ctx.waitUntil(dispatchDue(app.deps));
     },
   };
 }

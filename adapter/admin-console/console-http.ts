@@ -20,6 +20,7 @@ import { organizationDetailScreen, organizationsScreen } from './pages/organizat
 import { providersScreen } from './pages/providers.js';
 import { sessionsScreen } from './pages/sessions.js';
 import { userDetailScreen, usersScreen } from './pages/users.js';
+import { webhooksScreen } from './pages/webhooks.js';
 import { confirmLiveSession, consoleSession, type ConsoleSession } from './session.js';
 
 /** No inline script or style anywhere: scripts and styles are the console's own files. */
@@ -45,6 +46,7 @@ export const SCREENS: readonly [pattern: string, screen: Screen][] = [
   ['/organizations/:organizationId', organizationDetailScreen],
   ['/config', configScreen],
   ['/providers', providersScreen],
+  ['/webhooks', webhooksScreen],
 ];
 
 export interface ConsoleRequest {

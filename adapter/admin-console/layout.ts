@@ -10,6 +10,7 @@ const NAV: [path: string, label: string][] = [
   ['/organizations', 'Organizations'],
   ['/config', 'System config'],
   ['/providers', 'OAuth providers'],
+  ['/webhooks', 'Webhooks'],
 ];
 
 /** The nav entry a path belongs to (`/users/abc` → `/users`). */

@@ -63,6 +63,8 @@ export interface ApiEnv {
   requestDeadlineMs: number;
   /** One database call over HTTP (sqld, Turso) is abandoned after this many ms. */
   dbTimeoutMs: number;
+  /** `WEBHOOK_TIMEOUT_MS`: one event-webhook delivery attempt is abandoned after this many ms (default 10000). */
+  webhookTimeoutMs: number;
   /** Serve `GET /openapi.json` (`OPENAPI_ENABLED`; default: on outside production, off in production). */
   openapiEnabled: boolean;
   delivery: DeliveryEnv;
@@ -233,7 +235,7 @@ function readRateLimits(
 
 function readCostAndTimeouts(
   c: EnvChecks,
-): Pick<ApiEnv, 'refreshTokenBcryptCost' | 'requestDeadlineMs' | 'dbTimeoutMs'> {
+): Pick<ApiEnv, 'refreshTokenBcryptCost' | 'requestDeadlineMs' | 'dbTimeoutMs' | 'webhookTimeoutMs'> {
   const costRaw = c.str('REFRESH_TOKEN_BCRYPT_COST');
   const cost = costRaw === undefined ? DEFAULT_BCRYPT_COST : Number(costRaw);
   if (!Number.isInteger(cost) || cost < 4 || cost > 15)
@@ -248,7 +250,11 @@ function readCostAndTimeouts(
   };
   const requestDeadlineMs = millis('REQUEST_DEADLINE_MS', 10_000, 100);
   const dbTimeoutMs = millis('DB_TIMEOUT_MS', 5_000, 50);
-  return { refreshTokenBcryptCost: cost, requestDeadlineMs, dbTimeoutMs };
+  const webhookRaw = c.str('WEBHOOK_TIMEOUT_MS');
+  const webhookTimeoutMs = webhookRaw === undefined ? 10_000 : Number(webhookRaw);
+  if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 100 || webhookTimeoutMs > 60_000)
+    c.fail('WEBHOOK_TIMEOUT_MS', 'must be an integer number of milliseconds from 100 to 60000');
+  return { refreshTokenBcryptCost: cost, requestDeadlineMs, dbTimeoutMs, webhookTimeoutMs };
 }
 
 /** The API description is harmless but still a map for a prober: production opts in. */

@@ -57,6 +57,7 @@ const SERVICE_ENV_NAMES: ReadonlySet<string> = new Set([
   'HOST',
   'DEMO_PORT',
   'HTTP_REQUEST_TIMEOUT_MS',
+  'WEBHOOK_TIMEOUT_MS',
   CLIENT_SECRET_ENVS_VAR,
   // §1.1 secrets and keys (SVC_* and *_PRIVATE are denied as families below)
   'API_SERVICE_TOKEN',

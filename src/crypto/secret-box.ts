@@ -2,7 +2,9 @@
  * TOTP secrets at rest (contract §1.8): AES-256-GCM through WebCrypto. The key
  * is SHA-256 of the UTF-8 secret (`TOTP_SECRET_ENCRYPTION_KEY`, falling back to
  * `API_SERVICE_TOKEN`); the owner's user id is bound as additional data, so a
- * ciphertext copied onto another user's row does not decrypt.
+ * ciphertext copied onto another user's row does not decrypt. Webhook signing
+ * secrets use the same box under their own purpose (`webhook`, bound to the
+ * endpoint id), so a TOTP ciphertext never opens as a webhook secret.
  */
 import { fromBase64, toBase64, utf8 } from '../../common/encoding.js';
 import { randomBytes } from './random.js';
@@ -34,12 +36,24 @@ function aesKey(sourceSecret: string): Promise<CryptoKey> {
   return key;
 }
 
-const aad = (userId: string) => bytes(utf8(`svc/totp:${userId}`));
+/** What a sealed secret is for: the purpose and owner are bound as additional data. */
+export type SecretPurpose = 'totp' | 'webhook';
 
-export async function sealSecret(sourceSecret: string, userId: string, plaintext: Uint8Array): Promise<SealedSecret> {
+const aad = (userId: string, purpose: SecretPurpose) => bytes(utf8(`svc/${purpose}:${userId}`));
+
+export async function sealSecret(
+  sourceSecret: string,
+  userId: string,
+  plaintext: Uint8Array,
+  purpose: SecretPurpose = 'totp',
+): Promise<SealedSecret> {
   const iv = bytes(randomBytes(IV_BYTES));
   const key = await aesKey(sourceSecret);
-  const out = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad(userId) }, key, bytes(plaintext));
+  const out = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: aad(userId, purpose) },
+    key,
+    bytes(plaintext),
+  );
   return { ciphertext: toBase64(new Uint8Array(out)), iv: toBase64(iv) };
 }
 
@@ -48,13 +62,14 @@ export async function openSecret(
   sourceSecret: string,
   userId: string,
   sealed: SealedSecret,
+  purpose: SecretPurpose = 'totp',
 ): Promise<Uint8Array | null> {
   try {
     const iv = bytes(fromBase64(sealed.iv));
     if (iv.length !== IV_BYTES) return null;
     const key = await aesKey(sourceSecret);
     const out = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv, additionalData: aad(userId) },
+      { name: 'AES-GCM', iv, additionalData: aad(userId, purpose) },
       key,
       bytes(fromBase64(sealed.ciphertext)),
     );

@@ -139,5 +139,17 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX `contact_changes_report_token_idx` ON `contact_changes` (`report_token_hash`);",
       "CREATE INDEX `contact_changes_created_at_idx` ON `contact_changes` (`created_at`);"
     ]
+  },
+  {
+    "tag": "0010_event_webhooks",
+    "folderMillis": 1795812467180,
+    "hash": "bbcdbea20bad97a623be48f67234da46942a0390b0c5d5095e5f297c6e4df8d0",
+    "statements": [
+      "CREATE TABLE `webhook_deliveries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`endpoint_id` text NOT NULL,\n\t`event_id` text NOT NULL,\n\t`event_type` text NOT NULL,\n\t`payload` text NOT NULL,\n\t`status` text NOT NULL,\n\t`attempts` integer DEFAULT 0 NOT NULL,\n\t`next_attempt_at` integer NOT NULL,\n\t`lease_id` text,\n\t`last_status` integer,\n\t`last_error` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tFOREIGN KEY (`endpoint_id`) REFERENCES `webhook_endpoints`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `webhook_deliveries_due_idx` ON `webhook_deliveries` (`status`,`next_attempt_at`);",
+      "CREATE INDEX `webhook_deliveries_endpoint_created_idx` ON `webhook_deliveries` (`endpoint_id`,`created_at`);",
+      "CREATE INDEX `webhook_deliveries_created_idx` ON `webhook_deliveries` (`created_at`);",
+      "CREATE TABLE `webhook_endpoints` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`url` text NOT NULL,\n\t`event_types` text NOT NULL,\n\t`description` text,\n\t`secret_ciphertext` text NOT NULL,\n\t`secret_iv` text NOT NULL,\n\t`previous_secret_ciphertext` text,\n\t`previous_secret_iv` text,\n\t`previous_secret_expires_at` integer,\n\t`enabled` integer DEFAULT true NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);"
+    ]
   }
 ];

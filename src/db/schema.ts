@@ -14,5 +14,5 @@ export * from './schema/sessions.js';
 export * from './schema/events.js';
 export * from './schema/config.js';
 export * from './schema/recovery-codes.js';
-
 export * from './schema/contact-changes.js';
+export * from './schema/webhooks.js';

@@ -11,6 +11,7 @@ import * as admin from '../http/responses/admin.js';
 import * as adapter from '../http/responses/adapter.js';
 import * as common from '../http/responses/common.js';
 import * as session from '../http/responses/session.js';
+import * as webhooks from '../http/responses/webhooks.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -55,7 +56,7 @@ export interface Components {
 export function buildComponents(extra: ExtraCodes = {}): Components {
   const registry = z.registry<{ id: string }>();
   // Sorted: a module namespace's key order differs between loaders (Node sorts it, vite-node does not).
-  const named = [common, session, account, admin, adapter]
+  const named = [common, session, account, admin, adapter, webhooks]
     .flatMap((mod) => Object.entries(mod))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [name, value] of named) {

@@ -16,6 +16,7 @@ import { adminOperations } from './operations-admin.js';
 import { op, type Operation, type RouteCredential } from './operation.js';
 import { signInOperations } from './operations-sign-in.js';
 import { recoveryCodeOperations } from './operations-recovery-codes.js';
+import { webhookOperations } from './operations-webhooks.js';
 import { ERRORS } from '../errors.js';
 
 /** `GET /openapi.json` itself (registered only when enabled, see `OPENAPI_ENABLED`). */
@@ -33,8 +34,8 @@ export const apiOperations = (): Operation[] => [
   ...accountOperations,
   ...adminOperations,
   ...recoveryCodeOperations,
-
   ...contactChangeOperations,
+  ...webhookOperations,
   openApiOperation,
 ];
 

@@ -29,8 +29,8 @@ import { systemConfigRoutes } from './system-config.js';
 import { userDeletionRoutes } from './user-deletion.js';
 import { webauthnRoutes } from './webauthn.js';
 import { recoveryCodeRoutes } from './recovery-codes.js';
-
 import { contactChangeRoutes } from './contact-change.js';
+import { adminWebhookRoutes } from './admin-webhooks.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -59,6 +59,6 @@ export const routeGroups: Hono<AppEnv>[] = [
   credentialRoutes,
   oauthProviderAdminRoutes,
   recoveryCodeRoutes,
-
   contactChangeRoutes,
+  adminWebhookRoutes,
 ];

@@ -65,7 +65,6 @@ const CONTRACT: Record<ErrorCode, number> = {
   service_unavailable: 503, // docs/contract-changes.md: database busy or unreachable, request deadline
   recovery_codes_unavailable: 403, // docs/contract-changes.md: recovery codes
   recovery_code_invalid: 403, // idem; 401 on the ephemeral verify-login route (§0.4 status rule)
-
   email_in_use: 409, // docs/contract-changes.md: changing email or phone
   phone_in_use: 409, // idem
 };

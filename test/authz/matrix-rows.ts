@@ -180,6 +180,17 @@ export const API_ROWS: Record<string, Row> = {
     body: { token: 'x'.repeat(43) },
     after: ['invalid_verification_token'],
   },
+  // Event webhooks (docs/webhooks.md)
+  'GET /admin/webhooks': { gate: 'admin:read' },
+  'POST /admin/webhooks': {
+    gate: 'admin:write',
+    body: { url: 'https://hooks.example/authz', eventTypes: ['login_failed'] },
+  },
+  'PATCH /admin/webhooks/:id': { gate: 'admin:write', body: { enabled: false } },
+  'DELETE /admin/webhooks/:id': { gate: 'admin:write' },
+  'POST /admin/webhooks/:id/rotate-secret': { gate: 'admin:write' },
+  'GET /admin/webhook-deliveries': { gate: 'admin:read' },
+  'POST /admin/webhook-deliveries/:id/resend': { gate: 'admin:write' },
 };
 
 /**
@@ -201,6 +212,7 @@ export const CONSOLE_PAGE_ROWS: Record<string, Row> = {
   'GET /organizations/:organizationId': PAGE,
   'GET /config': PAGE,
   'GET /providers': PAGE,
+  'GET /webhooks': PAGE,
   'GET /assets/:name': { gate: 'none', params: { name: 'console.js' } },
 };
 

@@ -274,6 +274,10 @@ function after(el, res, fallbackDone) {
   if (res.status === 401) return; // request() already said the session ended
   if (res.status >= 200 && res.status < 300) {
     const done = el.dataset.done || fallbackDone;
+    if (el.dataset.showSecret && res.body && typeof res.body.secret === 'string') {
+      showSecretOnce(res.body.secret, done);
+      return;
+    }
     if (el.dataset.redirect) {
       location.assign(el.dataset.redirect);
       return;
@@ -283,6 +287,23 @@ function after(el, res, fallbackDone) {
     return;
   }
   notice('error', describeError(res));
+}
+
+// A webhook signing secret is in the answer to create/rotate only: shown here once, then the page reloads without it.
+function showSecretOnce(secret, done) {
+  const box = $('#secret-reveal');
+  if (!box) return location.reload();
+  $('#secret-value').textContent = secret;
+  box.classList.remove('hidden');
+  box.scrollIntoView({ block: 'nearest' });
+  $('#secret-done').addEventListener(
+    'click',
+    () => {
+      sessionStorage.setItem('svc-console-notice', done);
+      location.reload();
+    },
+    { once: true },
+  );
 }
 
 document.addEventListener('submit', async (ev) => {
