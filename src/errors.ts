@@ -60,6 +60,9 @@ export const ERRORS = {
   internal_error: [500, 'Internal server error'],
   jwks_unavailable: [500, 'JWKS unavailable'],
   service_unavailable: [503, 'The service is busy; retry shortly'],
+  challenge_required: [400, 'A bot-protection challenge token is required'],
+  challenge_failed: [403, 'The bot-protection challenge failed; try again'],
+  challenge_unavailable: [503, 'The bot-protection check is unavailable; retry shortly'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -65,7 +65,11 @@ export function toAdapterRequest(req: Request, opts: ResolvedOptions, body: unkn
     params: { ...(req.params as Record<string, string>) },
     query: queriesOf(req.originalUrl ?? req.url),
     body,
-    client: { ip: clientIpOf(opts, req, defaultClientIp), userAgent: header(req, 'user-agent') },
+    client: {
+      ip: clientIpOf(opts, req, defaultClientIp),
+      userAgent: header(req, 'user-agent'),
+      challengeToken: header(req, 'x-svc-challenge-token'),
+    },
     idempotencyKey: header(req, 'idempotency-key'),
   };
 }

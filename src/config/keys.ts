@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../common/roles.js';
+import { BOT_PROTECTION_OFF, botProtectionSchema } from './bot-protection.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
 import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
 
@@ -117,6 +118,7 @@ export const configSchemas = {
   sms_allowed_calling_codes: smsCallingCodesSchema,
   sms_hourly_budget: smsHourlyBudgetSchema,
   magic_link_confirmation: z.enum(MAGIC_LINK_CONFIRMATIONS),
+  bot_protection: botProtectionSchema,
 } as const;
 
 export type ConfigKey = keyof typeof configSchemas;
@@ -163,6 +165,8 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   sms_hourly_budget: DEFAULT_SMS_HOURLY_BUDGET,
   // Safe by default: a link someone else asked for cannot hand them the session on a bare click.
   magic_link_confirmation: 'number_match',
+  // Off until an operator picks a provider: a challenge needs a widget on the client.
+  bot_protection: BOT_PROTECTION_OFF,
 };
 
 const list = (v: string) =>
@@ -224,6 +228,7 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   sms_allowed_calling_codes: ['SMS_ALLOWED_CALLING_CODES', (v) => list(v).map((c) => c.replace(/^\+/, ''))],
   sms_hourly_budget: ['SMS_HOURLY_BUDGET', jsonObjectOver(DEFAULT_SMS_HOURLY_BUDGET)],
   magic_link_confirmation: ['MAGIC_LINK_CONFIRMATION', (v) => v.trim()],
+  bot_protection: ['BOT_PROTECTION', json],
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */

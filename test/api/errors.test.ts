@@ -63,6 +63,9 @@ const CONTRACT: Record<ErrorCode, number> = {
   request_timeout: 408, // docs/contract-changes.md: Node entry only, answered by the HTTP server
   headers_too_large: 431, // idem
   service_unavailable: 503, // docs/contract-changes.md: database busy or unreachable, request deadline
+  challenge_required: 400, // docs/contract-changes.md: bot protection
+  challenge_failed: 403, // idem
+  challenge_unavailable: 503, // idem
 };
 
 describe('error code table (contract §0.4)', () => {
