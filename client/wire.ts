@@ -11,6 +11,7 @@ import type { credentialJson, meJson, membershipJson, organizationJson, sessionJ
 import type { invitationJson, receivedInvitationJson } from '../src/http/serialize-invitations.js';
 import type { idSchema, renameSchema } from '../src/routes/credentials.js';
 import type { loginBody } from '../src/routes/login.js';
+import type { PublicConfigResponse } from '../src/http/responses/admin.js';
 import type { MagicLinkRequestResponse, MagicLinkVerifyResponse } from '../src/http/responses/session.js';
 import type { requestBody as magicLinkBody, verifyBody as magicLinkVerifyBody } from '../src/routes/magic-link.js';
 import type { callbackBody, idTokenBody, startBody } from '../src/routes/oauth.js';
@@ -109,3 +110,5 @@ export type OAuthProvider = { id: string; name: string; scopes: string[] };
 export type WebAuthnOptions = Record<string, unknown> & { challenge: string };
 /** Admin, metrics and config answers: JSON objects whose shapes live in contract §3.15–§3.17. */
 export type JsonObject = Record<string, unknown>;
+/** `GET /system-config/public`: the sign-in policy, the app name and the bot-protection challenge (null when off). */
+export type PublicConfig = z.infer<typeof PublicConfigResponse>;
