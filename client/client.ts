@@ -1,5 +1,6 @@
 /** `createSvcClient`: the runtime-neutral client (Web `fetch` only, no DOM). */
 import { ROUTES, TOTP_BRIDGE_ROUTES } from '../common/route-table.js';
+import type { ChallengeTokenProvider } from './challenge.js';
 import { call, type ClientContext, type Kind, type Send } from './client-calls.js';
 import { invalidResponse, SvcError } from './errors.js';
 import { exchange, type FetchLike } from './http.js';
