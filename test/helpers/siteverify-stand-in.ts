@@ -17,7 +17,7 @@
  * - reCAPTCHA, https://developers.google.com/recaptcha/docs/faq (automated
  *   tests): secret `6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe` always passes (v2, no score).
  *
- * `/score/<n>` answers a passing reCAPTCHA v3 verdict with that score.
+ * `/redirect` answers 302 to `/siteverify`; `/score/<n>` answers a passing reCAPTCHA v3 verdict with that score.
  * Every request is kept (`received`) so a test can check what was sent.
  */
 import { createServer, type Server } from 'node:http';
@@ -82,6 +82,11 @@ export async function startSiteverifyStandIn(): Promise<SiteverifyStandIn> {
       received.push({ path, contentType: req.headers['content-type'], form });
       if (path === '/hang') {
         hanging.add(res);
+        return;
+      }
+      if (path === '/redirect') {
+        // A redirect must not be followed: it would resend the secret somewhere unchecked.
+        res.writeHead(302, { location: '/siteverify' }).end();
         return;
       }
       if (path === '/500') {

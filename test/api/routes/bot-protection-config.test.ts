@@ -83,7 +83,7 @@ describe('bot_protection config', () => {
     ]) {
       const res = await patch(t, token, turnstile({ secretEnv }));
       expect(res.status, secretEnv).toBe(400);
-      expect(JSON.stringify(res.body)).not.toContain(TURNSTILE_PASS_SECRET.slice(0, 10) + 'x');
+      expect(JSON.stringify(res.body)).not.toContain(TURNSTILE_PASS_SECRET);
     }
     expect((await patch(t, token, turnstile({ secret: TURNSTILE_PASS_SECRET }))).status).toBe(400);
     const ok = await patch(t, token, turnstile());
@@ -116,6 +116,43 @@ describe('bot_protection config', () => {
   it('an unset secret env fails closed with 503, even with failMode open', async () => {
     const t = await makeApi({
       env: { BOT_PROTECTION: JSON.stringify(turnstile({ failMode: 'open', siteverifyUrl: `${standIn.url}/x` })) },
+    });
+    const before = standIn.received.length;
+    const res = await t.call('POST', '/login', {
+      body: { identifier: 'a@example.com' },
+      headers: { 'x-svc-challenge-token': TURNSTILE_DUMMY_TOKEN },
+    });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe('challenge_unavailable');
+    expect(standIn.received.length).toBe(before);
+  });
+});
+
+describe('secret and endpoint checks at call time', () => {
+  it('never follows a redirect from the endpoint (an outage: 503, the target never asked)', async () => {
+    const t = await makeApi({
+      env: {
+        BOT_PROTECTION: JSON.stringify(turnstile({ siteverifyUrl: `${standIn.url}/redirect` })),
+        TURNSTILE_SECRET: TURNSTILE_PASS_SECRET,
+      },
+    });
+    const before = standIn.received.length;
+    const res = await t.call('POST', '/login', {
+      body: { identifier: 'a@example.com' },
+      headers: { 'x-svc-challenge-token': TURNSTILE_DUMMY_TOKEN },
+    });
+    expect(res.status).toBe(503);
+    expect(standIn.received.slice(before).map((r) => r.path)).toEqual(['/redirect']);
+  });
+
+  it('refuses a service variable named by an env seed (it skipped the PATCH check): 503, nothing sent', async () => {
+    const t = await makeApi({
+      env: {
+        BOT_PROTECTION: JSON.stringify(
+          turnstile({ secretEnv: 'DELIVERY_WEBHOOK_SECRET', siteverifyUrl: `${standIn.url}/siteverify` }),
+        ),
+        DELIVERY_WEBHOOK_SECRET: 'a-service-secret-0123456789abcdef',
+      },
     });
     const before = standIn.received.length;
     const res = await t.call('POST', '/login', {
