@@ -3,6 +3,7 @@
  * per transport, and what each kind of answer changes in the client's state
  * (tokens, session, the bindings of flows under way).
  */
+import { challengeHeaders, type ChallengeTokenProvider } from './challenge.js';
 import { invalidResponse, isObject, SvcError } from './errors.js';
 import { fillPath, queryString, type Answer } from './http.js';
 import { FIELD_RULES, ROUTE_KEYS, type RouteName } from './routes.js';
@@ -19,6 +20,8 @@ export type Send = (
   authorization: string | null,
   body: unknown,
   idempotencyKey?: string,
+  /** Extra request headers (the bot-protection token). */
+  extra?: Record<string, string>,
 ) => Promise<Answer>;
 
 /** What the calls of one client share: its transport and the state of its flows under way. */
@@ -38,6 +41,8 @@ export interface ClientContext {
   readonly oauthBindings: Map<string, string>;
   /** same_device (bearer): the binding of this client's pending magic link. */
   magicLinkBinding: string | null;
+  /** Bot protection: the app's token source for the guarded calls. */
+  readonly challengeToken?: ChallengeTokenProvider | undefined;
 }
 
 /** One typed client method: checks the input, sends it with the route's credential and applies the answer. */
@@ -60,7 +65,14 @@ export async function call(ctx: ClientContext, name: RouteName, input: unknown):
     answer =
       kind.cred === 'access'
         ? await withAccess(ctx, method, url, body, kind.response === 'bridge')
-        : await ctx.send(method, url, kind.cred === 'none' ? null : ctx.ephemeral, body);
+        : await ctx.send(
+            method,
+            url,
+            kind.cred === 'none' ? null : ctx.ephemeral,
+            body,
+            undefined,
+            await challengeHeaders(ctx.challengeToken, name),
+          );
   } catch (e) {
     // Signing out without a live session is done, not an error (contract §5.3: logout is idempotent).
     const dead = e instanceof SvcError && (e.status === 401 || e.code === 'signed_out');

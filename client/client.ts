@@ -1,5 +1,6 @@
 /** `createSvcClient`: the runtime-neutral client (Web `fetch` only, no DOM). */
 import { ROUTES, TOTP_BRIDGE_ROUTES } from '../common/route-table.js';
+import type { ChallengeTokenProvider } from './challenge.js';
 import { call, type ClientContext, type Kind, type Send } from './client-calls.js';
 import { invalidResponse, SvcError } from './errors.js';
 import { exchange, type FetchLike } from './http.js';
@@ -27,6 +28,13 @@ export interface SvcClientOptions {
   refreshLeewaySeconds?: number;
   /** Clock in epoch ms (default `Date.now`); tests inject a manual clock. */
   now?: () => number;
+  /**
+   * Bot protection: called before the sign-in start, the registration and
+   * each code or link send; its token goes in `x-svc-challenge-token`
+   * (docs/bot-protection.md). Read `botProtection` of `publicConfig()` to know
+   * whether and where one is needed.
+   */
+  challengeToken?: ChallengeTokenProvider;
 }
 
 /** The client: one typed method per adapter route, plus session state. */
@@ -128,12 +136,13 @@ function createContext(opts: SvcClientOptions, bearer: boolean, fetchFn: FetchLi
     ephemeral: null,
     oauthBindings: new Map(),
     magicLinkBinding: null,
+    challengeToken: opts.challengeToken,
   };
 }
 
 /** Bearer transport names itself and sends the token as `Authorization`; cookie transport sends the cookies. */
 function createSend(fetchFn: FetchLike, base: string, bearer: boolean): Send {
-  return (method, path, authorization, body, idempotencyKey) =>
+  return (method, path, authorization, body, idempotencyKey, extra) =>
     exchange(fetchFn, {
       method,
       url: base + path,
@@ -142,6 +151,7 @@ function createSend(fetchFn: FetchLike, base: string, bearer: boolean): Send {
           ? { 'x-svc-auth-transport': 'bearer', ...(authorization ? { authorization: `Bearer ${authorization}` } : {}) }
           : {}),
         ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+        ...extra,
       },
       body,
       ...(bearer ? {} : { credentials: 'include' as const }),

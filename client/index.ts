@@ -11,6 +11,7 @@
  */
 export { createSvcClient, type SvcClient, type SvcClientOptions } from './client.js';
 export { SvcError, type ClientErrorCode } from './errors.js';
+export { CHALLENGE_TOKEN_HEADER, type ChallengeRoute, type ChallengeTokenProvider } from './challenge.js';
 export type { StepUpChallenge } from './step-up-challenge.js';
 export type { FetchLike } from './http.js';
 export { ROUTE_KEYS, type RouteMethods, type RouteName, type RouteSignatures } from './routes.js';

@@ -99,7 +99,7 @@ export interface RouteSignatures {
   metricsGrouped: [Obj | void, Obj];
   securityAnomalies: [Obj | void, Obj];
   metricsDashboard: [Obj | void, Obj];
-  publicConfig: [void, Obj];
+  publicConfig: [void, W.PublicConfig];
   configRoles: [void, Obj];
   getAdminConfig: [void, Obj];
   updateAdminConfig: [Obj, Obj];

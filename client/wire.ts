@@ -11,6 +11,7 @@ import type { credentialJson, meJson, membershipJson, organizationJson, sessionJ
 import type { invitationJson, receivedInvitationJson } from '../src/http/serialize-invitations.js';
 import type { idSchema, renameSchema } from '../src/routes/credentials.js';
 import type { loginBody } from '../src/routes/login.js';
+import type { PublicConfigResponse } from '../src/http/responses/admin.js';
 import type { MagicLinkRequestResponse, MagicLinkVerifyResponse } from '../src/http/responses/session.js';
 import type { requestBody as magicLinkBody, verifyBody as magicLinkVerifyBody } from '../src/routes/magic-link.js';
 import type { callbackBody, idTokenBody, startBody } from '../src/routes/oauth.js';
@@ -149,3 +150,5 @@ export type WebhookDeliveriesQuery = {
 };
 /** Create and rotate: the signing secret (`whsec_…`), shown this once. */
 export type WebhookEndpointWithSecret = { endpoint: WebhookEndpoint; secret: string };
+/** `GET /system-config/public`: the sign-in policy, the app name and the bot-protection challenge (null when off). */
+export type PublicConfig = z.infer<typeof PublicConfigResponse>;

@@ -24,7 +24,7 @@ import {
   svcWellKnown,
   type SvcVariables,
 } from '../adapter/hono/index.js';
-import { demoSecurityHeaders } from './security-headers.js';
+import { demoSecurityHeadersWith } from './security-headers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PUBLIC = join(here, 'public');
@@ -155,9 +155,28 @@ export function createDemoApp(opts: DemoOptions) {
     return readCookie(header, 'svc-refresh') ? 'refresh' : 'none';
   };
 
+  // Bot protection: whether the API asks for Turnstile (its public config), re-read at most once a minute,
+  // so the pages' CSP allows the widget's origin only while it is on. Unreachable: off.
+  let turnstile: { on: boolean; atMs: number } | null = null;
+  const turnstileOn = async (): Promise<boolean> => {
+    if (turnstile && Date.now() - turnstile.atMs < 60_000) return turnstile.on;
+    let on = false;
+    try {
+      const res = await (opts.fetch ?? fetch)(`${opts.authServerUrl}/system-config/public`, {
+        signal: AbortSignal.timeout(2000),
+      });
+      const body = (await res.json()) as { botProtection?: { provider?: string } | null };
+      on = res.ok && body.botProtection?.provider === 'turnstile';
+    } catch {
+      on = false;
+    }
+    turnstile = { on, atMs: Date.now() };
+    return on;
+  };
+
   const app = new Hono<{ Variables: SvcVariables }>();
   // First, so it also covers pages other middleware replaces (the 403 page) and redirects.
-  app.use('*', demoSecurityHeaders);
+  app.use('*', demoSecurityHeadersWith(turnstileOn));
   app.route('/auth', svcAdapter(adapterOptions));
   app.route('/auth/totp', svcTotpBridge(adapterOptions));
   // The association files native apps and related origins need, at the domain root (docs/native-apps.md).

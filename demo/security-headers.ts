@@ -12,18 +12,29 @@
  */
 import type { MiddlewareHandler } from 'hono';
 
-/** No 'unsafe-inline': the pages' scripts and styles are files under /static. */
-export const DEMO_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Where the Turnstile widget's script and frame come from (bot protection, docs/bot-protection.md). */
+export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
+/**
+ * No 'unsafe-inline': the pages' scripts and styles are files under /static.
+ * `turnstile`: the API's `bot_protection` uses Turnstile, so the widget's
+ * script and frame are allowed from its one origin; otherwise nothing outside.
+ */
+export const demoCsp = (turnstile: boolean): string =>
+  [
+    "default-src 'self'",
+    `script-src 'self'${turnstile ? ` ${TURNSTILE_ORIGIN}` : ''}`,
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    ...(turnstile ? [`frame-src ${TURNSTILE_ORIGIN}`] : []),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+export const DEMO_CSP = demoCsp(false);
 
 export const DEMO_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': DEMO_CSP,
@@ -42,3 +53,14 @@ export const demoSecurityHeaders: MiddlewareHandler = async (c, next) => {
     if (!c.res.headers.has(name)) c.res.headers.set(name, value);
   }
 };
+
+/** The same, with the Turnstile origin allowed while `turnstileOn()` says the API asks for it. */
+export const demoSecurityHeadersWith =
+  (turnstileOn: () => Promise<boolean>): MiddlewareHandler =>
+  async (c, next) => {
+    await next();
+    const csp = (await turnstileOn()) ? demoCsp(true) : DEMO_CSP;
+    for (const [name, value] of Object.entries({ ...DEMO_SECURITY_HEADERS, 'content-security-policy': csp })) {
+      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    }
+  };

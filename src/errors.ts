@@ -65,6 +65,9 @@ export const ERRORS = {
   recovery_code_invalid: [403, 'Invalid or already used recovery code'],
   email_in_use: [409, 'That email address belongs to another account'],
   phone_in_use: [409, 'That phone number belongs to another account'],
+  challenge_required: [400, 'A bot-protection challenge token is required'],
+  challenge_failed: [403, 'The bot-protection challenge failed; try again'],
+  challenge_unavailable: [503, 'The bot-protection check is unavailable; retry shortly'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

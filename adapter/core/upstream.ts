@@ -11,6 +11,8 @@ import type { FetchLike } from './options.js';
 
 export const UPSTREAM_TIMEOUT_MS = 10_000;
 const MAX_UA_LENGTH = 512;
+/** The longest challenge token a provider issues (Turnstile: 2048); anything else is not forwarded. */
+const CHALLENGE_TOKEN = /^[\x21-\x7e]{1,2048}$/;
 
 export interface ClientInfo {
   ip?: string | undefined;
@@ -20,6 +22,11 @@ export interface ClientInfo {
    * (Cloudflare's `request.cf`); sent as `x-svc-client-geo`.
    */
   geo?: string | undefined;
+  /**
+   * The browser's `x-svc-challenge-token` (bot protection, docs/bot-protection.md):
+   * the API verifies it with the provider; the adapter only forwards it.
+   */
+  challengeToken?: string | undefined;
 }
 
 export interface UpstreamRequest {
@@ -105,6 +112,8 @@ export async function callUpstream(
     .trim()
     .slice(0, 64);
   if (geo) headers['x-svc-client-geo'] = geo;
+  const challenge = req.client.challengeToken?.trim();
+  if (challenge && CHALLENGE_TOKEN.test(challenge)) headers['x-svc-challenge-token'] = challenge;
   if (req.delivery) headers['x-svc-auth-delivery-mode'] = 'external';
   if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
   let body: string | undefined;
@@ -121,13 +130,13 @@ export async function callUpstream(
       signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
       redirect: 'manual',
     });
-    const challenge = res.headers.get('www-authenticate');
+    const stepUp = res.headers.get('www-authenticate');
     return {
       ok: true,
       status: res.status,
       body: await parseJson(res),
       retryAfter: res.headers.get('retry-after'),
-      ...(challenge ? { wwwAuthenticate: challenge } : {}),
+      ...(stepUp ? { wwwAuthenticate: stepUp } : {}),
     };
   } catch {
     return { ok: false, reason: 'unreachable' };

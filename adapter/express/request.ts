@@ -74,6 +74,7 @@ export function toAdapterRequest(req: Request, opts: ResolvedOptions, body: unkn
       ip: clientIpOf(opts, req, defaultClientIp),
       userAgent: header(req, 'user-agent'),
       geo: clientPlace(req, opts),
+      challengeToken: header(req, 'x-svc-challenge-token'),
     },
     idempotencyKey: header(req, 'idempotency-key'),
   };

@@ -63,7 +63,12 @@ export async function toAdapterRequest(
       params: c.req.param() as Record<string, string>,
       query: c.req.queries() as Record<string, unknown>,
       body: parsed.body,
-      client: { ip, userAgent: requestHeader(c, 'user-agent'), geo: clientPlace(c, opts) },
+      client: {
+        ip,
+        userAgent: requestHeader(c, 'user-agent'),
+        geo: clientPlace(c, opts),
+        challengeToken: requestHeader(c, 'x-svc-challenge-token'),
+      },
       idempotencyKey: requestHeader(c, 'idempotency-key'),
     },
   };

@@ -1,8 +1,44 @@
 // The pages' auth calls: one svc-auth/client instance (bundled by esbuild, served at /static/svc-client.js).
 import { createPasskeys, createSvcClient, SvcError } from '/static/svc-client.js';
 
+/**
+ * Bot protection (docs/bot-protection.md): when the API's public config names
+ * Turnstile, each guarded call gets a fresh token from one widget rendered
+ * into `#challenge` (reset and run again per call: a token is single-use).
+ */
+let widget = null;
+async function turnstileToken() {
+  if (!widget) {
+    // Unreadable config: treated as off (the API then answers challenge_required if it is on).
+    const config = await fetch('/auth/system-config/public')
+      .then((r) => r.json())
+      .catch(() => ({}));
+    const bot = config.botProtection;
+    widget =
+      bot?.provider !== 'turnstile'
+        ? Promise.resolve(null)
+        : new Promise((resolve, reject) => {
+            const script = document.createElement('script');
+            script.src = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
+            script.onload = () => resolve({ siteKey: bot.siteKey, id: null });
+            script.onerror = () => reject(new Error('the challenge script did not load'));
+            document.head.append(script);
+          });
+  }
+  const w = await widget;
+  if (!w) return undefined; // off: the calls go without a token
+  return new Promise((resolve) => {
+    const options = { sitekey: w.siteKey, callback: resolve, 'error-callback': () => resolve(undefined) };
+    if (w.id === null) w.id = window.turnstile.render('#challenge', options);
+    else {
+      window.turnstile.remove(w.id);
+      w.id = window.turnstile.render('#challenge', options);
+    }
+  });
+}
+
 /** The pages' one client: cookie transport, the adapter mounted at /auth. */
-export const client = createSvcClient({ baseUrl: '/auth' });
+export const client = createSvcClient({ baseUrl: '/auth', challengeToken: () => turnstileToken() });
 export const passkeys = createPasskeys(client);
 
 /**

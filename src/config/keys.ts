@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../common/roles.js';
+import { BOT_PROTECTION_OFF, botProtectionSchema } from './bot-protection.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
 import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
 
@@ -118,6 +119,7 @@ export const configSchemas = {
   sms_hourly_budget: smsHourlyBudgetSchema,
   magic_link_confirmation: z.enum(MAGIC_LINK_CONFIRMATIONS),
   revoke_sessions_on_contact_change: z.boolean(),
+  bot_protection: botProtectionSchema,
 } as const;
 
 export type ConfigKey = keyof typeof configSchemas;
@@ -166,6 +168,8 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   magic_link_confirmation: 'number_match',
   // A changed email or phone ends the account's other sessions (docs/contact-change.md).
   revoke_sessions_on_contact_change: true,
+  // Off until an operator picks a provider: a challenge needs a widget on the client.
+  bot_protection: BOT_PROTECTION_OFF,
 };
 
 const list = (v: string) =>
@@ -228,6 +232,7 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   sms_hourly_budget: ['SMS_HOURLY_BUDGET', jsonObjectOver(DEFAULT_SMS_HOURLY_BUDGET)],
   magic_link_confirmation: ['MAGIC_LINK_CONFIRMATION', (v) => v.trim()],
   revoke_sessions_on_contact_change: ['REVOKE_SESSIONS_ON_CONTACT_CHANGE', (v) => v.trim() === 'true'],
+  bot_protection: ['BOT_PROTECTION', json],
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */

@@ -8,7 +8,7 @@ import { fail } from '../errors.js';
 import { requestHeader } from '../../common/hono-request.js';
 
 const ALLOWED_HEADERS =
-  'Authorization, Content-Type, x-svc-service-token, x-svc-client-ip, x-svc-client-user-agent, x-svc-auth-delivery-mode, Idempotency-Key';
+  'Authorization, Content-Type, x-svc-service-token, x-svc-client-ip, x-svc-client-user-agent, x-svc-auth-delivery-mode, Idempotency-Key, x-svc-challenge-token';
 const EXPOSED_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate';
 
 type Env = AppEnv['Variables']['deps']['env'];

@@ -33,9 +33,22 @@ const oauthSignInErrors = [
   'login_method_disabled',
   ...locked,
 ] as const;
+/** Bot protection (docs/bot-protection.md): the header and codes of every route `bot_protection` can guard. */
+const challenge = {
+  headers: [
+    {
+      name: 'x-svc-challenge-token',
+      description:
+        'The bot-protection token (Turnstile, hCaptcha or reCAPTCHA) when `GET /system-config/public` lists this route under `botProtection.routes`; one token per request.',
+      schema: { type: 'string', minLength: 1, maxLength: 2048 },
+    },
+  ],
+  errors: ['challenge_required', 'challenge_failed', 'challenge_unavailable'],
+} as const;
 const otpGenerate = (path: string, summary: string, credential: 'ephemeral:login' | 'ephemeral:registration') =>
   op('POST', path, summary, credential, OtpGenerateResponse, {
-    errors: ['phone_not_available', 'login_method_disabled', ...locked],
+    errors: ['phone_not_available', 'login_method_disabled', ...locked, ...challenge.errors],
+    headers: [...challenge.headers],
   });
 const otpVerify = (
   path: string,
@@ -67,13 +80,16 @@ export const signInOperations: Operation[] = [
     LoginStartResponse,
     {
       body: loginBody,
-      errors: ['invalid_identifier', ...locked],
+      errors: ['invalid_identifier', ...locked, ...challenge.errors],
+      headers: [...challenge.headers],
       description:
         'An unknown, unverified or revoked account gets the same answer (a decoy principal, contract §1.10).',
     },
   ),
   op('POST', '/registration/register', 'Start a registration and send an email code', 'none', RegistrationResponse, {
     body: registerBody,
+    errors: [...challenge.errors],
+    headers: [...challenge.headers],
   }),
   otpGenerate('/otp/generate-email-otp', 'Send a registration email code', 'ephemeral:registration'),
   otpGenerate('/otp/generate-phone-otp', 'Send a registration SMS code', 'ephemeral:registration'),
@@ -90,7 +106,8 @@ export const signInOperations: Operation[] = [
   otpVerify('/otp/verify-login-phone-otp', 'Sign in with an SMS code', 'ephemeral:login', SessionOrMfaResponse),
   op('POST', '/magic-link', 'Send a sign-in link', 'ephemeral:login', MagicLinkRequestResponse, {
     body: magicLinkBody,
-    errors: ['redirect_not_allowed', 'invalid_device_data', 'login_method_disabled', ...locked],
+    errors: ['redirect_not_allowed', 'invalid_device_data', 'login_method_disabled', ...locked, ...challenge.errors],
+    headers: [...challenge.headers],
   }),
   op(
     'POST',

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { responseFloor } from '../http/floor.js';
+import { requireChallenge } from '../middleware/challenge.js';
 import { parseBody } from '../http/validate.js';
 import { parseIdentifier } from '../services/contact/identifier.js';
 import { startLogin } from '../services/sign-in/login-start.js';
@@ -15,7 +16,7 @@ export const loginBody = z.object({
 
 export const loginRoutes = new Hono<AppEnv>();
 
-loginRoutes.post('/login', responseFloor, async (c) => {
+loginRoutes.post('/login', responseFloor, requireChallenge('login'), async (c) => {
   const body = parseBody(c, loginBody);
   const identifier = parseIdentifier(body.identifier);
   if (!identifier) throw fail('invalid_identifier');

@@ -7,6 +7,7 @@ import { responseFloor } from '../http/floor.js';
 import { assertLoginMethod } from '../http/login-policy.js';
 import { parseBody } from '../http/validate.js';
 import { requireEphemeral } from '../middleware/auth.js';
+import { requireChallenge } from '../middleware/challenge.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { checkMagicLink, requestMagicLink, verifyMagicLink } from '../services/magic-link/flow.js';
 import { CONFIRMATION_MAX, CONFIRMATION_MIN } from '../services/magic-link/confirmation.js';
@@ -22,7 +23,7 @@ const magicLimit = flowLimit(FLOW_LIMITS.magic, (c) => `sub:${c.get('ephemeral')
 
 export const magicLinkRoutes = new Hono<AppEnv>();
 
-magicLinkRoutes.post('/magic-link', responseFloor, login, magicLimit, async (c) => {
+magicLinkRoutes.post('/magic-link', responseFloor, login, magicLimit, requireChallenge('magic_link'), async (c) => {
   const { redirectUri } = parseBody(c, requestBody);
   const deps = c.get('deps');
   await assertLoginMethod(deps, 'magic_link');

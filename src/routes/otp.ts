@@ -11,6 +11,7 @@ import { responseFloor } from '../http/floor.js';
 import { assertLoginMethod } from '../http/login-policy.js';
 import { parseBody } from '../http/validate.js';
 import { requireEphemeral } from '../middleware/auth.js';
+import { requireChallenge } from '../middleware/challenge.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { ownerGrantRole } from '../services/config/owner-grant.js';
 import { clientFields } from '../services/events/auth-events.js';
@@ -40,14 +41,21 @@ async function generate(c: Context<AppEnv>, channel: OtpChannel, flow: OtpFlow) 
 
 export const otpRoutes = new Hono<AppEnv>();
 
-otpRoutes.post('/otp/generate-email-otp', responseFloor, registration, otpLimit, (c) =>
+const emailChallenge = requireChallenge('email_otp');
+const phoneChallenge = requireChallenge('phone_otp');
+
+otpRoutes.post('/otp/generate-email-otp', responseFloor, registration, otpLimit, emailChallenge, (c) =>
   generate(c, 'email', 'registration'),
 );
-otpRoutes.post('/otp/generate-phone-otp', responseFloor, registration, otpLimit, (c) =>
+otpRoutes.post('/otp/generate-phone-otp', responseFloor, registration, otpLimit, phoneChallenge, (c) =>
   generate(c, 'phone', 'registration'),
 );
-otpRoutes.post('/otp/generate-login-email-otp', responseFloor, login, otpLimit, (c) => generate(c, 'email', 'login'));
-otpRoutes.post('/otp/generate-login-phone-otp', responseFloor, login, otpLimit, (c) => generate(c, 'phone', 'login'));
+otpRoutes.post('/otp/generate-login-email-otp', responseFloor, login, otpLimit, emailChallenge, (c) =>
+  generate(c, 'email', 'login'),
+);
+otpRoutes.post('/otp/generate-login-phone-otp', responseFloor, login, otpLimit, phoneChallenge, (c) =>
+  generate(c, 'phone', 'login'),
+);
 
 /** Completes a registration, or signs in a previously verified account by email possession. */
 otpRoutes.post('/otp/verify-email-otp', registration, otpLimit, async (c) => {

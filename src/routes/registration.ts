@@ -5,6 +5,7 @@ import type { AppEnv } from '../deps.js';
 import { deliver } from './deliver.js';
 import { responseFloor } from '../http/floor.js';
 import { parseBody } from '../http/validate.js';
+import { requireChallenge } from '../middleware/challenge.js';
 import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { normaliseEmail, normalisePhone } from '../services/contact/identifier.js';
 import { register } from '../services/sign-in/registration.js';
@@ -33,26 +34,32 @@ const registrationLimit = flowLimit(FLOW_LIMITS.otp, (c) => {
 
 export const registrationRoutes = new Hono<AppEnv>();
 
-registrationRoutes.post('/registration/register', responseFloor, registrationLimit, async (c) => {
-  const body = parseBody(c, registerBody);
-  const deps = c.get('deps');
-  const client = c.get('client');
-  let result;
-  try {
-    result = await register(deps, {
-      email: normaliseEmail(body.email)!,
-      phone: body.phone ? normalisePhone(body.phone) : null,
-      client,
-    });
-  } catch (err) {
-    // Internal failure: audited without the submitted values, then the generic 500.
-    await deps.events.record({
-      type: 'registration_failed',
-      ipAddress: client.ip,
-      userAgent: client.userAgent,
-      metadata: { reason: 'internal' },
-    });
-    throw err;
-  }
-  return c.json({ ...result.body, ...deliver(c, result.payload, result.dispatch) }, 200);
-});
+registrationRoutes.post(
+  '/registration/register',
+  responseFloor,
+  registrationLimit,
+  requireChallenge('register'),
+  async (c) => {
+    const body = parseBody(c, registerBody);
+    const deps = c.get('deps');
+    const client = c.get('client');
+    let result;
+    try {
+      result = await register(deps, {
+        email: normaliseEmail(body.email)!,
+        phone: body.phone ? normalisePhone(body.phone) : null,
+        client,
+      });
+    } catch (err) {
+      // Internal failure: audited without the submitted values, then the generic 500.
+      await deps.events.record({
+        type: 'registration_failed',
+        ipAddress: client.ip,
+        userAgent: client.userAgent,
+        metadata: { reason: 'internal' },
+      });
+      throw err;
+    }
+    return c.json({ ...result.body, ...deliver(c, result.payload, result.dispatch) }, 200);
+  },
+);

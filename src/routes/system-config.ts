@@ -4,6 +4,7 @@
  * live in their own group.
  */
 import { Hono } from 'hono';
+import { publicBotProtection } from '../config/bot-protection.js';
 import { ConfigError } from '../config/config-error.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
@@ -16,7 +17,11 @@ import { publicAssociations, PUBLIC_ASSOCIATIONS_MAX_AGE_SECONDS } from '../serv
 export const systemConfigRoutes = new Hono<AppEnv>()
   .get('/system-config/public', async (c) => {
     const cfg = await c.get('deps').config.get();
-    return c.json({ loginMethods: cfg.login_methods, appName: cfg.app_name });
+    return c.json({
+      loginMethods: cfg.login_methods,
+      appName: cfg.app_name,
+      botProtection: publicBotProtection(cfg.bot_protection),
+    });
   })
   .get('/system-config/associations', async (c) => {
     // Public by nature: the OS and browsers fetch the files built from it without credentials.

@@ -67,6 +67,9 @@ const CONTRACT: Record<ErrorCode, number> = {
   recovery_code_invalid: 403, // idem; 401 on the ephemeral verify-login route (§0.4 status rule)
   email_in_use: 409, // docs/contract-changes.md: changing email or phone
   phone_in_use: 409, // idem
+  challenge_required: 400, // docs/contract-changes.md: bot protection
+  challenge_failed: 403, // idem
+  challenge_unavailable: 503, // idem
 };
 
 describe('error code table (contract §0.4)', () => {

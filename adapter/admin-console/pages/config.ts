@@ -30,6 +30,8 @@ const HINTS: Record<string, string> = {
   sms_hourly_budget: 'SMS sends per hour, per calling code and in total, shared by every instance.',
   magic_link_confirmation:
     'Who completes a magic link: number_match (pick the number shown where you asked), same_device (only the asking browser), none (any click; weaker).',
+  bot_protection:
+    'Challenge before sign-in starts and code/link sends: {"provider":"none"} or turnstile/hcaptcha/recaptcha with siteKey, secretEnv (the NAME of the env variable holding the secret), routes, failMode (closed|open), timeoutMs, minScore.',
 };
 
 function field(key: string, value: unknown, canWrite: boolean): Html {

@@ -1,5 +1,6 @@
 /** Admin, metrics and system-config answers (contract §3.15–§3.17). */
 import * as z from 'zod/mini';
+import { BOT_PROTECTION_PROVIDERS, CHALLENGE_ROUTES } from '../../config/bot-protection.js';
 import { configSchemas, LOGIN_METHODS } from '../../config/keys.js';
 import { oauthProviderSchema } from '../../config/oauth-provider.js';
 import { CATEGORIES } from '../../services/events/categories.js';
@@ -112,7 +113,18 @@ export const DashboardResponse = z.object({
 });
 
 // ---- §3.17 system config ----
-export const PublicConfigResponse = z.object({ loginMethods: z.array(z.enum(LOGIN_METHODS)), appName: z.string() });
+export const PublicConfigResponse = z.object({
+  loginMethods: z.array(z.enum(LOGIN_METHODS)),
+  appName: z.string(),
+  /** The challenge a client must solve before the listed routes (docs/bot-protection.md); null when off. */
+  botProtection: z.nullable(
+    z.object({
+      provider: z.enum(BOT_PROTECTION_PROVIDERS),
+      siteKey: z.string(),
+      routes: z.array(z.enum(CHALLENGE_ROUTES)),
+    }),
+  ),
+});
 /**
  * `GET /system-config/associations`: what `svcWellKnown` builds the association
  * files from (all of it is published by them anyway).

@@ -4,6 +4,8 @@
  * one batched write with `updated_by` = the admin, cache invalidated.
  */
 import * as z from 'zod/mini';
+import { SECRET_ENV_MESSAGE, siteverifyUrlProblem } from '../../config/bot-protection.js';
+import { challengeSecretEnvAllowed } from '../../config/bot-protection-secret.js';
 import { oauthProviderSchema } from '../../config/oauth-provider.js';
 import {
   CONFIG_KEYS,
@@ -132,6 +134,16 @@ export async function applyConfigPatch(deps: PatchDeps, body: unknown, actor: Pa
           message: x.message,
         }));
   });
+  // The challenge secret is posted to `siteverifyUrl`: production accepts only the provider's hosts.
+  const bot = patch.bot_protection;
+  const urlProblem =
+    bot && bot.provider !== 'none' && bot.siteverifyUrl
+      ? siteverifyUrlProblem(bot.provider, bot.siteverifyUrl, deps.env.production)
+      : null;
+  if (urlProblem)
+    providerIssues.push({ path: ['bot_protection', 'siteverifyUrl'], code: 'custom', message: urlProblem });
+  if (bot && bot.provider !== 'none' && !challengeSecretEnvAllowed(bot.secretEnv))
+    providerIssues.push({ path: ['bot_protection', 'secretEnv'], code: 'custom', message: SECRET_ENV_MESSAGE });
   if (providerIssues.length)
     await refuse(
       fail('invalid_request', 'Request failed schema validation.', { details: { issues: providerIssues } }),

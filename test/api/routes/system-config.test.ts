@@ -18,13 +18,14 @@ async function storedRows(t: TestApi) {
 }
 
 describe('GET /system-config/public', () => {
-  it('answers without a credential with the login methods and app name only', async () => {
+  it('answers without a credential with the login methods, app name and bot protection (off) only', async () => {
     const t = await makeApi();
     const res = await t.call('GET', '/system-config/public');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       loginMethods: ['passkey', 'magic_link', 'email_otp', 'phone_otp'],
       appName: 'svc test',
+      botProtection: null,
     });
   });
 });
@@ -62,6 +63,7 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'session_idle_ttl',
         'sms_allowed_calling_codes',
         'sms_hourly_budget',
+        'bot_protection',
       ].sort(),
     );
     expect(res.body.lockout_policy).toEqual({
@@ -121,6 +123,7 @@ describe('PATCH /system-config/admin', () => {
     expect((await t.call('GET', '/system-config/public')).body).toEqual({
       loginMethods: ['email_otp'],
       appName: 'Renamed',
+      botProtection: null,
     });
     // The very next /login offers the new policy.
     const someone = await createUser(t);
