@@ -6,14 +6,15 @@
  * (id-token sign-in, flow bindings, refresh idempotency), and 10 315 B once
  * `createSvcClient` and `createBearerAuth` were split into named functions
  * (their shared state became object properties, which the minifier cannot
- * shorten). The 10.5 KB limit leaves a little headroom and still
+ * shorten). The 11.25 KB limit (10,944 B measured with the recovery-code, contact-change,
+ * webhook, devices and challenge methods) leaves a little headroom and still
  * fails loudly if a runtime import of zod, hono or the API (tens of KB) leaks in
  * through a non-type import.
  */
 import { describe, expect, it } from 'vitest';
 import { bundleClient } from '../../scripts/bundle-client.mjs';
 
-export const CLIENT_GZIP_LIMIT_BYTES = 10.5 * 1024;
+export const CLIENT_GZIP_LIMIT_BYTES = 11.25 * 1024;
 
 describe('client: browser bundle', () => {
   it(`stays under ${CLIENT_GZIP_LIMIT_BYTES} bytes gzip and pulls in no server code`, async () => {
