@@ -21,11 +21,23 @@ async function turnstileToken() {
             const script = document.createElement('script');
             script.src = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
             script.onload = () => resolve({ siteKey: bot.siteKey, id: null });
-            script.onerror = () => reject(new Error('the challenge script did not load'));
+            script.onerror = () => {
+              script.remove();
+              reject(new Error('the challenge script did not load'));
+            };
             document.head.append(script);
           });
   }
-  const w = await widget;
+  let w;
+  try {
+    w = await widget;
+  } catch {
+    // The script did not load (offline, blocked): forget the failure so the next call loads it again, and
+    // send this one without a token; the API answers challenge_required, which the page shows. Rejecting
+    // here instead left the page's button busy with nothing said (an uncaught rejection).
+    widget = null;
+    return undefined;
+  }
   if (!w) return undefined; // off: the calls go without a token
   return new Promise((resolve) => {
     const options = { sitekey: w.siteKey, callback: resolve, 'error-callback': () => resolve(undefined) };
