@@ -7,6 +7,9 @@ import { createPasskeys, createSvcClient, SvcError } from '/static/svc-client.js
  * into `#challenge` (reset and run again per call: a token is single-use).
  */
 let widget = null;
+/** The resolver of the call waiting on the current widget, if any. */
+let pending = null;
+
 async function turnstileToken() {
   if (!widget) {
     // Unreadable config: treated as off (the API then answers challenge_required if it is on).
@@ -40,7 +43,16 @@ async function turnstileToken() {
   }
   if (!w) return undefined; // off: the calls go without a token
   return new Promise((resolve) => {
-    const options = { sitekey: w.siteKey, callback: resolve, 'error-callback': () => resolve(undefined) };
+    // One widget at a time: a second call (a double click) replaces the first call's widget before its
+    // callback fires, so the first call goes on without a token (the API answers challenge_required)
+    // instead of waiting forever.
+    pending?.(undefined);
+    pending = resolve;
+    const done = (token) => {
+      if (pending === resolve) pending = null;
+      resolve(token);
+    };
+    const options = { sitekey: w.siteKey, callback: done, 'error-callback': () => done(undefined) };
     if (w.id === null) w.id = window.turnstile.render('#challenge', options);
     else {
       window.turnstile.remove(w.id);
