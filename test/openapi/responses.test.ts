@@ -13,6 +13,7 @@ import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provid
 import { makeApi, type TestApi } from '../helpers/make-app.js';
 import { STEP_ALIGNED_START_MS } from '../helpers/totp.js';
 import { organizationFlow, passkeyFlow, sessionFlow, totpFlow } from './flows-account.js';
+import { contactChangeFlow, webhookAdminFlow } from './flows-contact-webhooks.js';
 import {
   adminOrganizationFlow,
   adminUserFlow,
@@ -100,6 +101,14 @@ describe('responses match docs/openapi.json', () => {
     await metricsFlow(t, admin);
     await systemConfigFlow(t, admin);
     await oauthFlow(t, admin, op);
+  });
+
+  it('event webhook administration', async () => {
+    await webhookAdminFlow(t, await signedIn(t, ['admin']));
+  });
+
+  it('changing email or phone, and reporting a change', async () => {
+    await contactChangeFlow(t, await signedIn(t, ['user']));
   });
 
   it('deletes an account as its owner', async () => {

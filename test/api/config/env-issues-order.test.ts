@@ -105,6 +105,7 @@ describe('parseEnv: every problem at once, in a stable order', () => {
       generateDevSecrets: false,
       productionKeys: null,
       warnings: [],
+      webhookTimeoutMs: 10000,
     });
   });
 });
