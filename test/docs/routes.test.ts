@@ -32,6 +32,8 @@ const NAMED_AS_ABSENT: Record<string, string[]> = {
   'docs/contract.md': ['POST /organizations/:organizationId/members', 'GET /auth/logout'],
   // the benchmark apps' own routes (bench/adapter.ts, bench/peers.ts) and Better Auth's
   'docs/performance.md': ['GET /bench/ping', 'GET /guarded', 'GET /api/auth/get-session', 'GET /bench/otp'],
+  // the receiver's own route in the example delivery, not the API's
+  'docs/webhooks.md': ['POST /svc'],
 };
 
 const METHOD = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\/(?:<[^>\s]+>|[^\s`|)\]"',;<>])*)/g;
