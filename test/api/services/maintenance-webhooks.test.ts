@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Client } from '@libsql/client';
+import type { Client, InStatement } from '@libsql/client';
 import { wrapClient } from '../../../src/db/client.js';
 import { runMaintenance } from '../../../src/services/maintenance.js';
 import { prepareClient } from '../../helpers/make-app.js';
@@ -126,9 +126,7 @@ describe('runMaintenance: webhook deliveries', () => {
     const recording = new Proxy(client, {
       get(target, prop, receiver) {
         if (prop === 'execute')
-          return (s: Parameters<Client['execute']>[0]) => (
-            seen.push(typeof s === 'string' ? s : s.sql), target.execute(s)
-          );
+          return (s: InStatement) => (seen.push(typeof s === 'string' ? s : s.sql), target.execute(s));
         const v = Reflect.get(target, prop, receiver);
         return typeof v === 'function' ? v.bind(target) : v;
       },
