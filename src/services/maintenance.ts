@@ -21,6 +21,7 @@ import {
   sessions,
   totpCredentials,
   webauthnChallenges,
+  webhookDeliveries,
 } from '../db/schema.js';
 
 const HOUR = 3_600_000;
@@ -50,6 +51,12 @@ function expiredRows(nowMs: number): [SQLiteTable, SQL][] {
     [oauthConsumedStates, sql`${oauthConsumedStates.expiresAt} < ${nowMs}`],
     // Past the code (5 min) and the report window (7 days); kept a while for support questions.
     [contactChanges, sql`${contactChanges.createdAt} < ${nowMs - 30 * DAY}`],
+    // Finished deliveries, 30 days after they finished (settling stamps `next_attempt_at` with the finish time), so an
+    // admin has a month to look at or resend a failed one. Never `pending`: due, leased or resent rows are the outbox.
+    [
+      webhookDeliveries,
+      sql`${webhookDeliveries.status} IN ('succeeded', 'failed') AND ${webhookDeliveries.nextAttemptAt} < ${nowMs - 30 * DAY}`,
+    ],
   ];
 }
 

@@ -174,11 +174,14 @@ export async function resendDelivery(deps: AdminDeps, id: string, actor: ActorFi
     .where(
       and(eq(webhookDeliveries.id, id), or(ne(webhookDeliveries.status, 'pending'), isNull(webhookDeliveries.leaseId))),
     );
+  const row = await findDelivery(deps.db, id);
+  // Maintenance purged it between the read and the write: nothing was resent, so nothing to audit (the route says 404).
+  if (!row) return undefined;
   await deps.events.record({
     type: 'webhook_delivery_resent',
     userId: actor.actorUserId,
     ...actor,
     metadata: { deliveryId: id, endpointId: existing.endpointId, previousStatus: existing.status },
   });
-  return (await findDelivery(deps.db, id))!;
+  return row;
 }
