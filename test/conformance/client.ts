@@ -42,14 +42,26 @@ export async function serviceToken(secret = SERVICE_SECRET): Promise<string> {
   return `Bearer ${jwt}`;
 }
 
-/** One client device: a trusted client IP (203.0.113.0/24 and 198.51.100.0/24, per process). */
+/** One client device: a trusted client IP in 10.0.0.0/8, never reused by another case file. */
 export interface Device {
   ip: string;
 }
 let deviceCount = 0;
-const ipSalt = Math.floor(Math.random() * 200);
+/** Addresses per case file: every file uses fewer devices than this. */
+const DEVICES_PER_FILE = 4096;
+/**
+ * The file's block of addresses, from a hash of its path: stable across runs and distinct for every
+ * file (4096 blocks of 4096 fill 10.0.0.0/8). A random block of 256 per file, as before, gave two files
+ * the same addresses in ~40% of runs, and a per-IP limit one had spent refused the other's sign-ups.
+ */
+const fileBlock = (() => {
+  const path = (expect.getState().testPath ?? String(Math.random())).replace(/^.*\/test\/conformance\//, '');
+  let h = 0x811c9dc5;
+  for (const c of path) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return h % DEVICES_PER_FILE;
+})();
 export function device(): Device {
-  const n = ++deviceCount + ipSalt * 256;
+  const n = fileBlock * DEVICES_PER_FILE + (++deviceCount % DEVICES_PER_FILE);
   return { ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
 }
 
