@@ -89,8 +89,9 @@ export async function call(method: string, path: string, o: CallOptions = {}, at
   // `wrangler dev`'s ProxyWorker answers this plain-text 503 when its connection to the worker drops
   // (kj's 5 s keep-alive timeout racing a new request: cloudflare/workers-sdk#14641, "worker never
   // restarted"); it retries GET/HEAD itself but not other methods. The request never reached our
-  // worker, so it is sent once more; our code never answers this text (every body is JSON).
-  if (res.status === 503 && text.startsWith('Your worker restarted mid-request')) {
+  // worker, so it is sent again; our code never answers this text (every body is JSON).
+  // Up to three times: under load the same race can drop the resent request too (seen once on D1).
+  for (let i = 0; i < 3 && res.status === 503 && text.startsWith('Your worker restarted mid-request'); i++) {
     proxyRetries++;
     res = await send();
     text = await res.text();
