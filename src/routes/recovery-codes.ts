@@ -12,41 +12,28 @@ import type { AppEnv } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { parseBody } from '../http/validate.js';
 import { requireAccess, requireEphemeral } from '../middleware/auth.js';
-import { FLOW_LIMITS, flowLimit } from '../middleware/rate-limit.js';
 import { requireStepUpIfCapable } from '../middleware/require-step-up.js';
 import { generateRecoveryCodes } from '../services/recovery-codes/codes.js';
 import { verifyRecoveryCodeLogin, verifyRecoveryCodeStepUp } from '../services/recovery-codes/flows.js';
-import { codeBody } from './totp.js';
-
-const accessLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('access').user.id}`);
-const mfaLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('ephemeral').subject}`);
+import { accessActor, accessLimit, codeBody, mfaActor, mfaLimit } from './totp.js';
 
 /** `POST /step-up/recovery-code` (after `requireAccess`, which `step-up.ts` applies to `/step-up/*`). */
 export const recoveryCodeStepUp = new Hono<AppEnv>().post('/step-up/recovery-code', accessLimit, async (c) => {
   const { code } = parseBody(c, codeBody);
-  const { user, session } = c.get('access');
-  const actor = { user, client: c.get('client'), sessionId: session.id };
-  const status = await verifyRecoveryCodeStepUp(c.get('deps'), actor, code);
+  const status = await verifyRecoveryCodeStepUp(c.get('deps'), accessActor(c), code);
   return c.json({ message: 'Success' as const, ...status });
 });
 
 export const recoveryCodeRoutes = new Hono<AppEnv>()
   .post('/recovery-codes', requireAccess, requireStepUpIfCapable, async (c) => {
-    const { user, session } = c.get('access');
-    const body = await generateRecoveryCodes(c.get('deps'), { user, client: c.get('client'), sessionId: session.id });
+    const body = await generateRecoveryCodes(c.get('deps'), accessActor(c));
     // The codes are shown once: no cache, no intermediary copy.
     c.header('Cache-Control', 'no-store');
     return c.json(body);
   })
   .post('/recovery-codes/verify-login', requireEphemeral('mfa'), mfaLimit, async (c) => {
     const { code } = parseBody(c, codeBody);
-    const { user, claims } = c.get('ephemeral');
-    // requireEphemeral('mfa') refuses a missing or revoked user, so `user` is set.
-    const actor = {
-      user: user!,
-      client: c.get('client'),
-      attemptId: typeof claims.jti === 'string' ? claims.jti : undefined,
-    };
+    const actor = mfaActor(c);
     try {
       return c.json(await verifyRecoveryCodeLogin(c.get('deps'), actor, code));
     } catch (err) {

@@ -25,10 +25,18 @@ const PRE_AUTH_401: ReadonlySet<ErrorCode> = new Set(['totp_verification_failed'
 
 export const codeBody = z.object({ code: z.string().check(z.maxLength(64)) });
 
-const accessLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('access').user.id}`);
-const mfaLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('ephemeral').subject}`);
+/** The TOTP flow limits, shared by every second factor (recovery codes too): alternating factors buys no guesses. */
+export const accessLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('access').user.id}`);
+export const mfaLimit = flowLimit(FLOW_LIMITS.totp, (c) => `sub:${c.get('ephemeral').subject}`);
 
-const accessActor = (c: Context<AppEnv>) => {
+/** The MFA step's actor, after `requireEphemeral('mfa')` (which refuses a missing or revoked user). */
+export const mfaActor = (c: Context<AppEnv>) => {
+  const { user, claims } = c.get('ephemeral');
+  return { user: user!, client: c.get('client'), attemptId: typeof claims.jti === 'string' ? claims.jti : undefined };
+};
+
+/** An access route's actor: the user, the client and the session. */
+export const accessActor = (c: Context<AppEnv>) => {
   const { user, session } = c.get('access');
   return { user, client: c.get('client'), sessionId: session.id };
 };
@@ -55,13 +63,7 @@ export const totpRoutes = new Hono<AppEnv>()
   })
   .post('/totp/verify-login', requireEphemeral('mfa'), mfaLimit, async (c) => {
     const { code } = parseBody(c, codeBody);
-    const { user, claims } = c.get('ephemeral');
-    // requireEphemeral('mfa') refuses a missing or revoked user, so `user` is set.
-    const actor = {
-      user: user!,
-      client: c.get('client'),
-      attemptId: typeof claims.jti === 'string' ? claims.jti : undefined,
-    };
+    const actor = mfaActor(c);
     try {
       return c.json(await verifyTotpLogin(c.get('deps'), actor, code));
     } catch (err) {

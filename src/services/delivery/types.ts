@@ -3,7 +3,7 @@
  * `delivery` object of external mode; `OutboundMessage` is what a sender gets
  * when the API delivers by itself.
  */
-import type { RequestedBy } from '../../../common/contract.js';
+import type { ContactChangeDelivery, RequestedBy } from '../../../common/contract.js';
 
 export type DeliveryPayload =
   | { kind: 'otp_email'; to: string; code: string }
@@ -16,16 +16,7 @@ export type DeliveryPayload =
  * the notice to the old one with the masked new address and the report link.
  * Sent by the API's own sender only (never in a `delivery` response field).
  */
-export type ContactChangePayload =
-  | { kind: 'contact_change_email'; to: string; code: string }
-  | { kind: 'contact_change_sms'; to: string; code: string }
-  | {
-      kind: 'contact_change_notice_email';
-      to: string;
-      channel: 'email' | 'phone';
-      changedTo: string;
-      reportUrl: string;
-    };
+export type ContactChangePayload = ContactChangeDelivery;
 
 /**
  * An organization invitation. The link carries no secret: accepting needs a
