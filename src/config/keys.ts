@@ -7,6 +7,7 @@ import { ROLE_NAME_MAX_LENGTH, ROLE_NAME_PATTERN } from '../../common/roles.js';
 import { BOT_PROTECTION_OFF, botProtectionSchema } from './bot-protection.js';
 import { DURATION_PATTERN, durationToSeconds } from './duration.js';
 import { NO_NATIVE_APPS, nativeAppsSchema } from './native-apps.js';
+import { OAUTH_SERVER_OFF, oauthServerSchema } from './oauth-server.js';
 
 export const LOGIN_METHODS = ['passkey', 'magic_link', 'email_otp', 'phone_otp', 'oauth'] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
@@ -120,6 +121,7 @@ export const configSchemas = {
   magic_link_confirmation: z.enum(MAGIC_LINK_CONFIRMATIONS),
   revoke_sessions_on_contact_change: z.boolean(),
   bot_protection: botProtectionSchema,
+  oauth_server: oauthServerSchema,
 } as const;
 
 export type ConfigKey = keyof typeof configSchemas;
@@ -170,6 +172,8 @@ export const BUILT_IN_DEFAULTS: Partial<SystemConfigValues> = {
   revoke_sessions_on_contact_change: true,
   // Off until an operator picks a provider: a challenge needs a widget on the client.
   bot_protection: BOT_PROTECTION_OFF,
+  // Off until an operator names the public issuer URL (docs/oauth-provider.md).
+  oauth_server: OAUTH_SERVER_OFF,
 };
 
 const list = (v: string) =>
@@ -233,6 +237,7 @@ export const ENV_SEEDS: { [K in ConfigKey]: [envName: string, parse: (raw: strin
   magic_link_confirmation: ['MAGIC_LINK_CONFIRMATION', (v) => v.trim()],
   revoke_sessions_on_contact_change: ['REVOKE_SESSIONS_ON_CONTACT_CHANGE', (v) => v.trim() === 'true'],
   bot_protection: ['BOT_PROTECTION', json],
+  oauth_server: ['OAUTH_SERVER', jsonObjectOver(OAUTH_SERVER_OFF)],
 };
 
 /** Cross-key rules checked at boot and on PATCH (contract §6.4). */

@@ -151,5 +151,26 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX `webhook_deliveries_created_idx` ON `webhook_deliveries` (`created_at`);",
       "CREATE TABLE `webhook_endpoints` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`url` text NOT NULL,\n\t`event_types` text NOT NULL,\n\t`description` text,\n\t`secret_ciphertext` text NOT NULL,\n\t`secret_iv` text NOT NULL,\n\t`previous_secret_ciphertext` text,\n\t`previous_secret_iv` text,\n\t`previous_secret_expires_at` integer,\n\t`enabled` integer DEFAULT true NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);"
     ]
+  },
+  {
+    "tag": "0011_oauth_provider",
+    "folderMillis": 1795819420203,
+    "hash": "deea7905f6deef6e4eb4bec4ccee90dc9d69f26171e569d0a5a47cfaa1f7650c",
+    "statements": [
+      "CREATE TABLE `oauth_authorization_requests` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`client_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`session_id` text NOT NULL,\n\t`params` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\tFOREIGN KEY (`client_id`) REFERENCES `oauth_clients`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `oauth_authorization_requests_expires_idx` ON `oauth_authorization_requests` (`expires_at`);",
+      "CREATE TABLE `oauth_clients` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`type` text NOT NULL,\n\t`secret_hash` text,\n\t`token_endpoint_auth_method` text NOT NULL,\n\t`redirect_uris` text NOT NULL,\n\t`scopes` text NOT NULL,\n\t`grant_types` text NOT NULL,\n\t`client_uri` text,\n\t`registration` text NOT NULL,\n\t`skip_consent` integer DEFAULT false NOT NULL,\n\t`created_by` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\t`last_used_at` integer,\n\t`disabled_at` integer\n);",
+      "CREATE INDEX `oauth_clients_registration_idx` ON `oauth_clients` (`registration`,`last_used_at`);",
+      "CREATE TABLE `oauth_codes` (\n\t`code_hash` text PRIMARY KEY NOT NULL,\n\t`grant_id` text NOT NULL,\n\t`redirect_uri` text NOT NULL,\n\t`code_challenge` text NOT NULL,\n\t`nonce` text,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`used_at` integer,\n\tFOREIGN KEY (`grant_id`) REFERENCES `oauth_grants`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `oauth_codes_expires_idx` ON `oauth_codes` (`expires_at`);",
+      "CREATE TABLE `oauth_consents` (\n\t`user_id` text NOT NULL,\n\t`client_id` text NOT NULL,\n\t`scope` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tPRIMARY KEY(`user_id`, `client_id`),\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`client_id`) REFERENCES `oauth_clients`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `oauth_consents_client_idx` ON `oauth_consents` (`client_id`);",
+      "CREATE TABLE `oauth_grants` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`client_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`session_id` text,\n\t`scope` text NOT NULL,\n\t`resource` text,\n\t`auth_time` integer NOT NULL,\n\t`acr` text,\n\t`amr` text,\n\t`created_at` integer NOT NULL,\n\t`revoked_at` integer,\n\t`revoked_reason` text,\n\tFOREIGN KEY (`client_id`) REFERENCES `oauth_clients`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE INDEX `oauth_grants_user_idx` ON `oauth_grants` (`user_id`);",
+      "CREATE INDEX `oauth_grants_client_idx` ON `oauth_grants` (`client_id`);",
+      "CREATE TABLE `oauth_refresh_tokens` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`grant_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`used_at` integer,\n\tFOREIGN KEY (`grant_id`) REFERENCES `oauth_grants`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+      "CREATE UNIQUE INDEX `oauth_refresh_tokens_hash_idx` ON `oauth_refresh_tokens` (`token_hash`);",
+      "CREATE INDEX `oauth_refresh_tokens_grant_idx` ON `oauth_refresh_tokens` (`grant_id`);"
+    ]
   }
 ];

@@ -16,3 +16,4 @@ export * from './schema/config.js';
 export * from './schema/recovery-codes.js';
 export * from './schema/contact-changes.js';
 export * from './schema/webhooks.js';
+export * from './schema/oauth-provider.js';

@@ -34,6 +34,22 @@ const NAMED_AS_ABSENT: Record<string, string[]> = {
   'docs/performance.md': ['GET /bench/ping', 'GET /guarded', 'GET /api/auth/get-session', 'GET /bench/otp'],
   // the receiving app's own route in the example delivery, not one of ours
   'docs/webhooks.md': ['POST /svc'],
+  // the provider's design, ahead of its routes: each entry goes when its route lands
+  'docs/oauth-provider.md': [
+    'GET /.well-known/openid-configuration',
+    'GET /.well-known/oauth-authorization-server',
+    'GET /oauth2/authorize',
+    'POST /oauth2/consent',
+    'POST /oauth2/token',
+    'POST /oauth2/userinfo',
+    'POST /oauth2/revoke',
+    'POST /oauth2/introspect',
+    'POST /oauth2/register',
+    'GET /oauth2/metadata',
+    'POST /oauth2/authorize',
+    'GET /users/me/oauth-apps',
+    'DELETE /users/me/oauth-apps/:clientId',
+  ],
 };
 
 const METHOD = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\/(?:<[^>\s]+>|[^\s`|)\]"',;<>])*)/g;

@@ -64,6 +64,7 @@ describe('GET /system-config/roles and /system-config/admin', () => {
         'sms_allowed_calling_codes',
         'sms_hourly_budget',
         'bot_protection',
+        'oauth_server',
       ].sort(),
     );
     expect(res.body.lockout_policy).toEqual({
