@@ -1,13 +1,20 @@
 /** Drizzle queries on `recovery_codes` (docs/recovery-codes.md). No business rules here. */
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { prepared } from '../db/driver/prepared.js';
 import { recoveryCodes } from '../db/schema.js';
 
-export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<number> {
-  const [row] = await db
+// `GET /users/me` asks on every call: built once (src/db/driver/prepared.ts), not per request.
+const unusedOfUser = prepared((db) =>
+  db
     .select({ n: count() })
     .from(recoveryCodes)
-    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+    .where(and(eq(recoveryCodes.userId, sql.placeholder('userId')), isNull(recoveryCodes.usedAt)))
+    .prepare(),
+);
+
+export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<number> {
+  const row = await unusedOfUser(db).get({ userId });
   return row?.n ?? 0;
 }
 
