@@ -1,9 +1,8 @@
 /**
  * The hot reads build no query per request (src/db/driver/prepared.ts):
  * after one warm-up call, answering `GET /users/me`, `GET /sessions` or a
- * refresh rotation
- * again must not call drizzle's query builders at all — only the prepared
- * statements run. A repository that goes back to `db.select()` per call
+ * refresh rotation again must not call drizzle's query builders at all —
+ * only the prepared statements run. A repository that goes back to `db.select()` per call
  * fails here, where a benchmark would only drift.
  */
 import { describe, expect, it, vi } from 'vitest';
