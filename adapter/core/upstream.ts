@@ -7,6 +7,7 @@
  * `Retry-After` and `WWW-Authenticate` (RFC 9470 step-up challenge) of the
  * answer are relayed, so hop-by-hop headers never leak back.
  */
+import { withDeadline } from './fetch-deadline.js';
 import type { FetchLike } from './options.js';
 
 export const UPSTREAM_TIMEOUT_MS = 10_000;
@@ -123,13 +124,10 @@ export async function callUpstream(
   }
   const url = `${baseUrl}${req.path}${buildQuery(req.query)}`;
   try {
-    const res = await fetchFn(url, {
-      method: req.method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-      redirect: 'manual',
-    });
+    const res = await fetchFn(
+      url,
+      withDeadline(fetchFn, { method: req.method, headers, body, redirect: 'manual' }, UPSTREAM_TIMEOUT_MS),
+    );
     const stepUp = res.headers.get('www-authenticate');
     return {
       ok: true,

@@ -9,18 +9,10 @@
  * `svc-auth/express`, which make it the default), never from the neutral
  * core or Hono entries.
  */
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type RequestOptions,
-} from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import type { FetchLike } from '../core/options.js';
-import { BufferedResponse } from './buffered-response.js';
+import { FETCH_DEADLINE_MS, type DeadlineFetch, type DeadlineInit } from '../core/fetch-deadline.js';
+import { exchange } from './exchange.js';
 
 export interface NodeUpstreamFetchOptions {
   /** Most sockets open at once per origin (default 64); more concurrent calls queue in the agent. */
@@ -37,19 +29,15 @@ export interface NodeUpstreamFetchOptions {
   maxBodyBytes?: number;
 }
 
-/** The `FetchLike`, plus `close()` to drop its idle sockets (tests, shutdown). */
-export interface NodeUpstreamFetch extends FetchLike {
+/**
+ * The `FetchLike`, plus `close()` to drop its idle sockets (tests, shutdown).
+ * It takes the adapter's deadline as a number (`FETCH_DEADLINE_MS`), not as a signal.
+ */
+export interface NodeUpstreamFetch extends DeadlineFetch {
   close(): void;
 }
 
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
-/** Safe to send again when a kept-alive socket turned out to be closed by the server before it answered. */
-const RETRYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
-
-type Decoder = (buf: Buffer, cb: (err: Error | null, out: Buffer) => void) => void;
-const DECODERS: Record<string, Decoder> = { gzip: gunzip, 'x-gzip': gunzip, deflate: inflate, br: brotliDecompress };
 
 function toHeaders(init: HeadersInit | undefined): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
@@ -76,10 +64,6 @@ function toBytes(body: RequestInit['body'], headers: OutgoingHttpHeaders): Buffe
     return Buffer.from(body.toString(), 'utf8');
   }
   return undefined; // Blob, FormData, ReadableStream: left to the global fetch
-}
-
-function failed(cause: unknown): TypeError {
-  return new TypeError('fetch failed', { cause });
 }
 
 /**
@@ -126,7 +110,7 @@ export function nodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): NodeU
   const httpAgent = new HttpAgent(agentOptions);
   let httpsAgent: HttpsAgent | undefined;
 
-  const fetchFn = (input: string, init: RequestInit = {}): Promise<Response> => {
+  const fetchFn = (input: string, init: DeadlineInit = {}): Promise<Response> => {
     let prepared: PreparedRequest | 'global';
     try {
       prepared = prepareRequest(input, init);
@@ -156,10 +140,12 @@ export function nodeUpstreamFetch(options: NodeUpstreamFetchOptions = {}): NodeU
       maxBodyBytes,
       redirect: init.redirect,
       url: String(input),
+      deadlineMs: init[FETCH_DEADLINE_MS],
     });
   };
 
   return Object.assign(fetchFn, {
+    [FETCH_DEADLINE_MS]: true as const,
     close() {
       httpAgent.destroy();
       httpsAgent?.destroy();
@@ -213,111 +199,4 @@ function prepareRequest(input: string, init: RequestInit): PreparedRequest | 'gl
   if (body !== null) headers['content-length'] = body.length;
   else if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers['content-length'] = 0;
   return { url, https, method, headers, body };
-}
-
-interface Exchange {
-  request: typeof httpRequest;
-  target: RequestOptions;
-  body: Buffer | null;
-  method: string;
-  signal: AbortSignal | undefined;
-  maxBodyBytes: number;
-  redirect: RequestRedirect | undefined;
-  url: string;
-}
-
-/** Settles the fetch promise once: later events (a late error, the abort listener) are ignored. */
-interface Settle {
-  settled(): boolean;
-  fail(error: unknown): void;
-  succeed(makeResponse: () => Response): void;
-}
-
-/** Sends the request (once more on a fresh socket for a reset idempotent one) and resolves with the whole answer. */
-function exchange(x: Exchange): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
-    let settled = false;
-    let req: ClientRequest | undefined;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      x.signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const onAbort = () => {
-      settle(() => reject(x.signal!.reason));
-      req?.destroy();
-    };
-    x.signal?.addEventListener('abort', onAbort, { once: true });
-    const s: Settle = {
-      settled: () => settled,
-      fail: (error) => settle(() => reject(error)),
-      succeed: (makeResponse) =>
-        settle(() => {
-          try {
-            resolve(makeResponse());
-          } catch (e) {
-            reject(e instanceof TypeError ? e : failed(e));
-          }
-        }),
-    };
-
-    const attempt = (retry: boolean) => {
-      let answered = false;
-      const r = x.request(x.target, (res: IncomingMessage) => {
-        answered = true;
-        collectBody(res, x, s, () => r.destroy());
-      });
-      req = r;
-      r.on('error', (e: NodeJS.ErrnoException) => {
-        if (settled) return;
-        if (!retry && !answered && r.reusedSocket && RESET_CODES.has(e.code ?? '') && RETRYABLE_METHODS.has(x.method))
-          return attempt(true);
-        s.fail(failed(e));
-      });
-      r.end(x.body ?? undefined);
-    };
-    attempt(false);
-  });
-}
-
-/** Reads the body (at most `maxBodyBytes`), decompresses it and settles with the Response. */
-function collectBody(res: IncomingMessage, x: Exchange, s: Settle, destroyRequest: () => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  res.on('data', (c: Buffer) => {
-    size += c.length;
-    if (size > x.maxBodyBytes) {
-      s.fail(failed(new Error(`response body over ${x.maxBodyBytes} bytes`)));
-      destroyRequest();
-    } else chunks.push(c);
-  });
-  res.on('error', (e) => s.fail(failed(e)));
-  res.on('aborted', () => s.fail(failed(new Error('response aborted'))));
-  res.on('end', () => {
-    if (s.settled()) return;
-    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-    const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-    const decode = raw.length > 0 && x.method !== 'HEAD' ? DECODERS[encoding] : undefined;
-    const finish = (bytes: Buffer) => s.succeed(() => toResponse(res, bytes, x.method, x.redirect, x.url));
-    if (!decode) return finish(raw);
-    decode(raw, (err, out) => (err ? s.fail(failed(err)) : finish(out)));
-  });
-}
-
-function toResponse(
-  res: IncomingMessage,
-  bytes: Buffer,
-  method: string,
-  redirect: RequestRedirect | undefined,
-  url: string,
-): Response {
-  const status = res.statusCode ?? 0;
-  if (redirect === 'error' && status >= 300 && status < 400 && res.headers.location !== undefined)
-    throw new TypeError('fetch failed: redirect mode is "error"');
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const nullBody = NULL_BODY_STATUS.has(status) || method === 'HEAD';
-  return new BufferedResponse(nullBody ? null : bytes, { status, statusText: res.statusMessage ?? '', headers }, url);
 }

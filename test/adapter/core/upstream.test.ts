@@ -4,6 +4,7 @@
  * recording `fetch`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { FETCH_DEADLINE_MS, type DeadlineInit } from '../../../adapter/core/fetch-deadline.js';
 import { buildQuery, callUpstream, fillPath, ipLiteral, UPSTREAM_TIMEOUT_MS } from '../../../adapter/core/upstream.js';
 
 interface Seen {
@@ -117,6 +118,21 @@ describe('answers and failures', () => {
     expect(UPSTREAM_TIMEOUT_MS).toBe(10_000);
     controller.abort();
     expect(await pending).toEqual({ ok: false, reason: 'unreachable' });
+  });
+
+  it('gives a fetch that declares FETCH_DEADLINE_MS the 10 s deadline as a number, with no timeout signal built', async () => {
+    let built = 0;
+    AbortSignal.timeout = () => {
+      built++;
+      return new AbortController().signal;
+    };
+    const r = recorder();
+    const deadlineFetch = Object.assign(r.fetch, { [FETCH_DEADLINE_MS]: true as const });
+    expect(await callUpstream(deadlineFetch, 'http://api.test', base)).toMatchObject({ ok: true, status: 200 });
+    const init = r.calls[0]!.init as DeadlineInit;
+    expect(init[FETCH_DEADLINE_MS]).toBe(UPSTREAM_TIMEOUT_MS);
+    expect(init.signal).toBeUndefined();
+    expect(built).toBe(0);
   });
 
   it('parses an empty body as undefined, keeps non-JSON text as a non-object, and relays Retry-After', async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FETCH_DEADLINE_MS } from '../../../adapter/core/fetch-deadline.js';
 import { nodeUpstreamFetch } from '../../../adapter/node/index.js';
 import { TEST_ISSUER } from '../../helpers/make-app.js';
 import { makeHarness, signedInBrowser } from '../helpers.js';
@@ -196,6 +197,30 @@ describe('nodeUpstreamFetch', () => {
       const early = await f(`${base}/never`, { signal: c.signal }).catch((e: unknown) => e);
       expect((early as DOMException).name).toBe('AbortError');
       expect(seen).toHaveLength(1);
+    } finally {
+      f.close();
+    }
+  });
+
+  it('takes the adapter deadline as a number (FETCH_DEADLINE_MS): rejects with the TimeoutError a timeout signal gives, tears the request down, and leaves no timer behind a settled call', async () => {
+    const f = nodeUpstreamFetch();
+    try {
+      expect(f[FETCH_DEADLINE_MS]).toBe(true);
+      handler = () => {}; // never answers
+      const t0 = Date.now();
+      const err = await f(`${base}/slow`, { [FETCH_DEADLINE_MS]: 100 } as RequestInit).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DOMException);
+      expect((err as DOMException).name).toBe('TimeoutError');
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(90);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen[0]!.socket.destroyed).toBe(true);
+      // A call answered in time resolves and its timer never fires later.
+      handler = (_req, res) => res.end('on time');
+      const res = await f(`${base}/fast`, { [FETCH_DEADLINE_MS]: 100 } as RequestInit);
+      expect(await res.text()).toBe('on time');
+      await new Promise((r) => setTimeout(r, 150));
+      expect(seen.at(-1)!.socket.destroyed).toBe(false); // kept alive, not torn down by a stale timer
     } finally {
       f.close();
     }
