@@ -8,9 +8,9 @@
  * to the page. A keyboard-only journey (no clicks) signs up, signs out, signs
  * in with an email code and then with the TOTP step, checking where focus
  * lands after each step change. Screenshots of each state go to
- * test/e2e/artifacts/a11y-*.png.
+ * test/e2e/artifacts/a11y-*.png; the console at 640 px to docs/screenshots/accessibility.png.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -426,11 +426,15 @@ describe('accessibility of the demo and the admin console', () => {
       await checkConsole(state);
     }
 
+    expect(findings.join('\n')).toBe('');
+
     // The menu of the top bar opens and closes from the keyboard.
     await admin.setViewportSize({ width: 640, height: 400 });
     await admin.goto(`${stack.demo}/admin/users`);
-    expect(findings.join('\n')).toBe('');
     expect(await admin.isVisible('.side nav')).toBe(false);
+    // The picture of docs/accessibility.md (viewport only: the first screen is the point).
+    mkdirSync(join(ROOT, 'docs/screenshots'), { recursive: true });
+    await admin.screenshot({ path: join(ROOT, 'docs/screenshots/accessibility.png') });
     await tabTo(admin, '#nav-toggle');
     await admin.keyboard.press('Enter');
     expect(await admin.getAttribute('#nav-toggle', 'aria-expanded')).toBe('true');
