@@ -32,17 +32,20 @@ ${page.charts ? html`<link rel="stylesheet" href="${base}/assets/uplot.css">` : 
 <body data-base="${base}" data-can-write="${session.canWrite ? 'true' : 'false'}">
 <a class="skip" href="#main">Skip to content</a>
 <aside class="side"><div class="side-inner">
-  <div class="brand">${settings.title}</div>
+  <div class="side-top"><div class="brand">${settings.title}</div>
+    <button type="button" id="nav-toggle" class="nav-toggle" aria-expanded="false" aria-controls="side-menu">Menu</button></div>
+  <div class="side-menu" id="side-menu">
   <nav aria-label="Console">
     <ul>${NAV.map(([p, label]) => html`<li><a href="${base}${p === '/' ? '' : p}"${p === current ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul>
   </nav>
   <div class="who"><span class="who-label">Signed in as</span><span id="who">${session.email ?? session.userId}</span>${session.canWrite ? '' : html`<span class="pill grey">read-only</span>`}
     <button type="button" id="sign-out" class="secondary" data-sign-out="${settings.signOutUrl}" data-after="${settings.appUrl}">Sign out</button></div>
-  <a id="back-to-app" href="${settings.appUrl}">← Back to the app</a>
+  <a id="back-to-app" href="${settings.appUrl}"><span aria-hidden="true">←</span> Back to the app</a>
+  </div>
 </div></aside>
 <main id="main">
   <header class="page-head"><h1>${page.title}</h1><div class="actions">${page.actions ?? ''}</div></header>
-  <div id="notice" class="notice hidden" role="status" aria-live="polite"></div>
+  <div id="notice" class="notice" role="status" aria-live="polite"></div>
   ${page.body}
 </main>
 <dialog id="confirm-dialog" aria-labelledby="confirm-title">
@@ -73,6 +76,10 @@ ${page.charts ? html`<script src="${base}/assets/uplot.js"></script>` : ''}
 export const apiError = (what: string, answer: { error: string; message: string }): Html =>
   html`<div class="notice error" role="alert"><strong>${what} failed:</strong> ${answer.message} <code>${answer.error}</code></div>`;
 
+/** Decorative arrows beside link text: hidden from assistive tech, which reads the words. */
+export const ARROW_BACK = html`<span aria-hidden="true">←</span> `;
+export const ARROW_ON = html` <span aria-hidden="true">→</span>`;
+
 /** Previous/next links for offset paging; `params` are kept on both links. */
 export function pager(
   path: string,
@@ -91,8 +98,8 @@ export function pager(
   const first = total === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, total);
   return html`<nav class="pager" aria-label="Pages"><span>${first}–${last} of ${total}</span>
-    ${offset > 0 ? html`<a class="button secondary" rel="prev" href="${link(Math.max(0, offset - limit))}">← Previous</a>` : html`<span class="button secondary disabled" aria-disabled="true">← Previous</span>`}
-    ${offset + limit < total ? html`<a class="button secondary" rel="next" href="${link(offset + limit)}">Next →</a>` : html`<span class="button secondary disabled" aria-disabled="true">Next →</span>`}</nav>`;
+    ${offset > 0 ? html`<a class="button secondary" rel="prev" href="${link(Math.max(0, offset - limit))}">${ARROW_BACK}Previous</a>` : html`<span class="button secondary disabled" aria-disabled="true">${ARROW_BACK}Previous</span>`}
+    ${offset + limit < total ? html`<a class="button secondary" rel="next" href="${link(offset + limit)}">Next${ARROW_ON}</a>` : html`<span class="button secondary disabled" aria-disabled="true">Next${ARROW_ON}</span>`}</nav>`;
 }
 
 /** Parses a non-negative offset from the query string (bad input → 0, never an error page). */

@@ -3,7 +3,8 @@ import { deviceLabel } from '/static/svc-client.js';
 import { $, ago, busy, describeError, escapeHtml, notice, SIGN_IN_METHODS, show, when } from '/static/common.js';
 import { renderRecoveryCodes, setUpRecoveryCodes } from '/static/recovery-codes.js';
 
-const say = (kind, text) => notice($('#notice'), kind, text);
+/** `field`: the input an error is about (marked aria-invalid, described by the notice). */
+const say = (kind, text, field) => notice($('#notice'), kind, text, field);
 let resume = null;
 /** What the step-up card can offer (from the last load). */
 const factors = { passkey: false, totp: false, recoveryCodes: 0 };
@@ -31,8 +32,8 @@ async function withStepUp(action, again) {
   return res;
 }
 
-async function afterStepUp(res) {
-  if (res.status !== 200) return say('error', describeError(res));
+async function afterStepUp(res, field) {
+  if (res.status !== 200) return say('error', describeError(res), field);
   show($('#stepup'), false);
   say('ok', 'Confirmed.');
   const again = resume;
@@ -161,7 +162,7 @@ $('#totp-start').addEventListener('click', startTotp);
 async function verifyTotp() {
   const res = await withStepUp(() => call(client.totpEnrollVerify({ code: $('#totp-code').value.trim() })), verifyTotp);
   if (!res) return;
-  if (res.status !== 200) return say('error', describeError(res));
+  if (res.status !== 200) return say('error', describeError(res), $('#totp-code'));
   show($('#totp-enroll'), false);
   say('ok', 'Authenticator app turned on. Email sign-ins now ask for a code from it.');
   refresh();
@@ -187,11 +188,14 @@ $('#stepup-cancel').addEventListener('click', () => {
 });
 $('#stepup-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  afterStepUp(await call(client.totpVerifyMfa({ code: $('#stepup-code').value.trim() })));
+  afterStepUp(await call(client.totpVerifyMfa({ code: $('#stepup-code').value.trim() })), $('#stepup-code'));
 });
 $('#stepup-recovery-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  afterStepUp(await call(client.stepUpRecoveryCode({ code: $('#stepup-recovery-code').value.trim() })));
+  afterStepUp(
+    await call(client.stepUpRecoveryCode({ code: $('#stepup-recovery-code').value.trim() })),
+    $('#stepup-recovery-code'),
+  );
 });
 setUpRecoveryCodes({ withStepUp, say, refresh: () => refresh() });
 
@@ -233,7 +237,7 @@ async function requestContactChange() {
     requestContactChange,
   );
   if (!res) return;
-  if (res.status !== 200) return say('error', describeError(res));
+  if (res.status !== 200) return say('error', describeError(res), $('#contact-value'));
   show($('#contact-verify'));
   $('#contact-code').value = '';
   $('#contact-code').focus();
@@ -251,7 +255,7 @@ $('#contact-verify').addEventListener('submit', async (e) => {
   );
   if (res.status !== 200) {
     const taken = res.body && (res.body.error === 'email_in_use' || res.body.error === 'phone_in_use');
-    return say('error', taken ? 'That address belongs to another account.' : describeError(res));
+    return say('error', taken ? 'That address belongs to another account.' : describeError(res), $('#contact-code'));
   }
   show($('#contact-verify'), false);
   $('#contact-value').value = '';

@@ -59,17 +59,39 @@ export function safeNextPath(next, origin) {
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const show = (el, on = true) => el.classList.toggle('hidden', !on);
 
-export function notice(el, kind, text) {
-  el.className = `notice ${kind}`;
-  el.textContent = text;
-  show(el, Boolean(text));
+/** The fields the last error marked invalid (cleared by the next notice). */
+let invalidFields = [];
+
+/**
+ * Writes the page's notice. The element stays rendered while empty, so the live region exists before a
+ * message arrives (a region created with its message is not announced). An error goes in a `role=alert`
+ * child: inserted, it is announced at once. `field` (an element or a list): the fields the error is
+ * about, marked `aria-invalid` and described by the notice until the next notice.
+ */
+export function notice(el, kind, text, field) {
+  for (const f of invalidFields) {
+    f.removeAttribute('aria-invalid');
+    f.removeAttribute('aria-describedby');
+  }
+  invalidFields = kind === 'error' && text && field ? [field].flat() : [];
+  for (const f of invalidFields) {
+    f.setAttribute('aria-invalid', 'true');
+    f.setAttribute('aria-describedby', el.id);
+  }
+  el.className = text ? `notice ${kind}` : 'notice';
+  if (kind === 'error' && text) {
+    const alert = document.createElement('span');
+    alert.setAttribute('role', 'alert');
+    alert.textContent = text;
+    el.replaceChildren(alert);
+  } else el.textContent = text;
 }
 
 export function busy(button, on, label) {
   if (on) {
     button.dataset.label = button.innerHTML;
     button.disabled = true;
-    button.innerHTML = `<span class="spinner"></span>${label || 'Working…'}`;
+    button.innerHTML = `<span class="spinner" aria-hidden="true"></span>${label || 'Working…'}`;
   } else {
     button.disabled = false;
     if (button.dataset.label) button.innerHTML = button.dataset.label;

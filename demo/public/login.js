@@ -6,16 +6,22 @@ const state = { email: '', mode: 'login', poll: null };
 const next = new URLSearchParams(location.search).get('next');
 const safeNext = safeNextPath(next, location.origin);
 
-function go(step) {
+/**
+ * Shows one step. On a step change, focus moves to the new step's heading (tabindex=-1), so a screen
+ * reader reads where the user is and Tab continues from there; the page's first step (`initial`) puts
+ * focus in the email field instead, as a page load would.
+ */
+function go(step, { initial = false } = {}) {
   for (const s of steps) show($(`#step-${s}`), s === step);
   if (state.poll && step !== 'link') {
     clearInterval(state.poll);
     state.poll = null;
   }
-  const focus = { start: '#email', code: '#code', mfa: '#mfa-code' }[step];
-  if (focus) setTimeout(() => $(focus).focus(), 0);
+  const target = initial ? (step === 'start' ? $('#email') : null) : $(`#step-${step} h1`);
+  if (target) setTimeout(() => target.focus(), 0);
 }
-const say = (kind, text) => notice($('#notice'), kind, text);
+/** `field`: the input an error is about (marked aria-invalid, described by the notice). */
+const say = (kind, text, field) => notice($('#notice'), kind, text, field);
 
 /**
  * The address of the last passkey sign-in on this browser: passkey autofill
@@ -42,19 +48,19 @@ async function offerPasskeyAutofill() {
   afterFirstFactor({ status: 200, body: session });
 }
 
-/** A session result: either signed in, or the TOTP step. */
-function afterFirstFactor(res) {
+/** A session result: either signed in, or the TOTP step; `field` is the input an error is about. */
+function afterFirstFactor(res, field) {
   if (res.status === 200 && res.body && res.body.mfaRequired) {
     say('info', '');
-    go('mfa');
     mfaMode(false);
+    go('mfa');
     return;
   }
   if (res.status === 200) {
     location.assign(safeNext);
     return;
   }
-  say('error', describeError(res));
+  say('error', describeError(res), field);
 }
 
 $('#start-form').addEventListener('submit', async (e) => {
@@ -65,7 +71,7 @@ $('#start-form').addEventListener('submit', async (e) => {
   busy(btn, true, 'Checking…');
   const res = await call(client.login({ identifier: state.email, passkeyAvailable: passkeys.supported() }));
   busy(btn, false);
-  if (res.status !== 200) return say('error', describeError(res));
+  if (res.status !== 200) return say('error', describeError(res), $('#email'));
   say('', '');
   const methods = res.body.loginMethods || [];
   $('#methods-for').textContent = state.email;
@@ -85,7 +91,7 @@ $('#register').addEventListener('click', async () => {
   busy(btn, true, 'Sending code…');
   const res = await call(client.register({ email: state.email }));
   busy(btn, false);
-  if (res.status !== 200) return say('error', describeError(res));
+  if (res.status !== 200) return say('error', describeError(res), input);
   $('#code-title').textContent = 'Confirm your email';
   $('#code-lead').textContent = `We sent a 6-letter code to ${state.email}. It expires in 5 minutes.`;
   say('ok', 'Code sent.');
@@ -104,7 +110,11 @@ $('#m-email-otp').addEventListener('click', sendLoginCode);
 
 $('#resend').addEventListener('click', async () => {
   const res = await call(state.mode === 'register' ? client.sendEmailOtp() : client.sendLoginEmailOtp());
-  say(res.status === 200 ? 'ok' : 'error', res.status === 200 ? 'A new code is on its way.' : describeError(res));
+  say(
+    res.status === 200 ? 'ok' : 'error',
+    res.status === 200 ? 'A new code is on its way.' : describeError(res),
+    $('#code'),
+  );
 });
 
 $('#code-form').addEventListener('submit', async (e) => {
@@ -118,7 +128,7 @@ $('#code-form').addEventListener('submit', async (e) => {
       : client.verifyLoginEmailOtp({ verificationToken }),
   );
   busy(btn, false);
-  afterFirstFactor(res);
+  afterFirstFactor(res, $('#code'));
 });
 
 $('#m-magic-link').addEventListener('click', async () => {
@@ -168,20 +178,26 @@ $('#mfa-form').addEventListener('submit', async (e) => {
   const res = await call(client.totpVerifyLogin({ code: $('#mfa-code').value.trim() }));
   busy(btn, false);
   if (res.status === 200) return location.assign(safeNext);
-  say('error', describeError(res));
+  say('error', describeError(res), $('#mfa-code'));
 });
 
-/** The MFA step takes an authenticator code, or (lost authenticator) one of the account's recovery codes. */
-function mfaMode(recovery) {
+/**
+ * The MFA step takes an authenticator code, or (lost authenticator) one of the account's recovery codes.
+ * Switching moves focus to the field shown (`focus`); entering the step focuses its heading (go).
+ */
+function mfaMode(recovery, { focus = false } = {}) {
   show($('#mfa-form'), !recovery);
   show($('#mfa-recovery-form'), recovery);
   $('#mfa-switch').textContent = recovery ? 'Use your authenticator app' : 'Use a recovery code';
   $('#step-mfa .lead').textContent = recovery
     ? 'Enter one of the recovery codes you saved. Each code works once.'
     : 'Enter the 6-digit code from your authenticator app.';
-  setTimeout(() => $(recovery ? '#mfa-recovery-code' : '#mfa-code').focus(), 0);
+  if (focus) setTimeout(() => $(recovery ? '#mfa-recovery-code' : '#mfa-code').focus(), 0);
 }
-$('#mfa-switch').addEventListener('click', () => mfaMode($('#mfa-recovery-form').classList.contains('hidden')));
+$('#mfa-switch').addEventListener('click', () => {
+  say('', '');
+  mfaMode($('#mfa-recovery-form').classList.contains('hidden'), { focus: true });
+});
 $('#mfa-recovery-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const btn = $('#mfa-recovery-submit');
@@ -189,7 +205,7 @@ $('#mfa-recovery-form').addEventListener('submit', async (e) => {
   const res = await call(client.recoveryCodeVerifyLogin({ code: $('#mfa-recovery-code').value.trim() }));
   busy(btn, false);
   if (res.status === 200) return location.assign(safeNext);
-  say('error', describeError(res));
+  say('error', describeError(res), $('#mfa-recovery-code'));
 });
 
 for (const b of document.querySelectorAll('[data-back]'))
@@ -208,10 +224,10 @@ const sessionHint = () => document.querySelector('meta[name="svc-session"]')?.co
 (async () => {
   const me = sessionHint() !== 'none' ? await call(client.me()) : { status: 401 };
   if (me.status !== 200) {
-    go('start');
+    go('start', { initial: true });
     return offerPasskeyAutofill();
   }
   if (next) return location.replace(safeNext);
   $('#signed-in-as').textContent = `Signed in as ${me.body.user.email}.`;
-  go('signed-in');
+  go('signed-in', { initial: true });
 })();

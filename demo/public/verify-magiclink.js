@@ -6,6 +6,8 @@ const token = new URLSearchParams(location.search).get('token');
 history.replaceState(null, '', '/verify-magiclink');
 
 const when = (iso) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The page's state changed: its heading (tabindex=-1) takes focus, so a screen reader reads the new state. */
+const focusTitle = () => $('#title').focus();
 
 function confirmed() {
   // This browser gets no session: the one that asked for the link does (its poll completes).
@@ -14,6 +16,7 @@ function confirmed() {
   $('#lead').textContent =
     'Go back to the device or tab where you asked for the link; it signs you in by itself. You can close this page.';
   notice($('#notice'), 'ok', 'Link confirmed.');
+  focusTitle();
 }
 
 function refused(res) {
@@ -21,6 +24,7 @@ function refused(res) {
   $('#title').textContent = 'This link cannot be used';
   $('#lead').innerHTML = 'Ask for a new link from the <a href="/">sign-in page</a>.';
   notice($('#notice'), 'error', describeError(res));
+  focusTitle();
 }
 
 function challenge(body) {
@@ -46,6 +50,7 @@ function challenge(body) {
     box.append(b);
   }
   show($('#confirm'), true);
+  focusTitle();
 }
 
 const res = token

@@ -36,17 +36,18 @@ const HINTS: Record<string, string> = {
 
 function field(key: string, value: unknown, canWrite: boolean): Html {
   const id = `cfg-${key}`;
-  const disabled = canWrite ? '' : ' disabled';
+  // The hint and the error slot (filled by console.js on a refused save) describe the field.
+  const extra = html` aria-describedby="hint-${key} error-${key}"${canWrite ? '' : ' disabled'}`;
   let input: Html;
   if (typeof value === 'boolean')
-    input = html`<input type="checkbox" id="${id}" name="${key}" data-kind="bool"${value ? ' checked' : ''}${disabled}>`;
+    input = html`<input type="checkbox" id="${id}" name="${key}" data-kind="bool"${value ? ' checked' : ''}${extra}>`;
   else if (typeof value === 'number')
-    input = html`<input type="number" id="${id}" name="${key}" data-kind="number" value="${value}"${disabled}>`;
+    input = html`<input type="number" id="${id}" name="${key}" data-kind="number" value="${value}"${extra}>`;
   else if (Array.isArray(value))
-    input = html`<input id="${id}" name="${key}" data-kind="list" value="${value.join(', ')}"${disabled}>`;
+    input = html`<input id="${id}" name="${key}" data-kind="list" value="${value.join(', ')}"${extra}>`;
   else if (value && typeof value === 'object')
-    input = html`<textarea id="${id}" name="${key}" data-kind="json" rows="4" spellcheck="false"${disabled}>${JSON.stringify(value, null, 2)}</textarea>`;
-  else input = html`<input id="${id}" name="${key}" value="${value ?? ''}"${disabled}>`;
+    input = html`<textarea id="${id}" name="${key}" data-kind="json" rows="4" spellcheck="false"${extra}>${JSON.stringify(value, null, 2)}</textarea>`;
+  else input = html`<input id="${id}" name="${key}" value="${value ?? ''}"${extra}>`;
   return html`<div class="field${typeof value === 'boolean' ? ' bool' : ''}"><label for="${id}"><code>${key}</code></label>${input}
     <span class="hint" id="hint-${key}">${HINTS[key] ?? ''}</span><span class="field-error" data-error-for="${key}" id="error-${key}"></span></div>`;
 }

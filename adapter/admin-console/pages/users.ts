@@ -1,6 +1,6 @@
 /** Users: search and pagination, and one user's detail with its actions. */
 import { deviceLabel, html, pills, when, type Html } from '../html.js';
-import { apiError, offsetOf, pager } from '../layout.js';
+import { ARROW_ON, apiError, offsetOf, pager } from '../layout.js';
 import type { PageContext, Screen } from '../page.js';
 
 type User = {
@@ -181,7 +181,7 @@ export const userDetailScreen: Screen = async (ctx) => {
           ${organizations.map((o) => html`<tr><td><a href="${ctx.base}/organizations/${encodeURIComponent(o.id)}">${o.name}</a></td><td>${o.slug}</td><td>${pills(o.membership.roles)}</td></tr>`)}</tbody></table>`
           : html`<p class="empty">Not a member of any organization.</p>`
       }</section>
-      <section class="card"><div class="card-head"><h2>Recent events</h2><a href="${ctx.base}/events?user=${uid}">All events →</a></div>${
+      <section class="card"><div class="card-head"><h2>Recent events</h2><a href="${ctx.base}/events?user=${uid}">All events${ARROW_ON}</a></div>${
         events.length
           ? html`<table><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">IP</th><th scope="col">By admin</th></tr></thead><tbody>
           ${events.slice(0, 15).map((e) => html`<tr><td>${when(e.createdAt)}</td><td><code>${e.type}</code></td><td>${e.ipAddress ?? '—'}</td><td>${e.actorUserId ? html`<a href="${ctx.base}/users/${encodeURIComponent(e.actorUserId)}">${e.actorUserId.slice(0, 8)}…</a>` : ''}</td></tr>`)}</tbody></table>`

@@ -7,10 +7,19 @@ const api = `${base}/api`;
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
+/**
+ * The page's notice: a live region that stays rendered while empty (a region created with its message is
+ * not announced). An error goes in a `role=alert` child, announced as it is inserted.
+ */
 function notice(kind, text) {
   const el = $('#notice');
   el.className = `notice ${kind}`;
-  el.textContent = text;
+  if (kind === 'error') {
+    const alert = document.createElement('span');
+    alert.setAttribute('role', 'alert');
+    alert.textContent = text;
+    el.replaceChildren(alert);
+  } else el.textContent = text;
   el.scrollIntoView({ block: 'nearest' });
 }
 
@@ -247,6 +256,13 @@ function clearErrors(form) {
   $$('[aria-invalid="true"]', form).forEach((el) => el.setAttribute('aria-invalid', 'false'));
 }
 
+/** Makes the error slot describe its field (`aria-describedby`), giving the slot an id if it has none. */
+function describeBy(input, slot) {
+  if (!slot.id) slot.id = `error-${input.id || input.name.replace(/[^\w-]/g, '-')}`;
+  const ids = (input.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean);
+  if (!ids.includes(slot.id)) input.setAttribute('aria-describedby', [...ids, slot.id].join(' '));
+}
+
 /** Shows each issue of an `invalid_request`-style answer next to its field; true when any was placed. */
 function showIssues(form, res) {
   const issues = res.body?.details?.issues || [];
@@ -264,7 +280,10 @@ function showIssues(form, res) {
     const field = slot.closest('.field');
     if (field) field.classList.add('invalid');
     const input = $(`[name="${CSS.escape(key)}"]`, form);
-    if (input) input.setAttribute('aria-invalid', 'true');
+    if (input) {
+      input.setAttribute('aria-invalid', 'true');
+      describeBy(input, slot);
+    }
     placed = true;
   }
   return placed;
@@ -316,7 +335,12 @@ document.addEventListener('submit', async (ev) => {
     payload = formBody(form, form.dataset.changedOnly === 'true');
   } catch (e) {
     const slot = e.field && $(`[data-error-for="${CSS.escape(e.field)}"]`, form);
+    const input = e.field && $(`[name="${CSS.escape(e.field)}"]`, form);
     if (slot) slot.textContent = e.message;
+    if (slot && input) {
+      input.setAttribute('aria-invalid', 'true');
+      describeBy(input, slot);
+    }
     notice('error', 'Fix the highlighted field.');
     return;
   }
@@ -340,6 +364,25 @@ document.addEventListener('submit', async (ev) => {
 document.addEventListener('reset', (ev) => {
   if (ev.target instanceof HTMLFormElement) clearErrors(ev.target);
 });
+
+// Narrow screens (max-width 820px in console.css): the sidebar folds into a top bar whose Menu button
+// shows the navigation. Without this script the sidebar stays unfolded (the CSS folds only .collapsible).
+const side = $('.side');
+const navToggle = $('#nav-toggle');
+if (side && navToggle) {
+  side.classList.add('collapsible');
+  const setOpen = (open) => {
+    side.classList.toggle('open', open);
+    navToggle.setAttribute('aria-expanded', String(open));
+  };
+  navToggle.addEventListener('click', () => setOpen(!side.classList.contains('open')));
+  side.addEventListener('keydown', (ev) => {
+    // Only while the button shows (offsetParent is null for an element that is not rendered).
+    if (ev.key !== 'Escape' || !side.classList.contains('open') || !navToggle.offsetParent) return;
+    setOpen(false);
+    navToggle.focus();
+  });
+}
 
 // Sign out: the adapter's logout (DELETE, same origin, the cookies), then back to the app.
 // The app's page is where a signed-out visitor belongs, whatever the logout answered.
@@ -402,7 +445,7 @@ if (chartData && window.uPlot) {
     const el = document.getElementById(chart.id);
     if (!el) continue;
     const opts = {
-      width: Math.max(280, el.clientWidth),
+      width: Math.max(200, el.clientWidth),
       height: 240,
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
@@ -425,7 +468,7 @@ if (chartData && window.uPlot) {
     made.push({ el, plot: new window.uPlot(opts, [chart.x, ...chart.series.map((s) => s.values)], el) });
   }
   addEventListener('resize', () =>
-    made.forEach(({ el, plot }) => plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 })),
+    made.forEach(({ el, plot }) => plot.setSize({ width: Math.max(200, el.clientWidth), height: 240 })),
   );
   document.documentElement.dataset.chartsReady = String(made.length);
 }

@@ -100,7 +100,9 @@ describe('svcAdminConsole pages', () => {
     const { h, admin } = await setup();
     for (const path of ['/admin', '/admin/users', '/admin/config']) {
       const res = await h.send('GET', path, { cookies: admin.cookies });
-      expect(res.text, path).toContain('<a id="back-to-app" href="/">← Back to the app</a>');
+      expect(res.text, path).toContain(
+        '<a id="back-to-app" href="/"><span aria-hidden="true">←</span> Back to the app</a>',
+      );
       expect(res.text, path).toContain(
         '<button type="button" id="sign-out" class="secondary" data-sign-out="/auth/logout" data-after="/">Sign out</button>',
       );
