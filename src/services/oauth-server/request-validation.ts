@@ -94,7 +94,7 @@ export async function validateAuthorizationRequest(
   if (!client || client.disabledAt) return { kind: 'show', error: 'invalid_client', description: 'Unknown client' };
   const redirectUri = single('redirect_uri');
   if (redirectUri === null) return { kind: 'show', error: 'invalid_request', description: 'redirect_uri given twice' };
-  // Required even when only one is registered (OAuth 2.1 §4.1.1: exact matching needs one to match).
+  // Required even when only one is registered (OAuth 2.1 drops the "only one registered" exception).
   if (!redirectUri) return { kind: 'show', error: 'invalid_request', description: 'redirect_uri is required' };
   if (!redirectUriMatches(client, redirectUri))
     return { kind: 'show', error: 'invalid_request', description: 'redirect_uri is not registered for this client' };
