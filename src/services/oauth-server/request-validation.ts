@@ -117,6 +117,8 @@ export async function validateAuthorizationRequest(
   const responseType = single('response_type');
   if (!responseType) return refuse('invalid_request', 'response_type is required');
   if (responseType !== 'code') return refuse('unsupported_response_type', 'Only response_type=code is supported');
+  if (!client.grantTypes.includes('authorization_code'))
+    return refuse('unauthorized_client', 'This client may not use the authorization code grant');
   const responseMode = single('response_mode');
   if (responseMode && responseMode !== 'query')
     return refuse('invalid_request', 'Only response_mode=query is supported');
