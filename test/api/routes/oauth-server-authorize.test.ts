@@ -189,6 +189,21 @@ describe('sign-in', () => {
     expect((await authorizeCall(t, back, fresh.token)).body.action).toBe('consent');
   });
 
+  it('max_age: coming back after the sign-in passes; the same return_to reused 11 minutes later does not', async () => {
+    const { t, client, user, challenge } = await setup();
+    t.clock.advance(120_000);
+    const old = await signIn(t, user);
+    t.clock.advance(120_000);
+    const first = await authorizeCall(t, authParams(client, challenge, { max_age: '60' }), old.token);
+    expect(first.body.action).toBe('login');
+    const back = Object.fromEntries(new URL(new URL(first.body.location).searchParams.get('return_to')!).searchParams);
+    expect(back['max_age']).toBe('60');
+    const fresh = await signIn(t, user);
+    expect((await authorizeCall(t, back, fresh.token)).body.action).toBe('consent');
+    t.clock.advance(11 * 60_000);
+    expect((await authorizeCall(t, back, fresh.token)).body.action).toBe('login');
+  });
+
   it('max_age exceeded → login; within → on', async () => {
     const { t, client, session, challenge } = await setup();
     t.clock.advance(120_000);
