@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { authEvents, oauthAuthorizationRequests, oauthConsents } from '../../../src/db/schema.js';
+import { authEvents, oauthAuthorizationRequests, oauthClients, oauthConsents } from '../../../src/db/schema.js';
 import { signIn } from '../../helpers/factories.js';
 import { makeApi } from '../../helpers/make-app.js';
 import {
@@ -333,6 +333,25 @@ describe('consent', () => {
     t.clock.advance(601_000);
     expect((await consentCall(t, session.token, b.body.requestId, 'allow')).body.error).toBe('oauth_request_expired');
     expect((await consentCall(t, session.token, 'svc_ar_unknown', 'allow')).body.error).toBe('oauth_request_expired');
+  });
+
+  it('a client changed while the page was open: a removed redirect URI → expired, a removed scope → invalid_scope', async () => {
+    const { t, client, session, challenge } = await setup();
+    const a = await authorizeCall(t, authParams(client, challenge), session.token);
+    const b = await authorizeCall(t, authParams(client, challenge, { prompt: 'consent' }), session.token);
+    const db = t.api.deps.db;
+    await db
+      .update(oauthClients)
+      .set({ scopes: ['openid'] })
+      .where(eq(oauthClients.id, client.row.id));
+    const narrowed = await consentCall(t, session.token, a.body.requestId, 'allow');
+    expect(query(narrowed.body.location).get('error')).toBe('invalid_scope');
+    expect(query(narrowed.body.location).get('code')).toBeNull();
+    await db
+      .update(oauthClients)
+      .set({ redirectUris: ['https://client.example/new'] })
+      .where(eq(oauthClients.id, client.row.id));
+    expect((await consentCall(t, session.token, b.body.requestId, 'allow')).body.error).toBe('oauth_request_expired');
   });
 
   it('two concurrent answers to one request: one location, one oauth_request_expired', async () => {
