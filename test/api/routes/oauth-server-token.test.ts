@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { authEvents, oauthClients, oauthGrants } from '../../../src/db/schema.js';
+import { TOKEN_REQUESTS_PER_IP } from '../../../src/routes/oauth-server-tokens.js';
 import type { TestApi } from '../../helpers/make-app.js';
 import {
   basic,
@@ -323,4 +324,19 @@ describe('the two kinds of token stay apart', () => {
     expect(res.body.error).toBe('invalid_token');
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
   });
+});
+
+describe('rate limit', () => {
+  it('token requests per client IP are limited (429 rate_limited with Retry-After)', async () => {
+    const t = await makeProviderApi();
+    const fields = { grant_type: 'refresh_token', refresh_token: 'svc_rt_x', client_id: 'svc_ci_nope' };
+    for (let i = 0; i < TOKEN_REQUESTS_PER_IP; i++) {
+      const r = await formCall(t, '/oauth2/token', fields);
+      if (r.status !== 401) throw new Error(`call ${i}: ${r.status}`);
+    }
+    const refused = await formCall(t, '/oauth2/token', fields);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 60_000);
 });
