@@ -77,6 +77,7 @@ describe('authorization_code', () => {
     expect(id.payload['phone_number']).toBeUndefined();
     const [issued] = await eventsOf(t, 'oauth_token_issued');
     expect(issued!.metadata).toEqual({ grantType: 'authorization_code', clientId: client.row.id });
+    expect(issued!.userId).toBe(user.id);
     const [row] = await t.api.deps.db.select().from(oauthClients).where(eq(oauthClients.id, client.row.id));
     expect(row!.lastUsedAt).not.toBeNull();
   });
