@@ -30,6 +30,8 @@ import {
 import { clientJson } from './serialize.js';
 
 type AdminDeps = Pick<Deps, 'db' | 'clock' | 'env' | 'events' | 'config'>;
+/** The acting admin, or the command line (no user, no session). */
+type Actor = Omit<ActorFields, 'actorUserId' | 'sessionId'> & { actorUserId: string | null; sessionId: string | null };
 
 /** A validated create body (the route's schema checked types and lengths). */
 export interface ClientInput {
@@ -93,7 +95,7 @@ async function mustFind(deps: AdminDeps, clientId: string): Promise<OAuthClientR
   return row;
 }
 
-export async function createClient(deps: AdminDeps, body: ClientInput, actor: ActorFields) {
+export async function createClient(deps: AdminDeps, body: ClientInput, actor: Actor) {
   await checkRules(deps, body.type, body);
   const id = newOAuthClientId();
   const secret = body.type === 'confidential' ? newOAuthSecret('client-secret') : null;
@@ -136,7 +138,7 @@ export async function readClient(deps: AdminDeps, clientId: string) {
   return { client: clientJson(await mustFind(deps, clientId)) };
 }
 
-export async function patchClient(deps: AdminDeps, clientId: string, body: ClientPatch, actor: ActorFields) {
+export async function patchClient(deps: AdminDeps, clientId: string, body: ClientPatch, actor: Actor) {
   const before = await mustFind(deps, clientId);
   const changedFields = Object.keys(body).filter((k) => body[k as keyof ClientPatch] !== undefined);
   if (!changedFields.length) throw fail('no_changes');
@@ -161,7 +163,7 @@ export async function patchClient(deps: AdminDeps, clientId: string, body: Clien
   return { client };
 }
 
-export async function deleteClient(deps: AdminDeps, clientId: string, actor: ActorFields) {
+export async function deleteClient(deps: AdminDeps, clientId: string, actor: Actor) {
   const existing = await mustFind(deps, clientId);
   // Consents, grants, codes and refresh tokens go with it (ON DELETE CASCADE): nothing it issued may be refreshed.
   if (!(await deleteOAuthClient(deps.db, clientId))) throw fail('oauth_client_not_found');
@@ -175,7 +177,7 @@ export async function deleteClient(deps: AdminDeps, clientId: string, actor: Act
 }
 
 /** A new secret, returned once; the old one stops working at once (a leaked secret is the reason to rotate). */
-export async function rotateClientSecret(deps: AdminDeps, clientId: string, actor: ActorFields) {
+export async function rotateClientSecret(deps: AdminDeps, clientId: string, actor: Actor) {
   const existing = await mustFind(deps, clientId);
   if (existing.type !== 'confidential') throw fail('oauth_client_not_confidential');
   const secret = newOAuthSecret('client-secret');
