@@ -227,6 +227,7 @@ export const CONSOLE_PAGE_ROWS: Record<string, Row> = {
   'GET /config': PAGE,
   'GET /providers': PAGE,
   'GET /webhooks': PAGE,
+  'GET /oauth-clients': PAGE,
   'GET /assets/:name': { gate: 'none', params: { name: 'console.js' } },
 };
 
