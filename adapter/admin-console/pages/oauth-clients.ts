@@ -29,12 +29,11 @@ const REGISTRATIONS = ['admin', 'dynamic'] as const;
 
 function clientRow(ctx: PageContext, c: Client): Html {
   const path = `/admin/oauth-clients/${encodeURIComponent(c.id)}`;
-  return html`<tr data-client="${c.id}"><td><strong>${c.name}</strong>${c.registration === 'dynamic' ? html` <span class="pill" title="Registered through RFC 7591 dynamic registration">dynamic</span>` : ''}<br><code>${c.id}</code></td>
-    <td><span class="pill ${c.type === 'confidential' ? 'green' : 'grey'}">${c.type}</span>${c.skipConsent ? html`<br><span class="hint">skips consent</span>` : ''}</td>
+  return html`<tr data-client="${c.id}"><td><strong>${c.name}</strong> <span class="pill ${c.type === 'confidential' ? 'green' : 'grey'}">${c.type}</span>${c.registration === 'dynamic' ? html` <span class="pill" title="Registered through RFC 7591 dynamic registration">dynamic</span>` : ''}${c.skipConsent ? html` <span class="pill grey">skips consent</span>` : ''}<br><code>${c.id}</code></td>
     <td>${c.redirectUris.map((u) => html`<code class="clip">${u}</code><br>`)}</td>
     <td>${pills(c.scopes)}</td>
     <td class="nowrap">${when(c.lastUsedAt)}</td>
-    <td class="right">${
+    <td class="right actions">${
       c.type === 'confidential' && ctx.session.canWrite
         ? html`<button type="button" class="secondary" data-api="${path}/secret" data-method="POST" data-show-secret="true" data-done="Secret rotated" data-confirm="Make a new secret for ${c.name}? The current one stops working at once.">Rotate secret</button>`
         : ''
@@ -89,8 +88,8 @@ export const oauthClientsScreen: Screen = async (ctx) => {
         <p><code id="secret-value"></code></p><div class="row end"><button type="button" class="secondary" id="secret-copy">Copy</button><button type="button" id="secret-done">I have copied it</button></div></section>
       <p class="row wrap" id="client-filters">${filter(undefined, 'All')}${filter('admin', 'Added by an admin')}${filter('dynamic', 'Dynamically registered')}</p>
       <section class="card flush"><table id="oauth-clients-table"><caption class="sr-only">OAuth clients</caption>
-      <thead><tr><th scope="col">Client</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Scopes</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-      <tbody>${clients.length ? clients.map((c) => clientRow(ctx, c)) : html`<tr><td colspan="6" class="empty">No OAuth clients${registration ? ` (${registration})` : ''} yet.</td></tr>`}</tbody></table></section>
+      <thead><tr><th scope="col">Client</th><th scope="col">Redirect URIs</th><th scope="col">Scopes</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+      <tbody>${clients.length ? clients.map((c) => clientRow(ctx, c)) : html`<tr><td colspan="5" class="empty">No OAuth clients${registration ? ` (${registration})` : ''} yet.</td></tr>`}</tbody></table></section>
       ${pager(`${ctx.base}/oauth-clients`, { registration }, offset, limit, total)}
       ${ctx.session.canWrite ? clients.map(editForm) : ''}
       ${ctx.session.canWrite ? addForm(total === 0) : ''}`,

@@ -81,7 +81,7 @@ describe.each([
     expect(page.text).toContain('Notes');
     expect(page.text).toContain('https://notes.example/cb');
     expect(page.text).toContain(`data-api="/admin/oauth-clients/${created.body.client.id}/secret"`);
-    expect(page.text).toMatch(/Some MCP client<\/strong> <span class="pill"[^>]*>dynamic<\/span>/);
+    expect(page.text).toMatch(/Some MCP client<\/strong>[^\n]*<span class="pill"[^>]*>dynamic<\/span>/);
     expect(page.text).not.toContain(secret.slice('svc_cs_'.length));
     const dynamicOnly = await h.send('GET', '/admin/oauth-clients?registration=dynamic', { cookies: admin.cookies });
     expect(dynamicOnly.text).not.toContain('https://notes.example/cb');
