@@ -174,8 +174,16 @@ export const MIGRATIONS: Migration[] = [
     ]
   },
   {
+    "tag": "0012_oauth_core",
+    "folderMillis": 1795819874462,
+    "hash": "27b930826a213e275a35079daba90a1a1d50a9d0bc2c87f88d021183ec01af5c",
+    "statements": [
+      "ALTER TABLE `oauth_consents` ADD `resources` text;"
+    ]
+  },
+  {
     "tag": "0012_oauth_clients",
-    "folderMillis": 1795820615821,
+    "folderMillis": 1795821821787,
     "hash": "5dbc3295db5cb774130595fe5dc3b7a068e9bb39ab93f3876eee65119df91166",
     "statements": [
       "CREATE INDEX `oauth_authorization_requests_client_idx` ON `oauth_authorization_requests` (`client_id`);",

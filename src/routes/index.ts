@@ -34,6 +34,8 @@ import { adminWebhookRoutes } from './admin-webhooks.js';
 import { adminOAuthClientRoutes } from './admin-oauth-clients.js';
 import { oauthRegisterRoutes } from './oauth-register.js';
 import { userOAuthAppRoutes } from './user-oauth-apps.js';
+import { oauthServerRoutes } from './oauth-server.js';
+import { oauthServerTokenRoutes } from './oauth-server-tokens.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -67,4 +69,6 @@ export const routeGroups: Hono<AppEnv>[] = [
   adminOAuthClientRoutes,
   oauthRegisterRoutes,
   userOAuthAppRoutes,
+  oauthServerRoutes,
+  oauthServerTokenRoutes,
 ];

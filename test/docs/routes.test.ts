@@ -39,13 +39,6 @@ const NAMED_AS_ABSENT: Record<string, string[]> = {
     'GET /.well-known/openid-configuration',
     'GET /.well-known/oauth-authorization-server',
     'GET /oauth2/authorize',
-    'POST /oauth2/consent',
-    'POST /oauth2/token',
-    'POST /oauth2/userinfo',
-    'POST /oauth2/revoke',
-    'POST /oauth2/introspect',
-    'GET /oauth2/metadata',
-    'POST /oauth2/authorize',
   ],
 };
 

@@ -135,3 +135,17 @@ export const OAUTH_CLIENT_EVENT_TYPES = [
   'oauth_client_registered',
   'oauth_consent_revoked',
 ] as const;
+
+/**
+ * The OAuth provider's events (docs/oauth-provider.md), category `other`:
+ * consent answers, token issuance (`grantType`, `clientId`), a replayed code
+ * or refresh token, and a grant's end. None carries a secret, code or token.
+ */
+export const OAUTH_SERVER_EVENT_TYPES = [
+  'oauth_consent_granted',
+  'oauth_consent_denied',
+  'oauth_token_issued',
+  'oauth_code_replayed',
+  'oauth_refresh_reused',
+  'oauth_grant_revoked',
+] as const;
