@@ -35,12 +35,7 @@ const NAMED_AS_ABSENT: Record<string, string[]> = {
   // the receiving app's own route in the example delivery, not one of ours
   'docs/webhooks.md': ['POST /svc'],
   // the provider's design, ahead of its routes: each entry goes when its route lands
-  'docs/oauth-provider.md': [
-    'GET /oauth2/metadata',
-    'POST /oauth2/authorize',
-    'GET /users/me/oauth-apps',
-    'DELETE /users/me/oauth-apps/:clientId',
-  ],
+  'docs/oauth-provider.md': ['GET /users/me/oauth-apps', 'DELETE /users/me/oauth-apps/:clientId'],
 };
 
 const METHOD = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\/(?:<[^>\s]+>|[^\s`|)\]"',;<>])*)/g;
