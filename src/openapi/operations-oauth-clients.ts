@@ -5,6 +5,7 @@ import {
   OAuthClientListResponse,
   OAuthClientResponse,
   OAuthClientWithSecretResponse,
+  OAuthRegistrationRequest,
   OAuthRegistrationResponse,
 } from '../http/responses/oauth-clients.js';
 import { MessageResponse } from '../http/responses/common.js';
@@ -72,6 +73,8 @@ export const oauthClientOperations: Operation[] = [
     'none',
     [{ status: 201, schema: OAuthRegistrationResponse }],
     {
+      body: OAuthRegistrationRequest,
+      rfcErrors: [400],
       errors: ['oauth_registration_disabled'],
       description:
         'Takes the RFC 7591 §2 metadata (`redirect_uris`, `client_name`, `grant_types`, `response_types`, `token_endpoint_auth_method`, `scope`, `client_uri`; others are ignored). Refusals are 400 in the RFC 7591 §3.2.2 format `{error, error_description}` with `invalid_redirect_uri` or `invalid_client_metadata`. Limited to `dynamicRegistration.perIpPerHour` requests per client IP (429 `rate_limited`). Registered clients are `registration: "dynamic"`, always ask for consent, and are deleted after `unusedExpiryDays` without a token request.',

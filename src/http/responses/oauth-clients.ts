@@ -60,3 +60,14 @@ export const OAuthRegistrationResponse = z.object({
   scope: z.string(),
   client_uri: z.optional(z.string()),
 });
+
+/** RFC 7591 §2 client metadata, as documented (the handler ignores unknown fields and checks these itself). */
+export const OAuthRegistrationRequest = z.looseObject({
+  redirect_uris: z.array(z.string()),
+  client_name: z.optional(z.string()),
+  grant_types: z.optional(z.array(z.string())),
+  response_types: z.optional(z.array(z.string())),
+  token_endpoint_auth_method: z.optional(z.enum(['none', 'client_secret_basic', 'client_secret_post'])),
+  scope: z.optional(z.string()),
+  client_uri: z.optional(z.string()),
+});
