@@ -25,6 +25,7 @@ import { op, type Operation, type RouteCredential } from './operation.js';
 import { signInOperations } from './operations-sign-in.js';
 import { recoveryCodeOperations } from './operations-recovery-codes.js';
 import { webhookOperations } from './operations-webhooks.js';
+import { oauthClientOperations } from './operations-oauth-clients.js';
 import { oauthServerOperations } from './operations-oauth-server.js';
 import { ERRORS } from '../errors.js';
 
@@ -45,6 +46,7 @@ export const apiOperations = (): Operation[] => [
   ...recoveryCodeOperations,
   ...contactChangeOperations,
   ...webhookOperations,
+  ...oauthClientOperations,
   ...oauthServerOperations,
   openApiOperation,
 ];

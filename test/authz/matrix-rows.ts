@@ -191,6 +191,20 @@ export const API_ROWS: Record<string, Row> = {
   'POST /admin/webhooks/:id/rotate-secret': { gate: 'admin:write' },
   'GET /admin/webhook-deliveries': { gate: 'admin:read' },
   'POST /admin/webhook-deliveries/:id/resend': { gate: 'admin:write' },
+  // The OAuth provider's clients (docs/oauth-provider.md): unknown ids are 404 oauth_client_not_found past the gate.
+  'GET /admin/oauth-clients': { gate: 'admin:read' },
+  'POST /admin/oauth-clients': {
+    gate: 'admin:write',
+    body: { name: 'Authz', type: 'public', redirectUris: ['https://app.example/cb'], scopes: ['openid'] },
+  },
+  'GET /admin/oauth-clients/:clientId': { gate: 'admin:read' },
+  'PATCH /admin/oauth-clients/:clientId': { gate: 'admin:write', body: { name: 'Renamed' } },
+  'DELETE /admin/oauth-clients/:clientId': { gate: 'admin:write' },
+  'POST /admin/oauth-clients/:clientId/secret': { gate: 'admin:write' },
+  'GET /users/me/oauth-apps': { gate: 'access' },
+  'DELETE /users/me/oauth-apps/:clientId': { gate: 'access' },
+  // Off by default: 404 oauth_registration_disabled for everyone (no credential is ever asked for).
+  'POST /oauth2/register': { gate: 'none' },
   // The OAuth provider (docs/oauth-provider.md): off in the matrix's world, so past the gate is 404 `oauth_server_disabled`.
   // The token endpoints authenticate the OAuth client themselves (never an svc credential): gate `none`.
   'GET /oauth2/metadata': { gate: 'none' },
@@ -223,6 +237,7 @@ export const CONSOLE_PAGE_ROWS: Record<string, Row> = {
   'GET /config': PAGE,
   'GET /providers': PAGE,
   'GET /webhooks': PAGE,
+  'GET /oauth-clients': PAGE,
   'GET /assets/:name': { gate: 'none', params: { name: 'console.js' } },
 };
 
@@ -231,4 +246,31 @@ export const WELL_KNOWN_ROWS: Record<string, Row> = {
   'GET /.well-known/assetlinks.json': { gate: 'none' },
   'GET /.well-known/apple-app-site-association': { gate: 'none' },
   'GET /.well-known/webauthn': { gate: 'none' },
+};
+
+/**
+ * The provider's routes below the adapter's mount (OAUTH_SERVER_ROUTES, docs/oauth-provider.md), keyed as the
+ * adapter registers them. No svc principal gate at the edge: authorize takes the session when there is one,
+ * the consent post is gated by the session and its CSRF token (test/adapter/core/oauth-server-edge.test.ts),
+ * and the client endpoints authenticate OAuth clients in the API, in the RFCs' terms.
+ */
+export const OAUTH_SERVER_ROWS: Record<string, Row> = {
+  'GET /oauth2/authorize': { gate: 'none' },
+  'POST /oauth2/consent': { gate: 'none' },
+  'POST /oauth2/token': { gate: 'none' },
+  'GET /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/revoke': { gate: 'none' },
+  'POST /oauth2/introspect': { gate: 'none' },
+  'POST /oauth2/register': { gate: 'none' },
+  'GET /.well-known/openid-configuration': { gate: 'none' },
+  'GET /.well-known/oauth-authorization-server': { gate: 'none' },
+  'GET /.well-known/jwks.json': { gate: 'none' },
+  'OPTIONS /oauth2/token': { gate: 'none' },
+  'OPTIONS /oauth2/userinfo': { gate: 'none' },
+  'OPTIONS /oauth2/revoke': { gate: 'none' },
+  'OPTIONS /oauth2/register': { gate: 'none' },
+  'OPTIONS /.well-known/openid-configuration': { gate: 'none' },
+  'OPTIONS /.well-known/oauth-authorization-server': { gate: 'none' },
+  'OPTIONS /.well-known/jwks.json': { gate: 'none' },
 };

@@ -184,3 +184,15 @@ export function decodeJwt(token: string): { header: any; payload: any } {
     );
   return { header: dec(h!), payload: dec(p!) };
 }
+
+/** Turns the OAuth provider on (or changes its config) for a test API, bypassing the admin PATCH route. */
+export async function setOAuthServer(
+  t: TestApi,
+  patch: Partial<import('../../src/config/oauth-server.js').OAuthServerConfig>,
+) {
+  const { writeConfigKeys } = await import('../../src/services/config/system-config.js');
+  const value = { ...OAUTH_SERVER_OFF, enabled: true, issuer: 'http://auth.test/auth', ...patch };
+  await writeConfigKeys(t.api.deps.db, { oauth_server: value }, null, t.clock);
+  t.api.deps.config.invalidate();
+  return value;
+}
