@@ -15,6 +15,8 @@ import {
   lockouts,
   contactChanges,
   magicLinkTokens,
+  oauthAuthorizationRequests,
+  oauthCodes,
   oauthConsumedStates,
   otpCodes,
   rateLimitCounters,
@@ -57,6 +59,10 @@ function expiredRows(nowMs: number): [SQLiteTable, SQL][] {
       webhookDeliveries,
       sql`${webhookDeliveries.status} IN ('succeeded', 'failed') AND ${webhookDeliveries.nextAttemptAt} < ${nowMs - 30 * DAY}`,
     ],
+    // The OAuth provider: authorization requests past their 10 minutes; codes a day past their 60 s (a replay
+    // within that day still finds the spent code and revokes its grant).
+    [oauthAuthorizationRequests, sql`${oauthAuthorizationRequests.expiresAt} < ${nowMs}`],
+    [oauthCodes, sql`${oauthCodes.expiresAt} < ${nowMs - DAY}`],
   ];
 }
 

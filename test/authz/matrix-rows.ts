@@ -191,6 +191,16 @@ export const API_ROWS: Record<string, Row> = {
   'POST /admin/webhooks/:id/rotate-secret': { gate: 'admin:write' },
   'GET /admin/webhook-deliveries': { gate: 'admin:read' },
   'POST /admin/webhook-deliveries/:id/resend': { gate: 'admin:write' },
+  // The OAuth provider (docs/oauth-provider.md): off in the matrix's world, so past the gate is 404 `oauth_server_disabled`.
+  // The token endpoints authenticate the OAuth client themselves (never an svc credential): gate `none`.
+  'GET /oauth2/metadata': { gate: 'none' },
+  'POST /oauth2/authorize': { gate: 'none', body: { params: {} } },
+  'POST /oauth2/consent': { gate: 'access', body: { requestId: 'svc_ar_authz', decision: 'deny' } },
+  'POST /oauth2/token': { gate: 'none' },
+  'GET /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/revoke': { gate: 'none' },
+  'POST /oauth2/introspect': { gate: 'none' },
 };
 
 /**

@@ -4,6 +4,7 @@
  * private authorize/consent routes and the form-encoded token endpoints.
  */
 import { toBase64Url } from '../../common/encoding.js';
+import { OAUTH_SERVER_OFF } from '../../src/config/oauth-server.js';
 import { sha256 } from '../../src/crypto/hash.js';
 import { hashOAuthSecret, newOAuthClientId, newOAuthSecret } from '../../src/crypto/oauth-server.js';
 import { randomToken } from '../../src/crypto/random.js';
@@ -28,6 +29,9 @@ export const PROVIDER_CONFIG = {
     { uri: RESOURCE_B, name: 'Notes API', scopes: ['notes.write'] },
   ],
 };
+
+/** The whole `oauth_server` value, as `PATCH /system-config/admin` wants it. */
+export const FULL_PROVIDER_CONFIG = { ...OAUTH_SERVER_OFF, ...PROVIDER_CONFIG };
 
 export async function makeProviderApi(config: Record<string, unknown> = {}): Promise<TestApi> {
   return makeApi({ env: { OAUTH_SERVER: JSON.stringify({ ...PROVIDER_CONFIG, ...config }) } });
