@@ -77,9 +77,8 @@ const serveWith =
 
 const VERBS = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete', OPTIONS: 'options' } as const;
 
-/** The provider routes below the mount, with their 405 fallbacks (same rules as the table router). */
-export function oauthServerRouter(core: AdapterCore): Router {
-  const router = express.Router({ caseSensitive: true, strict: true });
+/** The provider routes below the mount, with their 405 fallbacks (same rules as the table router), on `router`. */
+export function mountOAuthServer(router: Router, core: AdapterCore): void {
   for (const route of OAUTH_SERVER_ROUTES)
     router
       .route(route.path)
@@ -89,16 +88,13 @@ export function oauthServerRouter(core: AdapterCore): Router {
     router.all(path, (req, res, next) =>
       HOST_METHODS.has(req.method.toUpperCase()) ? next() : respond(res, core, methodNotAllowed(allow(req.path))),
     );
-  return router;
 }
 
 /** `/.well-known/oauth-authorization-server/<issuer path>` and `/.well-known/openid-configuration/<issuer path>`. */
-export function rootMetadataRouter(core: AdapterCore): Router {
-  const router = express.Router({ caseSensitive: true, strict: true });
+export function mountRootMetadata(router: Router, core: AdapterCore): void {
   for (const prefix of ROOT_METADATA_PREFIXES)
     router.use(prefix, (req, res, next) => {
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
       return serveWith(core, (r, expressReq) => rootMetadata(core, expressReq.path, r))(req, res, next);
     });
-  return router;
 }

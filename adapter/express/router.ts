@@ -20,8 +20,11 @@ export function tableRouter<R extends { method: HttpMethod; path: string }>(
   core: AdapterCore,
   routes: readonly R[],
   handle: (route: R, req: AdapterRequest) => Promise<HandlerResult>,
+  /** Routes registered first, on the same router (the provider's, whose preflights answer OPTIONS). */
+  before?: (router: Router) => void,
 ): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
+  before?.(router);
   // No adapter route answers OPTIONS: leave before any route matches, or the router's automatic
   // `Allow` answer would shadow the application's CORS preflight (Hono falls through too).
   router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));

@@ -72,14 +72,10 @@ const isConsent = (body: Record<string, unknown>): boolean =>
 
 /** `GET /oauth2/authorize`. */
 export async function authorize(core: AdapterCore, req: OAuthServerRequest): Promise<HandlerResult> {
-  const params: Record<string, string> = {};
-  for (const [name, values] of Object.entries(req.query)) {
-    // RFC 6749 §3.1: a parameter must not be included more than once. Shown, not redirected:
-    // which of two redirect_uri values would be the one to trust?
-    if (values.length !== 1)
-      return errorPage(400, 'invalid_request', `The parameter "${name}" was given more than once.`);
-    params[name] = values[0]!;
-  }
+  // A parameter given twice travels as an array (RFC 6749 §3.1 forbids it): the API decides whether
+  // the refusal is shown (client_id, redirect_uri) or redirected to a valid redirect URI (any other).
+  const params: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(req.query)) params[name] = values.length === 1 ? values[0]! : values;
   const session = await optionalSession(core, req);
   if (!session.ok) return session.result;
   const res = await core.call({
