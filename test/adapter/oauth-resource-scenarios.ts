@@ -37,7 +37,7 @@ export function resourceServerScenarios(name: string, mount: MountResourceServer
         resource: RESOURCE,
         scopes: ['mcp'],
         resourceName: 'Test MCP',
-        fetch: (url, init) => {
+        fetch: async (url, init) => {
           jwksCalls++;
           return t.api.request(url, init);
         },
