@@ -68,6 +68,9 @@ export const ERRORS = {
   challenge_required: [400, 'A bot-protection challenge token is required'],
   challenge_failed: [403, 'The bot-protection challenge failed; try again'],
   challenge_unavailable: [503, 'The bot-protection check is unavailable; retry shortly'],
+  // The OAuth 2.1 / OpenID Connect provider (docs/oauth-provider.md).
+  oauth_server_disabled: [404, 'The OAuth provider is not enabled'],
+  oauth_request_expired: [400, 'The authorization request expired or was already answered'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

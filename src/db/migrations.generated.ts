@@ -172,5 +172,13 @@ export const MIGRATIONS: Migration[] = [
       "CREATE UNIQUE INDEX `oauth_refresh_tokens_hash_idx` ON `oauth_refresh_tokens` (`token_hash`);",
       "CREATE INDEX `oauth_refresh_tokens_grant_idx` ON `oauth_refresh_tokens` (`grant_id`);"
     ]
+  },
+  {
+    "tag": "0012_oauth_core",
+    "folderMillis": 1795819874462,
+    "hash": "27b930826a213e275a35079daba90a1a1d50a9d0bc2c87f88d021183ec01af5c",
+    "statements": [
+      "ALTER TABLE `oauth_consents` ADD `resources` text;"
+    ]
   }
 ];

@@ -46,7 +46,7 @@ async function wrongKind(c: Context<AppEnv>, expected: string, presented: string
  * Verifies an access JWT and loads its session and owner. Returns null when
  * the token is a well-formed access token whose session or user is dead.
  */
-async function verifyAccess(c: Context<AppEnv>) {
+export async function verifyAccess(c: Context<AppEnv>) {
   const { token, payload } = await tokenOrFail(c);
   if (payload['typ'] !== 'access') {
     const presented = payload['typ'] === 'ephemeral' ? `ephemeral:${String(payload['ctx'])}` : String(payload['typ']);

@@ -31,6 +31,8 @@ import { webauthnRoutes } from './webauthn.js';
 import { recoveryCodeRoutes } from './recovery-codes.js';
 import { contactChangeRoutes } from './contact-change.js';
 import { adminWebhookRoutes } from './admin-webhooks.js';
+import { oauthServerRoutes } from './oauth-server.js';
+import { oauthServerTokenRoutes } from './oauth-server-tokens.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -61,4 +63,6 @@ export const routeGroups: Hono<AppEnv>[] = [
   recoveryCodeRoutes,
   contactChangeRoutes,
   adminWebhookRoutes,
+  oauthServerRoutes,
+  oauthServerTokenRoutes,
 ];

@@ -77,6 +77,11 @@ export const oauthConsents = sqliteTable(
     scope: text().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * JSON array of the RFC 8707 resources consented to for this client (migration `0012_oauth_core`); null = none
+     * yet. A request for a resource outside it shows the consent page again.
+     */
+    resources: text({ mode: 'json' }).$type<string[]>(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.clientId] }), index('oauth_consents_client_idx').on(t.clientId)],
 );

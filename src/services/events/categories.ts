@@ -122,3 +122,17 @@ export const TYPE_SHORTHANDS: Record<string, readonly string[] | 'suffix:_suspic
   magicLink: EVENT_GROUPS.magicLink,
   suspicious: 'suffix:_suspicious',
 };
+
+/**
+ * The OAuth provider's events (docs/oauth-provider.md), category `other`:
+ * consent answers, token issuance (`grantType`, `clientId`), a replayed code
+ * or refresh token, and a grant's end. None carries a secret, code or token.
+ */
+export const OAUTH_SERVER_EVENT_TYPES = [
+  'oauth_consent_granted',
+  'oauth_consent_denied',
+  'oauth_token_issued',
+  'oauth_code_replayed',
+  'oauth_refresh_reused',
+  'oauth_grant_revoked',
+] as const;

@@ -1,0 +1,1 @@
+ALTER TABLE `oauth_consents` ADD `resources` text;
