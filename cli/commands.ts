@@ -10,7 +10,7 @@ export type Options = NonNullable<ParseArgsConfig['options']>;
 
 export interface CommandContext {
   /** Option values after validation by `util.parseArgs` (strict). */
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
   /** process.env, overlaid with `--env` when given. */
   env: Record<string, string | undefined>;
@@ -93,6 +93,23 @@ export const COMMANDS: readonly Command[] = [
     options: { development: { type: 'boolean' } },
     positionals: { min: 0, max: 0 },
     load: () => import('./commands/doctor.js'),
+  },
+  {
+    words: ['oauth-clients'],
+    usage:
+      'svc oauth-clients list [--registration admin|dynamic] | create --name <n> --type confidential|public --redirect-uri <uri>… [--scope <s>…] [--client-uri <url>] [--skip-consent] | delete <clientId> | rotate-secret <clientId>',
+    summary: "the OAuth provider's clients: list, create (the secret shown once), delete, rotate the secret",
+    options: {
+      registration: { type: 'string' },
+      name: { type: 'string' },
+      type: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      scope: { type: 'string', multiple: true },
+      'client-uri': { type: 'string' },
+      'skip-consent': { type: 'boolean' },
+    },
+    positionals: { min: 1, max: 2 },
+    load: () => import('./commands/oauth-clients.js'),
   },
 ];
 

@@ -146,6 +146,20 @@ export interface RouteSignatures {
   verifyEmailChange: [W.ContactVerifyRequest, W.ContactChanged];
   verifyPhoneChange: [W.ContactVerifyRequest, W.ContactChanged];
   reportContactChange: [W.ContactReportRequest, W.Message];
+  adminListOAuthClients: [W.OAuthClientsQuery | void, { clients: W.OAuthClient[]; total: number }];
+  /** A confidential client's `clientSecret` is shown this once. */
+  adminCreateOAuthClient: [W.OAuthClientCreateRequest, W.OAuthClientWithSecret];
+  adminGetOAuthClient: [P<'clientId'>, { client: W.OAuthClient }];
+  adminUpdateOAuthClient: [P<'clientId'> & W.OAuthClientUpdateRequest, { client: W.OAuthClient }];
+  adminDeleteOAuthClient: [P<'clientId'>, W.Message];
+  /** The new `clientSecret` is shown this once; the old one stops working at once. */
+  adminRotateOAuthClientSecret: [P<'clientId'>, W.OAuthClientWithSecret];
+  /** The apps (OAuth clients) the signed-in user authorized. */
+  listOAuthApps: [void, { apps: W.OAuthApp[]; total: number }];
+  /** Forgets the consent and ends every grant of that app. */
+  revokeOAuthApp: [P<'clientId'>, { message: string; revokedGrants: number }];
+  /** RFC 7591 dynamic registration (for tools; answers in the RFC format). */
+  registerOAuthClient: [W.OAuthRegistrationRequest, W.OAuthRegistration];
 }
 
 export type RouteName = keyof RouteSignatures;
@@ -264,6 +278,15 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   verifyEmailChange: 'POST /users/me/email/verify',
   verifyPhoneChange: 'POST /users/me/phone/verify',
   reportContactChange: 'POST /users/contact-change/report',
+  adminListOAuthClients: 'GET /admin/oauth-clients',
+  adminCreateOAuthClient: 'POST /admin/oauth-clients',
+  adminGetOAuthClient: 'GET /admin/oauth-clients/:clientId',
+  adminUpdateOAuthClient: 'PATCH /admin/oauth-clients/:clientId',
+  adminDeleteOAuthClient: 'DELETE /admin/oauth-clients/:clientId',
+  adminRotateOAuthClientSecret: 'POST /admin/oauth-clients/:clientId/secret',
+  listOAuthApps: 'GET /users/me/oauth-apps',
+  revokeOAuthApp: 'DELETE /users/me/oauth-apps/:clientId',
+  registerOAuthClient: 'POST /oauth2/register',
 };
 
 /** Rules name only fields of the route's input type: a renamed wire field breaks the typecheck here. */
@@ -313,4 +336,7 @@ export const FIELD_RULES: FieldRules = {
   reportContactChange: { token: 's' },
   createWebhook: { url: 's', eventTypes: 'a?', description: 's?', enabled: 'b?' },
   updateWebhook: { url: 's?', eventTypes: 'a?', description: 's?', enabled: 'b?' },
+  adminCreateOAuthClient: { name: 's', type: 's', redirectUris: 'a', scopes: 'a', clientUri: 's?', skipConsent: 'b?' },
+  adminUpdateOAuthClient: { name: 's?', redirectUris: 'a?', scopes: 'a?', clientUri: 's?', skipConsent: 'b?' },
+  registerOAuthClient: { redirect_uris: 'a', client_name: 's?', scope: 's?' },
 };

@@ -152,3 +152,25 @@ export type WebhookDeliveriesQuery = {
 export type WebhookEndpointWithSecret = { endpoint: WebhookEndpoint; secret: string };
 /** `GET /system-config/public`: the sign-in policy, the app name and the bot-protection challenge (null when off). */
 export type PublicConfig = z.infer<typeof PublicConfigResponse>;
+
+/** The OAuth provider's clients (docs/oauth-provider.md, "Clients"). */
+export type OAuthClient = z.output<typeof import('../src/http/responses/oauth-clients.js').OAuthClient>;
+export type OAuthClientCreateRequest = z.input<typeof import('../src/routes/admin-oauth-clients.js').createClientBody>;
+export type OAuthClientUpdateRequest = z.input<typeof import('../src/routes/admin-oauth-clients.js').patchClientBody>;
+export type OAuthClientsQuery = { limit?: number; offset?: number; registration?: 'admin' | 'dynamic' };
+/** `clientSecret` (confidential clients) is shown this once. */
+export type OAuthClientWithSecret = { client: OAuthClient; clientSecret?: string };
+export type OAuthApp = z.output<typeof import('../src/http/responses/oauth-clients.js').OAuthApp>;
+export type OAuthRegistration = z.output<
+  typeof import('../src/http/responses/oauth-clients.js').OAuthRegistrationResponse
+>;
+/** RFC 7591 §2 client metadata. */
+export type OAuthRegistrationRequest = {
+  redirect_uris: string[];
+  client_name?: string;
+  grant_types?: string[];
+  response_types?: string[];
+  token_endpoint_auth_method?: 'none' | 'client_secret_basic' | 'client_secret_post';
+  scope?: string;
+  client_uri?: string;
+};

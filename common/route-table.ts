@@ -190,6 +190,16 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/admin/webhooks/:id/rotate-secret', A),
   r('GET', '/admin/webhook-deliveries', A),
   r('POST', '/admin/webhook-deliveries/:id/resend', A),
+  // The OAuth provider's clients (docs/oauth-provider.md): admin API, the user's apps, dynamic registration.
+  r('GET', '/admin/oauth-clients', A),
+  r('POST', '/admin/oauth-clients', A),
+  r('GET', '/admin/oauth-clients/:clientId', A),
+  r('PATCH', '/admin/oauth-clients/:clientId', A),
+  r('DELETE', '/admin/oauth-clients/:clientId', A),
+  r('POST', '/admin/oauth-clients/:clientId/secret', A),
+  r('GET', '/users/me/oauth-apps', A),
+  r('DELETE', '/users/me/oauth-apps/:clientId', A),
+  r('POST', '/oauth2/register', 'none'),
 ];
 
 /**

@@ -12,6 +12,7 @@ import * as adapter from '../http/responses/adapter.js';
 import * as common from '../http/responses/common.js';
 import * as session from '../http/responses/session.js';
 import * as webhooks from '../http/responses/webhooks.js';
+import * as oauthClients from '../http/responses/oauth-clients.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -56,7 +57,7 @@ export interface Components {
 export function buildComponents(extra: ExtraCodes = {}): Components {
   const registry = z.registry<{ id: string }>();
   // Sorted: a module namespace's key order differs between loaders (Node sorts it, vite-node does not).
-  const named = [common, session, account, admin, adapter, webhooks]
+  const named = [common, session, account, admin, adapter, webhooks, oauthClients]
     .flatMap((mod) => Object.entries(mod))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [name, value] of named) {

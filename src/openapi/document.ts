@@ -17,6 +17,7 @@ import { op, type Operation, type RouteCredential } from './operation.js';
 import { signInOperations } from './operations-sign-in.js';
 import { recoveryCodeOperations } from './operations-recovery-codes.js';
 import { webhookOperations } from './operations-webhooks.js';
+import { oauthClientOperations } from './operations-oauth-clients.js';
 import { ERRORS } from '../errors.js';
 
 /** `GET /openapi.json` itself (registered only when enabled, see `OPENAPI_ENABLED`). */
@@ -36,6 +37,7 @@ export const apiOperations = (): Operation[] => [
   ...recoveryCodeOperations,
   ...contactChangeOperations,
   ...webhookOperations,
+  ...oauthClientOperations,
   openApiOperation,
 ];
 

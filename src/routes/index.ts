@@ -33,6 +33,9 @@ import { contactChangeRoutes } from './contact-change.js';
 import { adminWebhookRoutes } from './admin-webhooks.js';
 import { oauthServerRoutes } from './oauth-server.js';
 import { oauthServerTokenRoutes } from './oauth-server-tokens.js';
+import { adminOAuthClientRoutes } from './admin-oauth-clients.js';
+import { oauthRegisterRoutes } from './oauth-register.js';
+import { userOAuthAppRoutes } from './user-oauth-apps.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -65,4 +68,7 @@ export const routeGroups: Hono<AppEnv>[] = [
   adminWebhookRoutes,
   oauthServerRoutes,
   oauthServerTokenRoutes,
+  adminOAuthClientRoutes,
+  oauthRegisterRoutes,
+  userOAuthAppRoutes,
 ];

@@ -10,15 +10,18 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client.js';
+import { OAUTH_SERVER_OFF } from '../config/oauth-server.js';
 import {
   authFailures,
   lockouts,
   contactChanges,
   magicLinkTokens,
+  oauthClients,
   oauthConsumedStates,
   otpCodes,
   rateLimitCounters,
   sessions,
+  systemConfig,
   totpCredentials,
   webauthnChallenges,
   webhookDeliveries,
@@ -56,6 +59,13 @@ function expiredRows(nowMs: number): [SQLiteTable, SQL][] {
     [
       webhookDeliveries,
       sql`${webhookDeliveries.status} IN ('succeeded', 'failed') AND ${webhookDeliveries.nextAttemptAt} < ${nowMs - 30 * DAY}`,
+    ],
+    // Dynamically registered OAuth clients with no token request for `oauth_server.dynamicRegistration.unusedExpiryDays`
+    // (since their last use, or their registration when never used). Read from the config row in SQL so the purge
+    // needs no config service; their consents, grants and tokens go with them (ON DELETE CASCADE).
+    [
+      oauthClients,
+      sql`${oauthClients.registration} = 'dynamic' AND COALESCE(${oauthClients.lastUsedAt}, ${oauthClients.createdAt}) < ${nowMs} - ${DAY} * COALESCE((SELECT json_extract(${systemConfig.value}, '$.dynamicRegistration.unusedExpiryDays') FROM ${systemConfig} WHERE ${systemConfig.key} = 'oauth_server'), ${OAUTH_SERVER_OFF.dynamicRegistration.unusedExpiryDays})`,
     ],
   ];
 }

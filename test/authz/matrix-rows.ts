@@ -191,6 +191,20 @@ export const API_ROWS: Record<string, Row> = {
   'POST /admin/webhooks/:id/rotate-secret': { gate: 'admin:write' },
   'GET /admin/webhook-deliveries': { gate: 'admin:read' },
   'POST /admin/webhook-deliveries/:id/resend': { gate: 'admin:write' },
+  // The OAuth provider's clients (docs/oauth-provider.md): unknown ids are 404 oauth_client_not_found past the gate.
+  'GET /admin/oauth-clients': { gate: 'admin:read' },
+  'POST /admin/oauth-clients': {
+    gate: 'admin:write',
+    body: { name: 'Authz', type: 'public', redirectUris: ['https://app.example/cb'], scopes: ['openid'] },
+  },
+  'GET /admin/oauth-clients/:clientId': { gate: 'admin:read' },
+  'PATCH /admin/oauth-clients/:clientId': { gate: 'admin:write', body: { name: 'Renamed' } },
+  'DELETE /admin/oauth-clients/:clientId': { gate: 'admin:write' },
+  'POST /admin/oauth-clients/:clientId/secret': { gate: 'admin:write' },
+  'GET /users/me/oauth-apps': { gate: 'access' },
+  'DELETE /users/me/oauth-apps/:clientId': { gate: 'access' },
+  // Off by default: 404 oauth_registration_disabled for everyone (no credential is ever asked for).
+  'POST /oauth2/register': { gate: 'none' },
 };
 
 /**

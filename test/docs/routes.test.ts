@@ -44,11 +44,8 @@ const NAMED_AS_ABSENT: Record<string, string[]> = {
     'POST /oauth2/userinfo',
     'POST /oauth2/revoke',
     'POST /oauth2/introspect',
-    'POST /oauth2/register',
     'GET /oauth2/metadata',
     'POST /oauth2/authorize',
-    'GET /users/me/oauth-apps',
-    'DELETE /users/me/oauth-apps/:clientId',
   ],
 };
 

@@ -11,6 +11,8 @@ import { oauthClients, type OAuthClientRow, type UserRow } from '../../src/db/sc
 import type { SessionEnvelope } from '../../src/services/session/issuance.js';
 import { createUser, signIn } from './factories.js';
 import { makeApi, type CallResult, type TestApi } from './make-app.js';
+import { OAUTH_SERVER_OFF, type OAuthServerConfig } from '../../src/config/oauth-server.js';
+import { writeConfigKeys } from '../../src/services/config/system-config.js';
 
 export const PROVIDER_ISSUER = 'http://auth.test/auth';
 export const LOGIN_URL = 'http://app.test/login';
@@ -179,4 +181,17 @@ export function decodeJwt(token: string): { header: any; payload: any } {
       ),
     );
   return { header: dec(h!), payload: dec(p!) };
+}
+
+/** Turns the OAuth provider on (or changes its config) for a test API, bypassing the admin PATCH route. */
+export async function setOAuthServer(t: TestApi, patch: Partial<OAuthServerConfig>): Promise<OAuthServerConfig> {
+  const value: OAuthServerConfig = {
+    ...OAUTH_SERVER_OFF,
+    enabled: true,
+    issuer: 'http://auth.test/auth',
+    ...patch,
+  };
+  await writeConfigKeys(t.api.deps.db, { oauth_server: value }, null, t.clock);
+  t.api.deps.config.invalidate();
+  return value;
 }

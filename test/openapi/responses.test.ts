@@ -30,6 +30,7 @@ import {
   type SignedInUser,
 } from './flows-sign-in.js';
 import { createResponseChecker } from './response-checker.js';
+import { oauthClientFlow } from './flows-oauth-clients.js';
 
 const doc = buildApiDocument() as Record<string, any>;
 const checker = createResponseChecker(doc);
@@ -105,6 +106,10 @@ describe('responses match docs/openapi.json', () => {
 
   it('event webhook administration', async () => {
     await webhookAdminFlow(t, await signedIn(t, ['admin']));
+  });
+
+  it("OAuth provider clients, the user's apps and dynamic registration", async () => {
+    await oauthClientFlow(t, await signedIn(t, ['admin']), await signedIn(t, ['user']));
   });
 
   it('changing email or phone, and reporting a change', async () => {

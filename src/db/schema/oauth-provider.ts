@@ -61,7 +61,11 @@ export const oauthAuthorizationRequests = sqliteTable(
     createdAt: createdAt(),
     expiresAt: ts().notNull(),
   },
-  (t) => [index('oauth_authorization_requests_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('oauth_authorization_requests_expires_idx').on(t.expiresAt),
+    // Deleting a client cascades here (migration 0012_oauth_clients).
+    index('oauth_authorization_requests_client_idx').on(t.clientId),
+  ],
 );
 
 /** Consent a user gave a client, remembered per client for the scope set granted (space-separated, sorted). */
@@ -132,7 +136,11 @@ export const oauthCodes = sqliteTable(
     /** Set once by the conditional UPDATE that redeems it; a second redemption revokes the grant. */
     usedAt: ts(),
   },
-  (t) => [index('oauth_codes_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('oauth_codes_expires_idx').on(t.expiresAt),
+    // Revoking a grant deletes its codes, and deleting a grant cascades here (migration 0012_oauth_clients).
+    index('oauth_codes_grant_idx').on(t.grantId),
+  ],
 );
 
 /** Refresh tokens, rotated on every use; presenting a used one revokes the whole grant. */
