@@ -34,6 +34,15 @@ export function devDefaults(
     RPID: 'localhost',
     // The demo's own origin: passkeys made on http://localhost:<DEMO_PORT> must verify.
     ORIGINS: `http://localhost:${demoPort}`,
+    // The OAuth provider on (docs/oauth-provider.md "Five minutes: Sign in with your app"): the demo's adapter
+    // mount is the issuer, and its sign-in page (`/`) resumes `return_to`. `npm run demo:rp` signs in through it.
+    // Dynamic registration is on here only, so the relying party can register itself without a CLI step.
+    OAUTH_SERVER: JSON.stringify({
+      enabled: true,
+      issuer: `http://localhost:${demoPort}/auth`,
+      loginUrl: '/',
+      dynamicRegistration: { enabled: true, perIpPerHour: 10, unusedExpiryDays: 30 },
+    }),
   };
 }
 

@@ -223,3 +223,71 @@ export const TOTP_BRIDGE_ROUTES: readonly BridgeRouteEntry[] = [
   { method: 'POST', path: '/verify-mfa', raw: '/totp/verify-mfa', cred: 'access', response: 'passthrough' },
   { method: 'POST', path: '/verify-login', raw: '/totp/verify-login', cred: 'pre', response: 'session' },
 ];
+
+/**
+ * How a provider route (docs/oauth-provider.md) is answered:
+ * `authorize` = the browser's authorization request (optional access cookie → the API's action → a
+ * redirect or an HTML page), `consent` = the consent page's form post (origin guard + CSRF token),
+ * `forward` = the client's request to the API byte for byte (no cookies), `metadata` = the discovery
+ * document (cached), `jwks` = the signing keys (cached), `preflight` = the CORS preflight.
+ */
+export type OAuthServerKind = 'authorize' | 'consent' | 'forward' | 'metadata' | 'jwks' | 'preflight';
+
+export interface OAuthServerRouteEntry {
+  method: HttpMethod | 'OPTIONS';
+  /** Path below the mount (the issuer). */
+  path: string;
+  /** Upstream API path. */
+  raw: string;
+  /** Upstream method (the browser's GET authorize is the API's POST). */
+  upstreamMethod: HttpMethod;
+  kind: OAuthServerKind;
+  /**
+   * `Access-Control-Allow-Origin: *` (no credentials): browser-based public clients (the MCP Inspector,
+   * single-page apps) call these cross-origin.
+   */
+  cors: boolean;
+}
+
+const o = (
+  method: HttpMethod,
+  path: string,
+  kind: OAuthServerKind,
+  cors: boolean,
+  raw = path,
+  upstreamMethod: HttpMethod = method,
+): OAuthServerRouteEntry => ({ method, path, raw, upstreamMethod, kind, cors });
+
+const OAUTH_SERVER_BASE: readonly OAuthServerRouteEntry[] = [
+  o('GET', '/oauth2/authorize', 'authorize', false, '/oauth2/authorize', 'POST'),
+  o('POST', '/oauth2/consent', 'consent', false),
+  o('POST', '/oauth2/token', 'forward', true),
+  o('GET', '/oauth2/userinfo', 'forward', true),
+  o('POST', '/oauth2/userinfo', 'forward', true),
+  o('POST', '/oauth2/revoke', 'forward', true),
+  // Confidential resource servers only (client authentication): no browser calls it, so no CORS.
+  o('POST', '/oauth2/introspect', 'forward', false),
+  o('POST', '/oauth2/register', 'forward', true),
+  o('GET', '/.well-known/openid-configuration', 'metadata', true, '/oauth2/metadata'),
+  o('GET', '/.well-known/oauth-authorization-server', 'metadata', true, '/oauth2/metadata'),
+  o('GET', '/.well-known/jwks.json', 'jwks', true),
+];
+
+/**
+ * The provider's routes below the mount, looped over by both adapters like `ROUTES`, with an
+ * `OPTIONS` preflight for every path that allows CORS. A table of their own: these are not svc
+ * routes (no transports, no svc client method, the RFC error format).
+ */
+export const OAUTH_SERVER_ROUTES: readonly OAuthServerRouteEntry[] = [
+  ...OAUTH_SERVER_BASE,
+  ...[...new Set(OAUTH_SERVER_BASE.filter((e) => e.cors).map((e) => e.path))].map(
+    (path): OAuthServerRouteEntry => ({
+      method: 'OPTIONS',
+      path,
+      raw: path,
+      upstreamMethod: 'GET',
+      kind: 'preflight',
+      cors: true,
+    }),
+  ),
+];

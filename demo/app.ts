@@ -211,10 +211,13 @@ export function createDemoApp(opts: DemoOptions) {
   };
   app.get('/', (c) =>
     c.html(
-      readFileSync(join(PUBLIC, 'index.html'), 'utf8').replace(
-        '<meta name="svc-session" content="none">',
-        `<meta name="svc-session" content="${sessionHint(c)}">`,
-      ),
+      readFileSync(join(PUBLIC, 'index.html'), 'utf8')
+        .replace('<meta name="svc-session" content="none">', `<meta name="svc-session" content="${sessionHint(c)}">`)
+        // The provider's issuer is where the adapter is mounted: the sign-in page resumes `return_to` under it only.
+        .replace(
+          '<meta name="svc-oauth-issuer" content="">',
+          `<meta name="svc-oauth-issuer" content="${origin}/auth">`,
+        ),
       200,
       { 'cache-control': 'no-store' },
     ),

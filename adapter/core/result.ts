@@ -32,6 +32,11 @@ export interface HandlerResult {
   deliveries?: AuthMessage[];
   /** Upstream headers worth relaying (`Retry-After` on 423/429). */
   headers?: Record<string, string>;
+  /**
+   * A body sent as it is instead of `body` as JSON: the provider's HTML pages and the API's
+   * answers to OAuth clients, relayed unchanged (`headers` then carries its `content-type`).
+   */
+  rawBody?: string;
 }
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });

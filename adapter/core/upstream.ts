@@ -96,11 +96,10 @@ async function parseJson(res: Response): Promise<unknown> {
   }
 }
 
-export async function callUpstream(
-  fetchFn: FetchLike,
-  baseUrl: string,
-  req: UpstreamRequest,
-): Promise<UpstreamResponse> {
+/** The service token and the client-context headers every upstream call carries (also the provider's forwarding). */
+export function upstreamHeaders(
+  req: Pick<UpstreamRequest, 'serviceToken' | 'authorization' | 'client'>,
+): Record<string, string> {
   const headers: Record<string, string> = { 'x-svc-service-token': req.serviceToken };
   if (req.authorization) headers['authorization'] = req.authorization;
   const ip = ipLiteral(req.client.ip);
@@ -114,6 +113,15 @@ export async function callUpstream(
   if (geo) headers['x-svc-client-geo'] = geo;
   const challenge = req.client.challengeToken?.trim();
   if (challenge && CHALLENGE_TOKEN.test(challenge)) headers['x-svc-challenge-token'] = challenge;
+  return headers;
+}
+
+export async function callUpstream(
+  fetchFn: FetchLike,
+  baseUrl: string,
+  req: UpstreamRequest,
+): Promise<UpstreamResponse> {
+  const headers = upstreamHeaders(req);
   if (req.delivery) headers['x-svc-auth-delivery-mode'] = 'external';
   if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
   let body: string | undefined;

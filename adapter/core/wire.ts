@@ -90,7 +90,8 @@ export function toWire(core: AdapterCore, result: HandlerResult): WireResponse {
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = v;
   let body: string | null = null;
-  if (result.body !== undefined && result.status !== 204) {
+  if (result.rawBody !== undefined && result.status !== 204) body = result.rawBody;
+  else if (result.body !== undefined && result.status !== 204) {
     body = JSON.stringify(result.body);
     // A handler may pin the exact type (the association files are plain `application/json`).
     headers['content-type'] ??= 'application/json; charset=utf-8';

@@ -4,12 +4,13 @@
  * route table; mount it with `app.use('/auth', svcExpressAdapter(opts))`.
  * Node only; `express` is an optional peer dependency.
  */
-import type { Router } from 'express';
+import express, { type Router } from 'express';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { handleAdapterRequest } from '../core/pipeline.js';
 import { ROUTES } from '../../common/route-table.js';
 import { tableRouter } from './router.js';
+import { oauthServerRouter } from './oauth-server.js';
 import './types.js';
 // Express runs on Node: the `node:http` transport is its default upstream `fetch`.
 import '../node/default-transport.js';
@@ -35,7 +36,11 @@ import '../node/default-transport.js';
  */
 export function svcExpressAdapter(opts: SvcAdapterOptions): Router {
   const core = createAdapterCore(opts, 'svc-express-adapter', 'svcExpressAdapter');
-  return tableRouter(core, ROUTES, (route, req) => handleAdapterRequest(core, route, req));
+  const router = express.Router({ caseSensitive: true, strict: true });
+  // The provider's routes (docs/oauth-provider.md) first: their CORS preflights must answer OPTIONS.
+  router.use(oauthServerRouter(core));
+  router.use(tableRouter(core, ROUTES, (route, req) => handleAdapterRequest(core, route, req)));
+  return router;
 }
 
 export { svcExpressTotpBridge } from './bridge.js';

@@ -1,9 +1,10 @@
 /** `svcExpressWellKnown(opts)`: the association files at the app root. */
-import type { Router } from 'express';
+import express, { type Router } from 'express';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { handleWellKnownRequest, WELL_KNOWN_ROUTES } from '../core/well-known.js';
 import { tableRouter } from './router.js';
+import { rootMetadataRouter } from './oauth-server.js';
 
 const ROUTES = WELL_KNOWN_ROUTES.map((route) => ({ ...route, method: 'GET' as const }));
 
@@ -18,5 +19,9 @@ const ROUTES = WELL_KNOWN_ROUTES.map((route) => ({ ...route, method: 'GET' as co
  */
 export function svcExpressWellKnown(opts: SvcAdapterOptions): Router {
   const core = createAdapterCore(opts, 'svc-express-adapter', 'svcExpressWellKnown');
-  return tableRouter(core, ROUTES, (route) => handleWellKnownRequest(core, route));
+  const router = express.Router({ caseSensitive: true, strict: true });
+  router.use(tableRouter(core, ROUTES, (route) => handleWellKnownRequest(core, route)));
+  // The provider's RFC 8414 path-inserted metadata (`/.well-known/oauth-authorization-server/auth`).
+  router.use(rootMetadataRouter(core));
+  return router;
 }

@@ -7,10 +7,14 @@ import { Hono } from 'hono';
 import { createAdapterCore } from '../core/core.js';
 import type { SvcAdapterOptions } from '../core/options.js';
 import { handleAdapterRequest } from '../core/pipeline.js';
-import { ROUTES } from '../../common/route-table.js';
+import { OAUTH_SERVER_ROUTES, ROUTES, type HttpMethod } from '../../common/route-table.js';
 import { addMethodFallbacks } from './method-fallback.js';
+import { mountOAuthServer } from './oauth-server.js';
 import { serve } from './serve.js';
 import type { SvcVariables } from './middleware.js';
+
+/** The preflights are left out of the 405 fallbacks (OPTIONS is never a 405 there). */
+const isTableMethod = <T extends { method: string }>(r: T): r is T & { method: HttpMethod } => r.method !== 'OPTIONS';
 
 /**
  * The adapter app. Construction validates the options and throws with a
@@ -35,7 +39,9 @@ export function svcAdapter(opts: SvcAdapterOptions): Hono<{ Variables: SvcVariab
   for (const route of ROUTES) {
     app.on(route.method, route.path, (c) => serve(c, core, (req) => handleAdapterRequest(core, route, req)));
   }
-  addMethodFallbacks(app, core, ROUTES);
+  // The provider's routes (docs/oauth-provider.md): the API answers 404 `oauth_server_disabled` while it is off.
+  mountOAuthServer(app, core);
+  addMethodFallbacks(app, core, [...ROUTES, ...OAUTH_SERVER_ROUTES.filter(isTableMethod)]);
   return app;
 }
 

@@ -5,6 +5,7 @@ import type { SvcAdapterOptions } from '../core/options.js';
 import { handleWellKnownRequest, WELL_KNOWN_ROUTES } from '../core/well-known.js';
 import { addMethodFallbacks } from './method-fallback.js';
 import { serve } from './serve.js';
+import { mountRootMetadata } from './oauth-server.js';
 
 /**
  * `GET /.well-known/assetlinks.json`, `/.well-known/apple-app-site-association`
@@ -22,6 +23,8 @@ export function svcWellKnown(opts: SvcAdapterOptions): Hono {
   const app = new Hono({ strict: true });
   for (const route of WELL_KNOWN_ROUTES)
     app.get(route.path, (c) => serve(c, core, () => handleWellKnownRequest(core, route)));
+  // The provider's RFC 8414 path-inserted metadata (`/.well-known/oauth-authorization-server/auth`).
+  mountRootMetadata(app, core);
   // Another method on one of the three paths: 405 with Allow, as the Express twin's table router answers.
   addMethodFallbacks(
     app,

@@ -56,6 +56,29 @@ export function safeNextPath(next, origin) {
   }
 }
 
+/**
+ * The `?return_to=` target of the OAuth provider (docs/oauth-provider.md): the authorization request
+ * to resume after sign-in. Only an absolute http(s) URL under the provider's issuer (`<origin>/auth`:
+ * same origin, and the issuer's path followed by `/`, compared after the URL parser normalised it, so
+ * `/auth/../x` and `localhost:3000.evil.test` are refused), or a path of this origin; null otherwise.
+ */
+export function safeReturnTo(target, origin, issuer) {
+  if (typeof target !== 'string' || target === '') return null;
+  if (target.startsWith('/')) {
+    const next = safeNextPath(target, origin);
+    return next === '/app' && target !== '/app' ? null : next;
+  }
+  if (!/^https?:\/\//i.test(target) || !issuer) return null;
+  try {
+    const url = new URL(target);
+    const base = new URL(issuer);
+    const prefix = base.href.endsWith('/') ? base.href : `${base.href}/`;
+    return url.origin === base.origin && url.href.startsWith(prefix) ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const show = (el, on = true) => el.classList.toggle('hidden', !on);
 

@@ -1,10 +1,14 @@
 import { call, client, passkeys } from '/static/auth.js';
-import { $, busy, describeError, notice, safeNextPath, show } from '/static/common.js';
+import { $, busy, describeError, notice, safeNextPath, safeReturnTo, show } from '/static/common.js';
 
 const steps = ['start', 'methods', 'code', 'link', 'mfa', 'signed-in'];
 const state = { email: '', mode: 'login', poll: null };
-const next = new URLSearchParams(location.search).get('next');
-const safeNext = safeNextPath(next, location.origin);
+const query = new URLSearchParams(location.search);
+// The OAuth provider's `return_to` (an authorization request to resume) wins over the app's own `next`.
+const issuer = document.querySelector('meta[name="svc-oauth-issuer"]')?.content || null;
+const returnTo = safeReturnTo(query.get('return_to'), location.origin, issuer);
+const next = returnTo ?? query.get('next');
+const safeNext = returnTo ?? safeNextPath(next, location.origin);
 
 function go(step) {
   for (const s of steps) show($(`#step-${s}`), s === step);

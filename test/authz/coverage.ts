@@ -8,7 +8,7 @@ import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
 import { CONSOLE_API_ROUTES } from '../../adapter/admin-console/api-routes.js';
 import type { MountedPart, ServedRoute } from './apps.js';
 import type { Gate, Row } from './gates.js';
-import { API_ROWS, CONSOLE_PAGE_ROWS, WELL_KNOWN_ROWS } from './matrix-rows.js';
+import { API_ROWS, CONSOLE_PAGE_ROWS, OAUTH_SERVER_ROWS, WELL_KNOWN_ROWS } from './matrix-rows.js';
 
 export interface Resolved {
   part: MountedPart;
@@ -27,6 +27,7 @@ export interface Coverage {
 }
 
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+const OAUTH_SERVER_PREFIX = 'oauth-server ';
 const ADMIN_LEVELS: Gate[] = ['admin:read', 'admin:write', 'admin:write+step-up'];
 
 /**
@@ -49,6 +50,8 @@ function rowFor(part: MountedPart, route: ServedRoute): { rowKey: string; row: R
       return api(k);
     case 'adapter': {
       const entry = ROUTES.find((r) => key(r) === k);
+      // The provider's routes (OAUTH_SERVER_ROUTES) have rows of their own: the RFCs, not svc's gates, rule them.
+      if (!entry && OAUTH_SERVER_ROWS[k]) return { rowKey: `${OAUTH_SERVER_PREFIX}${k}`, row: OAUTH_SERVER_ROWS[k]! };
       return viaAdapter(entry && api(`${entry.compat?.upstreamMethod ?? entry.method} ${entry.raw}`));
     }
     case 'totp bridge': {
@@ -96,6 +99,9 @@ export function coverage(parts: MountedPart[]): Coverage {
     ...Object.keys(WELL_KNOWN_ROWS)
       .filter((k) => !used.has(`well-known ${k}`))
       .map((k) => `WELL_KNOWN_ROWS ${k}`),
+    ...Object.keys(OAUTH_SERVER_ROWS)
+      .filter((k) => !used.has(`api ${OAUTH_SERVER_PREFIX}${k}`))
+      .map((k) => `OAUTH_SERVER_ROWS ${k}`),
   ];
   return { resolved, missing, stale };
 }

@@ -236,3 +236,30 @@ export const WELL_KNOWN_ROWS: Record<string, Row> = {
   'GET /.well-known/apple-app-site-association': { gate: 'none' },
   'GET /.well-known/webauthn': { gate: 'none' },
 };
+
+/**
+ * The provider's routes below the adapter's mount (OAUTH_SERVER_ROUTES, docs/oauth-provider.md), keyed as the
+ * adapter registers them. No svc principal gate at the edge: authorize takes the session when there is one,
+ * the consent post is gated by the session and its CSRF token (test/adapter/core/oauth-server-edge.test.ts),
+ * and the client endpoints authenticate OAuth clients in the API, in the RFCs' terms.
+ */
+export const OAUTH_SERVER_ROWS: Record<string, Row> = {
+  'GET /oauth2/authorize': { gate: 'none' },
+  'POST /oauth2/consent': { gate: 'none' },
+  'POST /oauth2/token': { gate: 'none' },
+  'GET /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/revoke': { gate: 'none' },
+  'POST /oauth2/introspect': { gate: 'none' },
+  'POST /oauth2/register': { gate: 'none' },
+  'GET /.well-known/openid-configuration': { gate: 'none' },
+  'GET /.well-known/oauth-authorization-server': { gate: 'none' },
+  'GET /.well-known/jwks.json': { gate: 'none' },
+  'OPTIONS /oauth2/token': { gate: 'none' },
+  'OPTIONS /oauth2/userinfo': { gate: 'none' },
+  'OPTIONS /oauth2/revoke': { gate: 'none' },
+  'OPTIONS /oauth2/register': { gate: 'none' },
+  'OPTIONS /.well-known/openid-configuration': { gate: 'none' },
+  'OPTIONS /.well-known/oauth-authorization-server': { gate: 'none' },
+  'OPTIONS /.well-known/jwks.json': { gate: 'none' },
+};
