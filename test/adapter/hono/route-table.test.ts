@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../../common/route-table.js';
+import { OAUTH_SERVER_ROUTES, ROUTES, TOTP_BRIDGE_ROUTES } from '../../../common/route-table.js';
 import { svcAdapter } from '../../../adapter/hono/index.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { loginToken } from '../../helpers/passkeys.js';
@@ -100,7 +100,11 @@ describe('route table', () => {
     const h = await makeHarness();
     const api = new Set(h.t.api.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${norm(r.path)}`));
     // A compatibility GET form calls its POST route upstream.
-    const mounted = new Set(ROUTES.map((r) => `${r.compat?.upstreamMethod ?? r.method} ${norm(r.raw)}`));
+    const mounted = new Set([
+      ...ROUTES.map((r) => `${r.compat?.upstreamMethod ?? r.method} ${norm(r.raw)}`),
+      // The provider's routes (their own table): the preflights call nothing upstream.
+      ...OAUTH_SERVER_ROUTES.filter((r) => r.kind !== 'preflight').map((r) => `${r.upstreamMethod} ${norm(r.raw)}`),
+    ]);
     const bridged = new Set(TOTP_BRIDGE_ROUTES.map((r) => `${r.method} ${r.raw}`));
     for (const route of mounted) expect(api, `adapter route ${route} has no API route`).toContain(route);
     for (const route of bridged) expect(api, `bridge route ${route} has no API route`).toContain(route);
