@@ -16,7 +16,9 @@
  * two examples/mcp-workers instances under one `wrangler dev`
  * (oauth-workerd-stack.ts); that app has no sign-in page, so the browser
  * signs up through the adapter's routes with `fetch` from the login URL's page.
+ * SVC_DOCS_SCREENSHOTS=1 also saves the consent page to docs/screenshots/oauth-mcp.png.
  */
+import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,13 +27,15 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpApp } from '../../examples/mcp-workers/app.js';
-import { freePort } from '../runtime/processes.js';
+import { ROOT, freePort } from '../runtime/processes.js';
 import { launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, signOut } from './harness.js';
 import { BrowserOAuthProvider, loopbackCallback } from './mcp-oauth-client.js';
 import { startOAuthStack } from './oauth-stack.js';
 import { startWorkerdOAuthStack } from './oauth-workerd-stack.js';
 
 const SCOPE = 'mcp:tools';
+/** With SVC_DOCS_SCREENSHOTS=1 the Node run also saves the consent page as docs/screenshots/oauth-mcp.png. */
+const DOCS_PNG = process.env['SVC_DOCS_SCREENSHOTS'] === '1' ? join(ROOT, 'docs/screenshots/oauth-mcp.png') : null;
 /** The consent page's allow button (the adapter's consent form). */
 const CONSENT_ALLOW = 'button[name="decision"][value="allow"]';
 
@@ -112,6 +116,7 @@ function scenarios(name: string, setUp: (browser: Browser) => Promise<Target>) {
       await expect.poll(() => page.textContent('body')).toContain('svc e2e MCP host');
       expect(await page.textContent('body')).toContain(SCOPE);
       await screenshot(page, `oauth-mcp-consent-${name}`);
+      if (DOCS_PNG && name === 'Node') await page.screenshot({ path: DOCS_PNG, fullPage: true });
       const redirected = callback.next();
       await page.click(CONSENT_ALLOW);
       const query = await redirected;
