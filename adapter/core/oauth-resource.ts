@@ -277,6 +277,7 @@ export function checkOAuthResourceOptions(opts: OAuthResourceOptions, caller: st
   url('resource', opts.resource);
   if (opts.resource.includes('#')) throw new Error(`${caller}: \`resource\` must not have a fragment (RFC 8707)`);
   if (opts.jwksUrl !== undefined) url('jwksUrl', opts.jwksUrl);
+  if (opts.resourceMetadataUrl !== undefined) url('resourceMetadataUrl', opts.resourceMetadataUrl);
   if (
     opts.scopes !== undefined &&
     (!Array.isArray(opts.scopes) || opts.scopes.some((s) => !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s)))

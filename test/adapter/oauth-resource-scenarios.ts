@@ -71,6 +71,7 @@ export function resourceServerScenarios(name: string, mount: MountResourceServer
       const res = await get();
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe(`${hint}, scope="mcp"`);
+      expect(res.headers.get('cache-control')).toBe('no-store');
       expect(await res.json()).toEqual({
         error: 'unauthorized',
         error_description: 'A bearer access token is required',

@@ -21,6 +21,9 @@ describe('Hono requireOAuth options', () => {
     expect(() => requireOAuth({ issuer: 'nope', resource: 'http://a.test/' })).toThrow(/`issuer`/);
     expect(() => requireOAuth({ issuer: 'http://a.test', resource: 'http://a.test/#x' })).toThrow(/`resource`/);
     expect(() => oauthProtectedResource({ issuer: 'http://a.test', resource: 'x' })).toThrow(/`resource`/);
+    expect(() =>
+      requireOAuth({ issuer: 'http://a.test', resource: 'http://b.test', resourceMetadataUrl: '/meta' }),
+    ).toThrow(/`resourceMetadataUrl`/);
     expect(() => requireOAuth({ issuer: 'http://a.test', resource: 'http://b.test', scopes: ['a b'] })).toThrow(
       /`scopes`/,
     );
