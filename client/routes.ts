@@ -158,8 +158,6 @@ export interface RouteSignatures {
   listOAuthApps: [void, { apps: W.OAuthApp[]; total: number }];
   /** Forgets the consent and ends every grant of that app. */
   revokeOAuthApp: [P<'clientId'>, { message: string; revokedGrants: number }];
-  /** RFC 7591 dynamic registration (for tools; answers in the RFC format). */
-  registerOAuthClient: [W.OAuthRegistrationRequest, W.OAuthRegistration];
 }
 
 export type RouteName = keyof RouteSignatures;
@@ -286,7 +284,6 @@ export const ROUTE_KEYS: { readonly [K in RouteName]: string } = {
   adminRotateOAuthClientSecret: 'POST /admin/oauth-clients/:clientId/secret',
   listOAuthApps: 'GET /users/me/oauth-apps',
   revokeOAuthApp: 'DELETE /users/me/oauth-apps/:clientId',
-  registerOAuthClient: 'POST /oauth2/register',
 };
 
 /** Rules name only fields of the route's input type: a renamed wire field breaks the typecheck here. */
@@ -338,5 +335,4 @@ export const FIELD_RULES: FieldRules = {
   updateWebhook: { url: 's?', eventTypes: 'a?', description: 's?', enabled: 'b?' },
   adminCreateOAuthClient: { name: 's', type: 's', redirectUris: 'a', scopes: 'a', clientUri: 's?', skipConsent: 'b?' },
   adminUpdateOAuthClient: { name: 's?', redirectUris: 'a?', scopes: 'a?', clientUri: 's?', skipConsent: 'b?' },
-  registerOAuthClient: { redirect_uris: 'a', client_name: 's?', scope: 's?' },
 };

@@ -161,16 +161,3 @@ export type OAuthClientsQuery = { limit?: number; offset?: number; registration?
 /** `clientSecret` (confidential clients) is shown this once. */
 export type OAuthClientWithSecret = { client: OAuthClient; clientSecret?: string };
 export type OAuthApp = z.output<typeof import('../src/http/responses/oauth-clients.js').OAuthApp>;
-export type OAuthRegistration = z.output<
-  typeof import('../src/http/responses/oauth-clients.js').OAuthRegistrationResponse
->;
-/** RFC 7591 §2 client metadata. */
-export type OAuthRegistrationRequest = {
-  redirect_uris: string[];
-  client_name?: string;
-  grant_types?: string[];
-  response_types?: string[];
-  token_endpoint_auth_method?: 'none' | 'client_secret_basic' | 'client_secret_post';
-  scope?: string;
-  client_uri?: string;
-};

@@ -190,7 +190,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/admin/webhooks/:id/rotate-secret', A),
   r('GET', '/admin/webhook-deliveries', A),
   r('POST', '/admin/webhook-deliveries/:id/resend', A),
-  // The OAuth provider's clients (docs/oauth-provider.md): admin API, the user's apps, dynamic registration.
+  // The OAuth provider's clients (docs/oauth-provider.md): admin API and the user's apps (registration: OAUTH_SERVER_ROUTES).
   r('GET', '/admin/oauth-clients', A),
   r('POST', '/admin/oauth-clients', A),
   r('GET', '/admin/oauth-clients/:clientId', A),
@@ -199,7 +199,6 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/admin/oauth-clients/:clientId/secret', A),
   r('GET', '/users/me/oauth-apps', A),
   r('DELETE', '/users/me/oauth-apps/:clientId', A),
-  r('POST', '/oauth2/register', 'none'),
 ];
 
 /**

@@ -60,7 +60,14 @@ export function createRelyingParty(opts: RelyingPartyOptions) {
   const configuration = () => {
     config ??= (
       opts.clientId
-        ? oidc.discovery(new URL(opts.issuer), opts.clientId, opts.clientSecret, undefined, { execute })
+        ? oidc.discovery(
+            new URL(opts.issuer),
+            opts.clientId,
+            undefined,
+            // An administrator's confidential client authenticates with HTTP Basic (the provider's default method).
+            opts.clientSecret ? oidc.ClientSecretBasic(opts.clientSecret) : oidc.None(),
+            { execute },
+          )
         : oidc.dynamicClientRegistration(
             new URL(opts.issuer),
             {

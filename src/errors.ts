@@ -68,13 +68,13 @@ export const ERRORS = {
   challenge_required: [400, 'A bot-protection challenge token is required'],
   challenge_failed: [403, 'The bot-protection challenge failed; try again'],
   challenge_unavailable: [503, 'The bot-protection check is unavailable; retry shortly'],
-  // The OAuth 2.1 / OpenID Connect provider (docs/oauth-provider.md).
-  oauth_server_disabled: [404, 'The OAuth provider is not enabled'],
-  oauth_request_expired: [400, 'The authorization request expired or was already answered'],
   // OAuth provider clients (docs/oauth-provider.md): admin and user routes answer in the envelope.
   oauth_client_not_found: [404, 'OAuth client not found'],
   oauth_client_not_confidential: [400, 'A public client has no secret'],
   oauth_registration_disabled: [404, 'Dynamic client registration is not enabled'],
+  // The OAuth 2.1 / OpenID Connect provider (docs/oauth-provider.md).
+  oauth_server_disabled: [404, 'The OAuth provider is not enabled'],
+  oauth_request_expired: [400, 'The authorization request expired or was already answered'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -21,6 +21,7 @@ import { providersScreen } from './pages/providers.js';
 import { sessionsScreen } from './pages/sessions.js';
 import { userDetailScreen, usersScreen } from './pages/users.js';
 import { webhooksScreen } from './pages/webhooks.js';
+import { oauthClientsScreen } from './pages/oauth-clients.js';
 import { confirmLiveSession, consoleSession, type ConsoleSession } from './session.js';
 
 /** No inline script or style anywhere: scripts and styles are the console's own files. */
@@ -47,6 +48,7 @@ export const SCREENS: readonly [pattern: string, screen: Screen][] = [
   ['/config', configScreen],
   ['/providers', providersScreen],
   ['/webhooks', webhooksScreen],
+  ['/oauth-clients', oauthClientsScreen],
 ];
 
 export interface ConsoleRequest {

@@ -11,6 +11,7 @@ const NAV: [path: string, label: string][] = [
   ['/config', 'System config'],
   ['/providers', 'OAuth providers'],
   ['/webhooks', 'Webhooks'],
+  ['/oauth-clients', 'OAuth clients'],
 ];
 
 /** The nav entry a path belongs to (`/users/abc` → `/users`). */

@@ -183,7 +183,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     "tag": "0012_oauth_clients",
-    "folderMillis": 1795820615821,
+    "folderMillis": 1795821821787,
     "hash": "5dbc3295db5cb774130595fe5dc3b7a068e9bb39ab93f3876eee65119df91166",
     "statements": [
       "CREATE INDEX `oauth_authorization_requests_client_idx` ON `oauth_authorization_requests` (`client_id`);",

@@ -7,7 +7,15 @@
  * import { buildApiDocument } from './openapi/document.js';
  * const doc = buildApiDocument(); // doc.paths['/login'].post …
  */
-import { buildComponents, errorResponses, reachableSchemas, type Components, type JsonSchema } from './components.js';
+import {
+  buildComponents,
+  errorResponses,
+  reachableSchemas,
+  schemaRef,
+  type Components,
+  type JsonSchema,
+} from './components.js';
+import { OAuthErrorBody } from '../http/responses/oauth-server.js';
 import { API_VERSION } from '../version.js';
 import { OpenApiDocument } from '../http/responses/common.js';
 import { accountOperations } from './operations-account.js';
@@ -18,6 +26,7 @@ import { signInOperations } from './operations-sign-in.js';
 import { recoveryCodeOperations } from './operations-recovery-codes.js';
 import { webhookOperations } from './operations-webhooks.js';
 import { oauthClientOperations } from './operations-oauth-clients.js';
+import { oauthServerOperations } from './operations-oauth-server.js';
 import { ERRORS } from '../errors.js';
 
 /** `GET /openapi.json` itself (registered only when enabled, see `OPENAPI_ENABLED`). */
@@ -38,6 +47,7 @@ export const apiOperations = (): Operation[] => [
   ...contactChangeOperations,
   ...webhookOperations,
   ...oauthClientOperations,
+  ...oauthServerOperations,
   openApiOperation,
 ];
 
@@ -112,9 +122,19 @@ export function operationObject(
         }
       : { description: s.description ?? 'No content' };
   }
-  const errors = Object.fromEntries(
+  const errors: Record<string, JsonSchema> = Object.fromEntries(
     errorStatusesOf(o).map((st) => [String(st), { $ref: `#/components/responses/Error${st}` }]),
   );
+  for (const st of o.rfcErrors ?? []) {
+    errors[String(st)] = {
+      description: 'The envelope, or an OAuth error (RFC 6749 §5.2, RFC 6750 §3.1)',
+      content: {
+        'application/json': {
+          schema: { anyOf: [{ $ref: schemaRef(`Error${st}`) }, c.toSchema(OAuthErrorBody, 'output')] },
+        },
+      },
+    };
+  }
   const scheme = SECURITY[o.credential];
   const out: JsonSchema = {
     operationId: operationId(o),
@@ -132,6 +152,11 @@ export function operationObject(
   if (description) out['description'] = description;
   if (o.body)
     out['requestBody'] = { required: false, content: { 'application/json': { schema: c.toSchema(o.body, 'input') } } };
+  if (o.formBody)
+    out['requestBody'] = {
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: c.toSchema(o.formBody, 'input') } },
+    };
   if (!(out['parameters'] as unknown[]).length) delete out['parameters'];
   return out;
 }

@@ -29,6 +29,13 @@ export interface Operation {
   stepUp?: 'required' | 'if-capable';
   /** The JSON body schema the handler validates (`{}` stands in for an absent body). */
   body?: z.ZodMiniType;
+  /** An `application/x-www-form-urlencoded` body instead of JSON (the OAuth provider's RFC endpoints). */
+  formBody?: z.ZodMiniType;
+  /**
+   * Statuses this route answers in the OAuth RFC format `{error, error_description}` (RFC 6749 §5.2) as well as
+   * in the envelope: the provider's client-facing endpoints.
+   */
+  rfcErrors?: (400 | 401 | 403)[];
   /** The query-string schema the handler validates. */
   query?: z.ZodMiniType;
   /** Optional request headers the handler reads (OpenAPI header parameters). */

@@ -31,11 +31,11 @@ import { webauthnRoutes } from './webauthn.js';
 import { recoveryCodeRoutes } from './recovery-codes.js';
 import { contactChangeRoutes } from './contact-change.js';
 import { adminWebhookRoutes } from './admin-webhooks.js';
-import { oauthServerRoutes } from './oauth-server.js';
-import { oauthServerTokenRoutes } from './oauth-server-tokens.js';
 import { adminOAuthClientRoutes } from './admin-oauth-clients.js';
 import { oauthRegisterRoutes } from './oauth-register.js';
 import { userOAuthAppRoutes } from './user-oauth-apps.js';
+import { oauthServerRoutes } from './oauth-server.js';
+import { oauthServerTokenRoutes } from './oauth-server-tokens.js';
 
 export const routeGroups: Hono<AppEnv>[] = [
   healthRoutes,
@@ -66,9 +66,9 @@ export const routeGroups: Hono<AppEnv>[] = [
   recoveryCodeRoutes,
   contactChangeRoutes,
   adminWebhookRoutes,
-  oauthServerRoutes,
-  oauthServerTokenRoutes,
   adminOAuthClientRoutes,
   oauthRegisterRoutes,
   userOAuthAppRoutes,
+  oauthServerRoutes,
+  oauthServerTokenRoutes,
 ];

@@ -70,11 +70,11 @@ const CONTRACT: Record<ErrorCode, number> = {
   challenge_required: 400, // docs/contract-changes.md: bot protection
   challenge_failed: 403, // idem
   challenge_unavailable: 503, // idem
-  oauth_server_disabled: 404, // docs/contract-changes.md: the OAuth provider
-  oauth_request_expired: 400, // idem
   oauth_client_not_found: 404, // docs/contract-changes.md: OAuth provider clients
   oauth_client_not_confidential: 400, // idem
   oauth_registration_disabled: 404, // idem
+  oauth_server_disabled: 404, // docs/contract-changes.md: the OAuth provider
+  oauth_request_expired: 400, // idem
 };
 
 describe('error code table (contract §0.4)', () => {

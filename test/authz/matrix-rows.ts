@@ -205,6 +205,16 @@ export const API_ROWS: Record<string, Row> = {
   'DELETE /users/me/oauth-apps/:clientId': { gate: 'access' },
   // Off by default: 404 oauth_registration_disabled for everyone (no credential is ever asked for).
   'POST /oauth2/register': { gate: 'none' },
+  // The OAuth provider (docs/oauth-provider.md): off in the matrix's world, so past the gate is 404 `oauth_server_disabled`.
+  // The token endpoints authenticate the OAuth client themselves (never an svc credential): gate `none`.
+  'GET /oauth2/metadata': { gate: 'none' },
+  'POST /oauth2/authorize': { gate: 'none', body: { params: {} } },
+  'POST /oauth2/consent': { gate: 'access', body: { requestId: 'svc_ar_authz', decision: 'deny' } },
+  'POST /oauth2/token': { gate: 'none' },
+  'GET /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/userinfo': { gate: 'none' },
+  'POST /oauth2/revoke': { gate: 'none' },
+  'POST /oauth2/introspect': { gate: 'none' },
 };
 
 /**
@@ -227,6 +237,7 @@ export const CONSOLE_PAGE_ROWS: Record<string, Row> = {
   'GET /config': PAGE,
   'GET /providers': PAGE,
   'GET /webhooks': PAGE,
+  'GET /oauth-clients': PAGE,
   'GET /assets/:name': { gate: 'none', params: { name: 'console.js' } },
 };
 

@@ -4,6 +4,7 @@
  * private authorize/consent routes and the form-encoded token endpoints.
  */
 import { toBase64Url } from '../../common/encoding.js';
+import { OAUTH_SERVER_OFF } from '../../src/config/oauth-server.js';
 import { sha256 } from '../../src/crypto/hash.js';
 import { hashOAuthSecret, newOAuthClientId, newOAuthSecret } from '../../src/crypto/oauth-server.js';
 import { randomToken } from '../../src/crypto/random.js';
@@ -11,8 +12,6 @@ import { oauthClients, type OAuthClientRow, type UserRow } from '../../src/db/sc
 import type { SessionEnvelope } from '../../src/services/session/issuance.js';
 import { createUser, signIn } from './factories.js';
 import { makeApi, type CallResult, type TestApi } from './make-app.js';
-import { OAUTH_SERVER_OFF, type OAuthServerConfig } from '../../src/config/oauth-server.js';
-import { writeConfigKeys } from '../../src/services/config/system-config.js';
 
 export const PROVIDER_ISSUER = 'http://auth.test/auth';
 export const LOGIN_URL = 'http://app.test/login';
@@ -30,6 +29,9 @@ export const PROVIDER_CONFIG = {
     { uri: RESOURCE_B, name: 'Notes API', scopes: ['notes.write'] },
   ],
 };
+
+/** The whole `oauth_server` value, as `PATCH /system-config/admin` wants it. */
+export const FULL_PROVIDER_CONFIG = { ...OAUTH_SERVER_OFF, ...PROVIDER_CONFIG };
 
 export async function makeProviderApi(config: Record<string, unknown> = {}): Promise<TestApi> {
   return makeApi({ env: { OAUTH_SERVER: JSON.stringify({ ...PROVIDER_CONFIG, ...config }) } });
@@ -184,13 +186,12 @@ export function decodeJwt(token: string): { header: any; payload: any } {
 }
 
 /** Turns the OAuth provider on (or changes its config) for a test API, bypassing the admin PATCH route. */
-export async function setOAuthServer(t: TestApi, patch: Partial<OAuthServerConfig>): Promise<OAuthServerConfig> {
-  const value: OAuthServerConfig = {
-    ...OAUTH_SERVER_OFF,
-    enabled: true,
-    issuer: 'http://auth.test/auth',
-    ...patch,
-  };
+export async function setOAuthServer(
+  t: TestApi,
+  patch: Partial<import('../../src/config/oauth-server.js').OAuthServerConfig>,
+) {
+  const { writeConfigKeys } = await import('../../src/services/config/system-config.js');
+  const value = { ...OAUTH_SERVER_OFF, enabled: true, issuer: 'http://auth.test/auth', ...patch };
   await writeConfigKeys(t.api.deps.db, { oauth_server: value }, null, t.clock);
   t.api.deps.config.invalidate();
   return value;

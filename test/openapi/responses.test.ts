@@ -14,6 +14,7 @@ import { makeApi, type TestApi } from '../helpers/make-app.js';
 import { STEP_ALIGNED_START_MS } from '../helpers/totp.js';
 import { organizationFlow, passkeyFlow, sessionFlow, totpFlow } from './flows-account.js';
 import { contactChangeFlow, webhookAdminFlow } from './flows-contact-webhooks.js';
+import { oauthServerFlow } from './flows-oauth-server.js';
 import {
   adminOrganizationFlow,
   adminUserFlow,
@@ -114,6 +115,10 @@ describe('responses match docs/openapi.json', () => {
 
   it('changing email or phone, and reporting a change', async () => {
     await contactChangeFlow(t, await signedIn(t, ['user']));
+  });
+
+  it('the OAuth provider: authorize, consent, token, refresh, userinfo, introspection, revocation', async () => {
+    await oauthServerFlow(t, await signedIn(t, ['admin']), await signedIn(t, ['user']));
   });
 
   it('deletes an account as its owner', async () => {

@@ -274,8 +274,10 @@ function after(el, res, fallbackDone) {
   if (res.status === 401) return; // request() already said the session ended
   if (res.status >= 200 && res.status < 300) {
     const done = el.dataset.done || fallbackDone;
-    if (el.dataset.showSecret && res.body && typeof res.body.secret === 'string') {
-      showSecretOnce(res.body.secret, done);
+    // `secret` (webhooks) or `clientSecret` (OAuth clients); a public OAuth client has none and just reloads.
+    const secret = res.body && (res.body.secret ?? res.body.clientSecret);
+    if (el.dataset.showSecret && typeof secret === 'string') {
+      showSecretOnce(secret, done);
       return;
     }
     if (el.dataset.redirect) {
@@ -296,6 +298,16 @@ function showSecretOnce(secret, done) {
   $('#secret-value').textContent = secret;
   box.classList.remove('hidden');
   box.scrollIntoView({ block: 'nearest' });
+  const copy = $('#secret-copy');
+  if (copy)
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(secret);
+        notice('info', 'Copied to the clipboard.');
+      } catch {
+        notice('error', 'Copy failed: select the secret and copy it by hand.');
+      }
+    });
   $('#secret-done').addEventListener(
     'click',
     () => {

@@ -48,7 +48,7 @@ p{margin:.5rem 0}
 .warn{background:var(--warn-bg);color:var(--warn-fg);border-radius:8px;padding:.5rem .75rem;font-size:.925rem}
 ul{margin:.25rem 0;padding-left:1.25rem}
 li{margin:.35rem 0}
-code{font:.875em ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all}
+code{font:.875em ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
 .actions{display:flex;gap:.75rem;margin-top:1.5rem;flex-wrap:wrap}
 button{font:inherit;font-weight:600;border-radius:8px;padding:.6rem 1.4rem;cursor:pointer;border:1px solid var(--line);background:transparent;color:var(--fg);min-height:44px}
 button.primary{background:var(--accent);border-color:var(--accent);color:var(--accent-fg)}

@@ -124,6 +124,19 @@ export const TYPE_SHORTHANDS: Record<string, readonly string[] | 'suffix:_suspic
 };
 
 /**
+ * The OAuth provider's client management (docs/oauth-provider.md, "Clients"): admin writes, dynamic
+ * registrations and a user's revoked consent. Category `other`; metadata holds ids and names, never a secret.
+ */
+export const OAUTH_CLIENT_EVENT_TYPES = [
+  'oauth_client_created',
+  'oauth_client_updated',
+  'oauth_client_deleted',
+  'oauth_client_secret_rotated',
+  'oauth_client_registered',
+  'oauth_consent_revoked',
+] as const;
+
+/**
  * The OAuth provider's events (docs/oauth-provider.md), category `other`:
  * consent answers, token issuance (`grantType`, `clientId`), a replayed code
  * or refresh token, and a grant's end. None carries a secret, code or token.
@@ -135,17 +148,4 @@ export const OAUTH_SERVER_EVENT_TYPES = [
   'oauth_code_replayed',
   'oauth_refresh_reused',
   'oauth_grant_revoked',
-] as const;
-
-/**
- * The OAuth provider's client management (docs/oauth-provider.md, "Clients"): admin writes, dynamic
- * registrations and a user's revoked consent. Category `other`; metadata holds ids and names, never a secret.
- */
-export const OAUTH_CLIENT_EVENT_TYPES = [
-  'oauth_client_created',
-  'oauth_client_updated',
-  'oauth_client_deleted',
-  'oauth_client_secret_rotated',
-  'oauth_client_registered',
-  'oauth_consent_revoked',
 ] as const;

@@ -13,7 +13,7 @@ export async function enabledProvider(deps: Pick<Deps, 'config'>): Promise<Enabl
   return { ...cfg, issuer: cfg.issuer.replace(/\/+$/, '') };
 }
 
-/** Authorization codes live 60 s (OAuth 2.1 §4.1.2 recommends a short life). */
+/** Authorization codes live 60 s (OAuth 2.1 asks for short-lived codes). */
 export const CODE_TTL_SECONDS = 60;
 /** An authorization request waits 10 minutes for the consent answer. */
 export const REQUEST_TTL_SECONDS = 600;

@@ -94,7 +94,7 @@ export async function validateAuthorizationRequest(
   if (!client || client.disabledAt) return { kind: 'show', error: 'invalid_client', description: 'Unknown client' };
   const redirectUri = single('redirect_uri');
   if (redirectUri === null) return { kind: 'show', error: 'invalid_request', description: 'redirect_uri given twice' };
-  // Required even when only one is registered (OAuth 2.1 §4.1.1: exact matching needs one to match).
+  // Required even when only one is registered (OAuth 2.1 drops the "only one registered" exception).
   if (!redirectUri) return { kind: 'show', error: 'invalid_request', description: 'redirect_uri is required' };
   if (!redirectUriMatches(client, redirectUri))
     return { kind: 'show', error: 'invalid_request', description: 'redirect_uri is not registered for this client' };
@@ -117,6 +117,8 @@ export async function validateAuthorizationRequest(
   const responseType = single('response_type');
   if (!responseType) return refuse('invalid_request', 'response_type is required');
   if (responseType !== 'code') return refuse('unsupported_response_type', 'Only response_type=code is supported');
+  if (!client.grantTypes.includes('authorization_code'))
+    return refuse('unauthorized_client', 'This client may not use the authorization code grant');
   const responseMode = single('response_mode');
   if (responseMode && responseMode !== 'query')
     return refuse('invalid_request', 'Only response_mode=query is supported');

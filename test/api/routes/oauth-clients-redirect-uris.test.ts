@@ -1,5 +1,5 @@
 /**
- * Redirect URI rules of client registration (OAuth 2.1 §2.3.1, RFC 8252):
+ * Redirect URI rules of client registration (the OAuth 2.1 draft, RFC 8252):
  * the table, through the admin API in production and in development.
  */
 import { describe, expect, it } from 'vitest';

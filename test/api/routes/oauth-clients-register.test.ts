@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { oauthSecretMatches } from '../../../src/crypto/oauth-server.js';
 import { authEvents, oauthClients, oauthConsents } from '../../../src/db/schema.js';
 import { runMaintenance } from '../../../src/services/maintenance.js';
+import { signedIn } from '../../helpers/admin.js';
 import { createUser } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
 import { setOAuthServer } from '../../helpers/oauth-server.js';
@@ -84,6 +85,15 @@ describe('POST /oauth2/register', () => {
     // skip_consent-like metadata from the requester is ignored.
     const sneaky = await register(t, { ...MCP, skip_consent: true, skipConsent: true, registration: 'admin' });
     expect(await row(t, sneaky.body.client_id)).toMatchObject({ registration: 'dynamic', skipConsent: false });
+    // Nor can an administrator make a dynamic client skip consent: anyone could have registered it.
+    const admin = await signedIn(t, ['admin']);
+    const patched = await t.call('PATCH', `/admin/oauth-clients/${res.body.client_id}`, {
+      token: admin.token,
+      body: { skipConsent: true },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.details.issues[0].path).toEqual(['skipConsent']);
+    expect(await row(t, res.body.client_id)).toMatchObject({ skipConsent: false });
     const [ev] = await t.api.deps.db.select().from(authEvents).where(eq(authEvents.type, 'oauth_client_registered'));
     expect(ev).toMatchObject({
       ipAddress: '203.0.113.7',

@@ -150,6 +150,14 @@ describe('errors redirected with state and iss (RFC 9207)', () => {
   }
 });
 
+it('a client without the authorization_code grant → unauthorized_client (redirected)', async () => {
+  const t = await makeProviderApi();
+  const client = await createOAuthClient(t, { grantTypes: ['refresh_token'] });
+  const res = await authorizeCall(t, authParams(client, pkce().challenge));
+  expect(query(res.body.location).get('error')).toBe('unauthorized_client');
+  expect(query(res.body.location).get('iss')).toBe(PROVIDER_ISSUER);
+});
+
 describe('sign-in', () => {
   it('no session → login with return_to under the issuer; prompt=none → login_required', async () => {
     const { t, client, challenge } = await setup();

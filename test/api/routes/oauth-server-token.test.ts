@@ -5,7 +5,7 @@
  * session tokens in both directions.
  */
 import { eq } from 'drizzle-orm';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { authEvents, oauthClients, oauthGrants } from '../../../src/db/schema.js';
 import type { TestApi } from '../../helpers/make-app.js';
@@ -293,6 +293,26 @@ describe('the two kinds of token stay apart', () => {
     expect(me.status).toBe(401);
     expect((await t.call('GET', '/users/me', { token: res.body.id_token })).status).toBe(401);
     expect((await t.call('GET', '/users/me', { token: session.token })).status).toBe(200);
+  });
+
+  it('userinfo pins the header typ at+jwt and the signing key: the same claims as typ JWT or by another key are refused', async () => {
+    const t = await makeProviderApi();
+    const client = await createOAuthClient(t);
+    const { session } = await signedInUser(t);
+    const { code, verifier } = await obtainCode(t, session, client, { scope: 'openid email' });
+    const good = (await redeem(t, client, code, verifier)).body.access_token as string;
+    expect((await t.call('GET', '/oauth2/userinfo', { token: good })).status).toBe(200);
+    const { payload } = decodeJwt(good);
+    const keys = t.api.deps.keys;
+    const asJwt = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.activeKid })
+      .sign(keys.privateKey);
+    expect((await t.call('GET', '/oauth2/userinfo', { token: asJwt })).status).toBe(401);
+    const foreign = await generateKeyPair('RS256');
+    const forged = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: keys.activeKid })
+      .sign(foreign.privateKey);
+    expect((await t.call('GET', '/oauth2/userinfo', { token: forged })).status).toBe(401);
   });
 
   it('a session access token is refused by userinfo', async () => {

@@ -143,6 +143,9 @@ export async function patchClient(deps: AdminDeps, clientId: string, body: Clien
   const changedFields = Object.keys(body).filter((k) => body[k as keyof ClientPatch] !== undefined);
   if (!changedFields.length) throw fail('no_changes');
   await checkRules(deps, before.type, body);
+  // Anyone on the internet may have registered a dynamic client: it always shows the consent page.
+  if (body.skipConsent && before.registration === 'dynamic')
+    throw invalid(['skipConsent'], 'a dynamically registered client always asks for consent');
   await updateOAuthClient(deps.db, clientId, {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.redirectUris ? { redirectUris: unique(body.redirectUris) } : {}),

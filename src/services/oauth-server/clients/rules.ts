@@ -1,6 +1,6 @@
 /**
  * What a client may register (docs/oauth-provider.md, "Clients"): redirect
- * URIs after OAuth 2.1 §2.3.1 and RFC 8252 (native apps), the scopes it may
+ * URIs after the OAuth 2.1 draft and RFC 8252 (native apps), the scopes it may
  * ask for, and the grant types and token endpoint authentication methods the
  * provider implements. Shared by the admin API and dynamic registration, so
  * neither path can register what the other refuses.
@@ -29,7 +29,7 @@ const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
  * https; a loopback IP over http or a private-use scheme only for a public
  * (native) client. Outside production http is accepted for any host (local
  * development). Everywhere: absolute, no fragment, no credentials, no wildcard
- * (matching is exact, OAuth 2.1 §4.1.3).
+ * (matching is exact, the OAuth 2.1 draft).
  */
 export function redirectUriProblem(value: string, type: ClientType, production: boolean): string | null {
   if (value.length > REDIRECT_URI_MAX_LENGTH) return `must be at most ${REDIRECT_URI_MAX_LENGTH} characters`;
