@@ -17,6 +17,8 @@ import {
   contactChanges,
   magicLinkTokens,
   oauthClients,
+  oauthAuthorizationRequests,
+  oauthCodes,
   oauthConsumedStates,
   otpCodes,
   rateLimitCounters,
@@ -67,6 +69,10 @@ function expiredRows(nowMs: number): [SQLiteTable, SQL][] {
       oauthClients,
       sql`${oauthClients.registration} = 'dynamic' AND COALESCE(${oauthClients.lastUsedAt}, ${oauthClients.createdAt}) < ${nowMs} - ${DAY} * COALESCE((SELECT json_extract(${systemConfig.value}, '$.dynamicRegistration.unusedExpiryDays') FROM ${systemConfig} WHERE ${systemConfig.key} = 'oauth_server'), ${OAUTH_SERVER_OFF.dynamicRegistration.unusedExpiryDays})`,
     ],
+    // The OAuth provider: authorization requests past their 10 minutes; codes a day past their 60 s (a replay
+    // within that day still finds the spent code and revokes its grant).
+    [oauthAuthorizationRequests, sql`${oauthAuthorizationRequests.expiresAt} < ${nowMs}`],
+    [oauthCodes, sql`${oauthCodes.expiresAt} < ${nowMs - DAY}`],
   ];
 }
 

@@ -60,8 +60,11 @@ function loginLocation(cfg: EnabledOAuthServer, params: RawParams, nowSeconds: n
 function needsSignIn(request: ValidatedRequest, access: AccessAuth | null, nowSeconds: number): boolean {
   if (!access) return true;
   const authTime = authClaims(access.session).auth_time ?? Math.floor(access.session.createdAt.getTime() / 1000);
-  // Back from the sign-in this flow asked for: fresh enough if it happened after the detour began.
-  if (request.authAfterSeconds !== null) return authTime + CLOCK_SKEW_SECONDS < request.authAfterSeconds;
+  // Back from the sign-in this flow asked for: fresh enough if it happened after the detour began. Only a detour
+  // of the last 10 minutes counts: a stale `return_to` reused later gets the request's own checks again.
+  const after = request.authAfterSeconds;
+  if (after !== null && after >= nowSeconds - REQUEST_TTL_SECONDS && after <= nowSeconds + CLOCK_SKEW_SECONDS)
+    return authTime + CLOCK_SKEW_SECONDS < after;
   if (request.prompt.includes('login')) return true;
   return request.maxAgeSeconds !== null && nowSeconds - authTime > request.maxAgeSeconds;
 }

@@ -31,7 +31,7 @@ export async function redeemAuthorizationCode(
   client: OAuthClientRow,
   form: URLSearchParams,
   ctx: RequestContext,
-): Promise<TokenResponse> {
+): Promise<{ body: TokenResponse; userId: string }> {
   const code = form.get('code');
   const redirectUri = form.get('redirect_uri');
   const verifier = form.get('code_verifier');
@@ -91,9 +91,10 @@ export async function redeemAuthorizationCode(
     });
     throw badGrant('Invalid authorization code');
   }
-  return tokenResponse(deps, cfg, grant, user, {
+  const body = await tokenResponse(deps, cfg, grant, user, {
     scopes: parseScope(grant.scope) ?? [],
     nonce: row.nonce,
     refreshToken,
   });
+  return { body, userId: grant.userId };
 }

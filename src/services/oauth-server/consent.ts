@@ -18,8 +18,8 @@ import {
 import { clientFields } from '../events/auth-events.js';
 import { issueCode } from './codes.js';
 import type { EnabledOAuthServer } from './config.js';
-import { clientRedirect, type ValidatedRequest } from './request-validation.js';
-import { formatScope, parseScope } from './scopes.js';
+import { clientRedirect, redirectUriMatches, type ValidatedRequest } from './request-validation.js';
+import { formatScope, parseScope, scopeRefusal } from './scopes.js';
 
 const expired = () => fail('oauth_request_expired');
 
@@ -43,6 +43,12 @@ export async function answerConsent(
   const oauthClient = await findOAuthClient(db, row.clientId);
   if (!oauthClient || oauthClient.disabledAt) throw expired();
   const request = row.params as unknown as ValidatedRequest;
+  // The client or the provider may have changed in the 10 minutes: the redirect URI must still be registered
+  // (else nothing is redirected), and the scopes and resource still allowed.
+  if (!redirectUriMatches(oauthClient, request.redirectUri)) throw expired();
+  const stillAllowed =
+    (request.resource === null || cfg.resources.some((r) => r.uri === request.resource)) &&
+    scopeRefusal(cfg, oauthClient, request.scopes, request.resource) === null;
   const eventBase = {
     userId: access.user.id,
     sessionId: access.session.id,
@@ -55,6 +61,15 @@ export async function answerConsent(
       request.redirectUri,
       cfg.issuer,
       { error: 'access_denied', error_description: 'The user denied the request' },
+      request.state,
+    );
+    return { location };
+  }
+  if (!stillAllowed) {
+    const location = clientRedirect(
+      request.redirectUri,
+      cfg.issuer,
+      { error: 'invalid_scope', error_description: 'The request is no longer allowed for this client' },
       request.state,
     );
     return { location };

@@ -25,7 +25,7 @@ export async function refreshGrant(
   client: OAuthClientRow,
   form: URLSearchParams,
   ctx: RequestContext,
-): Promise<TokenResponse> {
+): Promise<{ body: TokenResponse; userId: string }> {
   const presented = form.get('refresh_token');
   if (!presented) throw oauthError('invalid_request', 'refresh_token is required');
   const found = await findRefreshToken(deps.db, hashOAuthSecret('refresh-token', presented));
@@ -69,5 +69,6 @@ export async function refreshGrant(
     now,
   );
   if (!won) throw await reused();
-  return tokenResponse(deps, cfg, grant, user, { scopes, nonce: null, refreshToken: next });
+  const body = await tokenResponse(deps, cfg, grant, user, { scopes, nonce: null, refreshToken: next });
+  return { body, userId: grant.userId };
 }

@@ -29,7 +29,7 @@ export async function tokenEndpoint(
   if (!SUPPORTED.includes(grantType)) throw oauthError('unsupported_grant_type', 'Unsupported grant_type');
   if (!client.grantTypes.includes(grantType))
     throw oauthError('unauthorized_client', 'This client may not use this grant type');
-  const body =
+  const { body, userId } =
     grantType === 'authorization_code'
       ? await redeemAuthorizationCode(deps, cfg, client, form, ctx)
       : await refreshGrant(deps, cfg, client, form, ctx);
@@ -37,6 +37,7 @@ export async function tokenEndpoint(
   await touchOAuthClient(deps.db, client.id, now);
   await deps.events.record({
     type: 'oauth_token_issued',
+    userId,
     ...clientFields(ctx),
     metadata: { grantType, clientId: client.id },
   });
