@@ -96,7 +96,10 @@ export function createRelyingParty(opts: RelyingPartyOptions) {
     await next();
     c.header('cache-control', 'no-store');
     c.header('x-frame-options', 'DENY');
-    c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    c.header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
+    );
   });
 
   app.get('/', (c) => {
