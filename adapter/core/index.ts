@@ -110,3 +110,17 @@ export {
 } from './wire.js';
 /** The devices page: a session's browser, OS and device type from its User-Agent (docs/devices.md). */
 export { describeDevice, deviceLabel, type DeviceInfo, type DeviceType } from './device.js';
+/** Resource servers: the provider's access tokens and RFC 9728 metadata (docs/oauth-provider.md). */
+export {
+  OAUTH_TOKEN_SKEW_SECONDS,
+  oauthRefusalBody,
+  protectedResourceMetadata,
+  protectedResourceMetadataPath,
+  protectedResourceMetadataUrl,
+  readBearerToken,
+  verifyOAuthAccessToken,
+  type OAuthClaims,
+  type OAuthResourceOptions,
+  type OAuthVerifyResult,
+  type ProtectedResourceMetadata,
+} from './oauth-resource.js';

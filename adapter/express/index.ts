@@ -60,3 +60,10 @@ export type {
   MessagingOptions,
   SmsMessage,
 } from '../../common/messaging.js';
+export { oauthProtectedResource, requireOAuth } from './oauth-resource.js';
+export {
+  protectedResourceMetadataPath,
+  protectedResourceMetadataUrl,
+  type OAuthClaims,
+  type OAuthResourceOptions,
+} from '../core/oauth-resource.js';

@@ -3,6 +3,7 @@
  * way `@types/passport` declares it (`user?: Express.User`), with `User`
  * extended by the svc user, so both packages can be used together.
  */
+import type { OAuthClaims } from '../core/oauth-resource.js';
 import type { AuthUser } from '../core/user.js';
 
 declare global {
@@ -13,6 +14,8 @@ declare global {
     interface Request {
       /** The signed-in user, set by `requireAuth` (cookie path: with `email`/`phone`; bearer path: without). */
       user?: User | undefined;
+      /** The verified provider access token's claims, set by `requireOAuth`. */
+      oauth?: OAuthClaims | undefined;
     }
   }
 }

@@ -58,3 +58,10 @@ export type {
   SmsMessage,
 } from '../../common/messaging.js';
 export { svcAdminConsole, type SvcAdminConsoleOptions } from './admin-console.js';
+export { oauthProtectedResource, requireOAuth, type OAuthVariables } from './oauth-resource.js';
+export {
+  protectedResourceMetadataPath,
+  protectedResourceMetadataUrl,
+  type OAuthClaims,
+  type OAuthResourceOptions,
+} from '../core/oauth-resource.js';

@@ -29,7 +29,9 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   pragma: 'no-cache',
   'x-frame-options': 'DENY',
   'content-security-policy': PAGE_CSP,
-  'referrer-policy': 'no-referrer',
+  // Not `no-referrer`: Chromium then sends `Origin: null` with the consent form's POST and the origin guard
+  // refuses it (test/e2e/oauth-mcp.e2e.test.ts); `same-origin` still sends nothing to other sites.
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
 };
 
@@ -59,7 +61,7 @@ function page(title: string, inner: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
