@@ -182,7 +182,7 @@ export const MIGRATIONS: Migration[] = [
     ]
   },
   {
-    "tag": "0012_oauth_clients",
+    "tag": "0013_oauth_clients",
     "folderMillis": 1795821821787,
     "hash": "5dbc3295db5cb774130595fe5dc3b7a068e9bb39ab93f3876eee65119df91166",
     "statements": [

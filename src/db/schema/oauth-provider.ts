@@ -63,7 +63,7 @@ export const oauthAuthorizationRequests = sqliteTable(
   },
   (t) => [
     index('oauth_authorization_requests_expires_idx').on(t.expiresAt),
-    // Deleting a client cascades here (migration 0012_oauth_clients).
+    // Deleting a client cascades here (migration 0013_oauth_clients).
     index('oauth_authorization_requests_client_idx').on(t.clientId),
   ],
 );
@@ -138,7 +138,7 @@ export const oauthCodes = sqliteTable(
   },
   (t) => [
     index('oauth_codes_expires_idx').on(t.expiresAt),
-    // Revoking a grant deletes its codes, and deleting a grant cascades here (migration 0012_oauth_clients).
+    // Revoking a grant deletes its codes, and deleting a grant cascades here (migration 0013_oauth_clients).
     index('oauth_codes_grant_idx').on(t.grantId),
   ],
 );
