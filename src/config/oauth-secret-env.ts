@@ -56,6 +56,15 @@ const SERVICE_ENV_NAMES: ReadonlySet<string> = new Set([
   'PORT',
   'HOST',
   'DEMO_PORT',
+  // the demo's second app (demo/relying-party.ts), a client of the provider: its own secret is never a provider's
+  'RP_PORT',
+  'RP_ORIGIN',
+  'RP_ISSUER',
+  'RP_CLIENT_ID',
+  'RP_CLIENT_SECRET',
+  // the MCP server example (examples/mcp-workers): the resource it serves and the scope it requires
+  'RESOURCE',
+  'SCOPE',
   'HTTP_REQUEST_TIMEOUT_MS',
   'WEBHOOK_TIMEOUT_MS',
   CLIENT_SECRET_ENVS_VAR,
