@@ -52,6 +52,16 @@
  * for the day, about 18% of it the OpenAPI document's new operations and
  * schemas, which the Workers script serves at `/openapi.json`.
  *
+ * Measured on 2026-11-28 with the OAuth 2.1 / OpenID Connect provider
+ * (docs/oauth-provider.md: authorization, consent, the token endpoint with
+ * refresh rotation, userinfo, revocation, introspection, metadata, client
+ * management and dynamic registration): D1 309,143 B gzip (1,166,643 B
+ * minified), libSQL 324,360 B (1,217,122 B): +18.0 KB gzip, of which the
+ * committed OpenAPI document's new operations and schemas ~4.4 KB (gzip of the
+ * document alone: 23,074 → 27,511 B) and the
+ * provider's services, routes and token code the rest (jose, already in the
+ * bundle, signs and verifies its tokens).
+ *
  * Each limit is the measured size plus ~2% for growth: a regression of the
  * size of any of those (the WebSocket client, every zod locale: +68 KB) fails;
  * the import rule below keeps classic zod out.
@@ -66,8 +76,8 @@ import { BIN, ROOT, removeDir, tempDir } from './processes.js';
 
 /** gzip -9 budget per shipped Workers config: the D1 entry and the sqld/Turso entry. */
 export const WORKER_GZIP_LIMITS = [
-  { config: 'wrangler.toml', script: 'worker.js', limitBytes: 297_000 },
-  { config: 'wrangler.sqld.example.toml', script: 'worker-libsql.js', limitBytes: 312_000 },
+  { config: 'wrangler.toml', script: 'worker.js', limitBytes: 315_500 },
+  { config: 'wrangler.sqld.example.toml', script: 'worker-libsql.js', limitBytes: 331_000 },
 ] as const;
 
 function sourceFiles(dir: string): string[] {
