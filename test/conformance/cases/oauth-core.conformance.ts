@@ -1,13 +1,13 @@
 /**
  * The OAuth provider's API side (docs/oauth-provider.md), black box. Owner index 5.
  *
- * A black-box client cannot create an OAuth client on this branch (the admin
- * route `POST /admin/oauth-clients` belongs to the client-management part), so
- * the cases cover what needs no client: the switch (404 while off), the
- * metadata built from the issuer set through the admin config API, the
- * authorization request refusals that are shown (unknown client), and the
- * token, userinfo, revocation and introspection refusals in the RFC format.
- * The full code flow is covered in-process by test/api/routes/oauth-server-*.test.ts.
+ * The switch (404 while off), the metadata built from the issuer set through
+ * the admin config API, the authorization request refusals that are shown
+ * (unknown client), the token, userinfo, revocation and introspection
+ * refusals in the RFC format, and the whole code flow as the adapter and a
+ * client drive it: a client made through the admin API, authorize, consent,
+ * the code exchange with PKCE, a replayed code, userinfo, refresh rotation
+ * with reuse detection, revocation and introspection.
  * The key is switched back off after each case, so later files see the default.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -123,5 +123,143 @@ describe('OAuth provider (API side)', () => {
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer /);
     const none = await call('GET', '/oauth2/userinfo');
     expect(none.status).toBe(401);
+  });
+});
+
+const b64url = (bytes: ArrayBuffer | Uint8Array) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+describe('OAuth provider: the code flow, black box', () => {
+  it('authorize → consent → code (PKCE S256) → tokens → userinfo → refresh with reuse detection → revocation', async () => {
+    expectOk(await setProvider(ON));
+    const redirectUri = 'https://rp.conformance.test/callback';
+    const created = await call('POST', '/admin/oauth-clients', {
+      token: admin.token,
+      body: {
+        name: 'Conformance RP',
+        type: 'confidential',
+        redirectUris: [redirectUri],
+        scopes: ['openid', 'email', 'offline_access'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+      },
+    });
+    expectOk(created, 201);
+    const clientId: string = created.body.client.id;
+    const basic = `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(created.body.clientSecret)}`)}`;
+    const email = uniqueEmail('oauth-flow');
+    const user = await signUp(email);
+
+    const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)));
+    const challenge = b64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+    const params = {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid email offline_access',
+      state: 'st-1',
+      nonce: 'n-1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
+    // No session: the sign-in page, with a way back under the issuer.
+    const anonymous = await call('POST', '/oauth2/authorize', { body: { params } });
+    expectOk(anonymous);
+    expect(anonymous.body.action).toBe('login');
+    expect(new URL(anonymous.body.location, base).searchParams.get('return_to')).toMatch(
+      new RegExp(`^${ISSUER}/oauth2/authorize\\?`),
+    );
+    // Signed in: the consent page's data, then the code redirect with state and iss (RFC 9207).
+    const ask = await call('POST', '/oauth2/authorize', { token: user.token, body: { params } });
+    expectOk(ask);
+    expect(ask.body.action).toBe('consent');
+    expect(ask.body.client.name).toBe('Conformance RP');
+    const consent = await call('POST', '/oauth2/consent', {
+      token: user.token,
+      body: { requestId: ask.body.requestId, decision: 'allow' },
+    });
+    expectOk(consent);
+    const back = new URL(consent.body.location);
+    expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+    expect(back.searchParams.get('state')).toBe('st-1');
+    expect(back.searchParams.get('iss')).toBe(ISSUER);
+    const code = back.searchParams.get('code')!;
+    // The consent request is single use.
+    expectError(
+      await call('POST', '/oauth2/consent', {
+        token: user.token,
+        body: { requestId: ask.body.requestId, decision: 'allow' },
+      }),
+      400,
+      'oauth_request_expired',
+    );
+
+    const exchange = (fields: Record<string, string>) => form('/oauth2/token', fields, { authorization: basic });
+    const wrongVerifier = await exchange({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: b64url(crypto.getRandomValues(new Uint8Array(32))),
+    });
+    expect(wrongVerifier.status).toBe(400);
+    expect(wrongVerifier.body.error).toBe('invalid_grant');
+    // Refused; the client starts over with a fresh authorization, which skips the remembered consent.
+    const again = await call('POST', '/oauth2/authorize', { token: user.token, body: { params } });
+    expectOk(again);
+    expect(again.body.action).toBe('redirect'); // consent remembered for this scope set
+    const code2 = new URL(again.body.location).searchParams.get('code')!;
+    const tokens = await exchange({
+      grant_type: 'authorization_code',
+      code: code2,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    });
+    expectOk(tokens);
+    expect(tokens.headers.get('cache-control')).toBe('no-store');
+    expect(tokens.body.token_type).toBe('Bearer');
+    expect(tokens.body.scope.split(' ').sort()).toEqual(['email', 'offline_access', 'openid']);
+    expect(typeof tokens.body.id_token).toBe('string');
+    const [header] = tokens.body.access_token.split('.');
+    expect(JSON.parse(atob(header.replace(/-/g, '+').replace(/_/g, '/'))).typ).toBe('at+jwt');
+    // A replayed code is refused and revokes what it issued.
+    const replay = await exchange({
+      grant_type: 'authorization_code',
+      code: code2,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect((await exchange({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token })).body.error).toBe(
+      'invalid_grant',
+    );
+
+    // A fresh grant for the rest: userinfo, rotation, reuse detection, revocation, introspection.
+    const third = await call('POST', '/oauth2/authorize', { token: user.token, body: { params } });
+    const code3 = new URL(third.body.location).searchParams.get('code')!;
+    const live = await exchange({
+      grant_type: 'authorization_code',
+      code: code3,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    });
+    expectOk(live);
+    const info = await call('GET', '/oauth2/userinfo', { token: live.body.access_token });
+    expectOk(info);
+    expect(info.body.email).toBe(email);
+    // The provider's access token is not an svc session token.
+    expect((await call('GET', '/users/me', { token: live.body.access_token })).status).toBe(401);
+    const rotated = await exchange({ grant_type: 'refresh_token', refresh_token: live.body.refresh_token });
+    expectOk(rotated);
+    expect(rotated.body.refresh_token).not.toBe(live.body.refresh_token);
+    const introspect = (token: string) => form('/oauth2/introspect', { token }, { authorization: basic });
+    expect((await introspect(rotated.body.access_token)).body).toMatchObject({ active: true, client_id: clientId });
+    expectOk(await form('/oauth2/revoke', { token: rotated.body.refresh_token }, { authorization: basic }));
+    expect((await introspect(rotated.body.access_token)).body).toEqual({ active: false });
+    expect(
+      (await exchange({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token })).body.error,
+    ).toBe('invalid_grant');
   });
 });
