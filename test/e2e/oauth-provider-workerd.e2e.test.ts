@@ -6,7 +6,8 @@
  * registers dynamically (RFC 7591, on in this stack's seed), as an app without an administrator
  * would; Chromium goes authorize → the app's login URL (signed out: sign-up through the adapter's
  * cookie routes, that app has no sign-in page) → consent → allow → callback. A second sign-in
- * skips the remembered consent; a denied consent redirects with `access_denied`.
+ * skips the remembered consent; a wrong redirect URI is the provider's error page (no redirect); a
+ * denied consent redirects with `access_denied`.
  */
 import { serve } from '@hono/node-server';
 import type { Browser, Page } from 'playwright-core';
@@ -142,18 +143,29 @@ describe('OAuth provider with openid-client in Chromium (workerd)', () => {
     expect(consentPages).toHaveLength(1);
   });
 
-  it('a denied consent redirects to the client with access_denied', async () => {
-    // A scope not consented yet (phone) asks again; the browser still has its session at the app.
-    const authorize = `${stack.issuer}/oauth2/authorize?${new URLSearchParams({
+  const authorizeUrl = (extra: Record<string, string>) =>
+    `${stack.issuer}/oauth2/authorize?${new URLSearchParams({
       response_type: 'code',
       client_id: clientId,
       redirect_uri: `${rp}/callback`,
-      scope: 'openid phone',
-      state: 'st-deny',
+      scope: 'openid email',
+      state: 'st-e2e',
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
+      ...extra,
     })}`;
-    await page.goto(authorize);
+
+  it('a wrong redirect URI is an error page at the provider, never a redirect', async () => {
+    const res = await page.goto(authorizeUrl({ redirect_uri: 'https://evil.example/callback' }));
+    expect(res?.status()).toBe(400);
+    expect(new URL(page.url()).origin).toBe(stack.base);
+    expect(await page.textContent('h1')).toBeTruthy();
+    expect(res?.headers()['x-frame-options']).toBe('DENY');
+  });
+
+  it('a denied consent redirects to the client with access_denied', async () => {
+    // A scope not consented yet (phone) asks again; the browser still has its session at the app.
+    await page.goto(authorizeUrl({ scope: 'openid phone', state: 'st-deny' }));
     await page.locator('button[value="deny"]').waitFor({ state: 'visible' });
     await page.click('button[value="deny"]');
     await page.waitForURL((u) => u.origin === rp && u.pathname === '/callback');
