@@ -31,7 +31,7 @@ import { ROOT, freePort } from '../runtime/processes.js';
 import { launchChromium, newPage, nextMessage, registerWithEmailCode, screenshot, signOut } from './harness.js';
 import { BrowserOAuthProvider, loopbackCallback } from './mcp-oauth-client.js';
 import { startOAuthStack } from './oauth-stack.js';
-import { startWorkerdOAuthStack } from './oauth-workerd-stack.js';
+import { signUpFromLoginPage, startWorkerdOAuthStack } from './oauth-workerd-stack.js';
 
 const SCOPE = 'mcp:tools';
 /** With SVC_DOCS_SCREENSHOTS=1 the Node run also saves the consent page as docs/screenshots/oauth-mcp.png. */
@@ -299,22 +299,8 @@ scenarios('workerd', async () => {
     resource: stack.resource,
     otherResource: stack.otherResource,
     user,
-    signIn: async (page) => {
-      // No sign-in page in examples/workers: sign up with the adapter's routes from this page (cookie transport).
-      const returnTo = new URL(page.url()).searchParams.get('return_to')!;
-      expect(returnTo.startsWith(`${stack.issuer}/oauth2/authorize?`)).toBe(true);
-      const mark = stack.proc.output().length;
-      const post = (path: string, body: unknown) =>
-        page.evaluate(
-          async ([p, b]) =>
-            (await fetch(p!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: b })).status,
-          [path, JSON.stringify(body)],
-        );
-      expect(await post('/auth/registration/register', { email: user })).toBe(200);
-      const code = await stack.codeFor(user, mark);
-      expect(await post('/auth/otp/verify-email-otp', { verificationToken: code })).toBe(200);
-      await page.goto(returnTo);
-    },
+    // No sign-in page in examples/workers: sign up with the adapter's routes from the login page.
+    signIn: (page) => signUpFromLoginPage(stack, page, user),
     sessionToken: async () => {
       const login = await fetch(`${stack.base}/auth/login`, {
         method: 'POST',

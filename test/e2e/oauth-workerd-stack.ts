@@ -11,6 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
 
 export interface WorkerdOAuthStack {
@@ -141,4 +143,26 @@ SCOPE = ${toml(scope)}
     throw new Error(`no code printed for ${email}:\n${proc.output().slice(-2000)}`);
   };
   return { base, issuer, resource, otherResource, proc, codeFor, stop };
+}
+
+/**
+ * The browser is on the app's login URL with `return_to` (signed out). examples/workers has no
+ * sign-in page, so the account is signed up through the adapter's cookie routes with `fetch` from
+ * this page (the session cookie lands in the browser), then the page goes back to `return_to`,
+ * which must be the issuer's authorization endpoint.
+ */
+export async function signUpFromLoginPage(stack: WorkerdOAuthStack, page: Page, email: string): Promise<void> {
+  const returnTo = new URL(page.url()).searchParams.get('return_to')!;
+  expect(returnTo.startsWith(`${stack.issuer}/oauth2/authorize?`)).toBe(true);
+  const mark = stack.proc.output().length;
+  const post = (path: string, body: unknown) =>
+    page.evaluate(
+      async ([p, b]) =>
+        (await fetch(p!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: b })).status,
+      [path, JSON.stringify(body)],
+    );
+  expect(await post('/auth/registration/register', { email })).toBe(200);
+  const code = await stack.codeFor(email, mark);
+  expect(await post('/auth/otp/verify-email-otp', { verificationToken: code })).toBe(200);
+  await page.goto(returnTo);
 }
