@@ -1,7 +1,8 @@
 /**
  * `buildAdapterDocument()`: OpenAPI 3.1 for the browser-facing routes of the
  * adapter (the route table of `common/route-table.ts`, mounted at
- * `/auth`, plus `svcTotpBridge` at `/auth/totp`). Each route reuses the API
+ * `/auth`, plus `svcTotpBridge` at `/auth/totp`, plus the OAuth provider's
+ * `OAUTH_SERVER_ROUTES`: adapter-oauth-server.ts). Each route reuses the API
  * operation it forwards to (same body, query and error codes); the success
  * body depends on the transport: cookie (the default) or bearer
  * (`x-svc-auth-transport: bearer`). Tooling only: the API never imports it.
@@ -18,6 +19,7 @@ import { InvitationResponse } from '../http/responses/invitations.js';
 import { LoginStartResponse, SessionEnvelope, SessionOrMfaResponse } from '../http/responses/session.js';
 import { API_VERSION } from '../version.js';
 import { buildComponents, errorResponses, reachableSchemas, type Components, type JsonSchema } from './components.js';
+import { oauthServerPaths } from './adapter-oauth-server.js';
 import { apiOperations, operationObject, TOKEN_SCHEMES, toOpenApiPath } from './document.js';
 import type { Operation } from './operation.js';
 
@@ -112,6 +114,7 @@ const DESCRIPTION = [
   'The browser-facing routes of the svc adapter (`app.route("/auth", svcAdapter(opts))`, contract §5); paths are relative to the mount, and the TOTP routes assume `svcTotpBridge` at `/auth/totp`.',
   'Two transports: **cookie** (default; the adapter keeps every token in signed httpOnly cookies, refreshes the access cookie itself, and applies the origin guard: 403 `cross_site_request_blocked`) and **bearer** (`x-svc-auth-transport: bearer`; for native apps: tokens travel in bodies and `Authorization`).',
   "Failures are the API envelope forwarded unchanged, or the adapter's own codes in the same envelope.",
+  "The OAuth provider's routes (tag `oauth2`, docs/oauth-provider.md; the mount is the issuer) take neither transport: `GET /oauth2/authorize` and `POST /oauth2/consent` are browser navigations answered with HTML or a 303, and the client-facing endpoints (token, userinfo, revoke, introspect, register, the discovery documents, the JWKS) forward the client's request without cookies and answer in the RFC error format.",
 ].join('\n\n');
 
 interface Entry {
@@ -175,6 +178,7 @@ export function buildAdapterDocument(): JsonSchema {
     if (e.method === 'GET' && api.body) delete obj['requestBody'];
     (paths[toOpenApiPath(e.path)] ??= {})[e.method.toLowerCase()] = obj;
   }
+  for (const [path, item] of Object.entries(oauthServerPaths(c, apiOps))) Object.assign((paths[path] ??= {}), item);
   const cookie = (name: string, what: string) => ({
     type: 'apiKey',
     in: 'cookie',

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
+import { OAUTH_SERVER_ROUTES, ROUTES, TOTP_BRIDGE_ROUTES } from '../../common/route-table.js';
 import { buildAdapterDocument } from '../../src/openapi/adapter-document.js';
 import { buildApiDocument } from '../../src/openapi/document.js';
 import { OPENAPI_FILES } from '../../src/openapi/files.js';
@@ -66,10 +66,11 @@ describe('docs/openapi.json and docs/openapi.adapter.json', () => {
     expect(operations(api).filter((k) => !registered.includes(k))).toEqual(['GET /openapi.json']);
   });
 
-  it('documents every adapter route of the route table (and the TOTP bridge) and nothing else', () => {
+  it('documents every adapter route of the route table (the TOTP bridge and the OAuth provider too) and nothing else', () => {
     const table = [
       ...ROUTES.map((r) => `${r.method} ${templated(r.path)}`),
       ...TOTP_BRIDGE_ROUTES.map((r) => `${r.method} /totp${r.path}`),
+      ...OAUTH_SERVER_ROUTES.map((r) => `${r.method} ${r.path}`),
     ];
     expect(new Set(table).size).toBe(table.length);
     expect(operations(adapter)).toEqual([...table].sort());
@@ -85,6 +86,11 @@ describe('docs/openapi.json and docs/openapi.adapter.json', () => {
     ]);
     for (const item of Object.values<Doc>(adapter.paths)) {
       for (const o of Object.values<Doc>(item)) {
+        // The provider's routes take neither transport (browser navigations, or OAuth clients without cookies).
+        if (o.tags[0] === 'oauth2') {
+          expect(o.parameters?.some((p: Doc) => p.name === 'x-svc-auth-transport') ?? false).toBe(false);
+          continue;
+        }
         expect(o.parameters.some((p: Doc) => p.name === 'x-svc-auth-transport' && p.in === 'header')).toBe(true);
         if (o.security.length) expect(o.security.map((s: Doc) => Object.keys(s)[0]).at(-1)).toBe('bearer');
       }
@@ -97,6 +103,35 @@ describe('docs/openapi.json and docs/openapi.adapter.json', () => {
     ]);
     expect(adapter.components.schemas.AdapterSessionCookieResponse.properties).not.toHaveProperty('refreshToken');
     expect(adapter.paths['/logout'].delete.responses).toHaveProperty('204');
+  });
+
+  it("documents the OAuth provider's routes: pages, redirects, forwarded RFC endpoints, CORS preflights", () => {
+    const authorize = adapter.paths['/oauth2/authorize'].get;
+    expect(Object.keys(authorize.responses).sort()).toEqual(['200', '303', '4XX', '502']);
+    expect(authorize.responses['200'].content).toHaveProperty('text/html');
+    expect(authorize.parameters.map((p: Doc) => p.name)).toContain('code_challenge');
+    const consent = adapter.paths['/oauth2/consent'].post;
+    expect(consent.security).toEqual([{ accessCookie: [] }]);
+    expect(consent.requestBody.content['application/x-www-form-urlencoded'].schema.required).toEqual([
+      'requestId',
+      'csrf',
+      'decision',
+    ]);
+    // The RFC passthroughs reuse the API operation: its form body and its RFC error format.
+    const token = adapter.paths['/oauth2/token'].post;
+    expect(token.requestBody).toEqual(api.paths['/oauth2/token'].post.requestBody);
+    expect(token.responses['400']).toEqual(api.paths['/oauth2/token'].post.responses['400']);
+    expect(token.responses['502'].content['application/json'].schema.required).toEqual(['error']);
+    expect(token.description).toMatch(/Access-Control-Allow-Origin/);
+    expect(adapter.paths['/oauth2/introspect'].post.description).not.toMatch(/Access-Control-Allow-Origin/);
+    expect(adapter.paths['/oauth2/register'].post.requestBody).toEqual(api.paths['/oauth2/register'].post.requestBody);
+    expect(adapter.paths['/.well-known/openid-configuration'].get.responses['200']).toEqual(
+      api.paths['/oauth2/metadata'].get.responses['200'],
+    );
+    expect(adapter.paths['/oauth2/token'].options.responses['204'].headers).toHaveProperty(
+      'Access-Control-Allow-Origin',
+    );
+    expect(adapter.paths['/oauth2/introspect']).not.toHaveProperty('options');
   });
 
   it('uses the request schemas the routes validate with', () => {

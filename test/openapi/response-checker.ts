@@ -31,6 +31,8 @@ interface Route {
   re: RegExp;
   literals: number;
   responses: Json;
+  /** The operation takes the adapter's transport header: a two-form `anyOf` is its cookie/bearer pair. */
+  transported: boolean;
 }
 
 const COMPONENTS_ID = 'components.json';
@@ -54,6 +56,7 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
         re: new RegExp(`^/${pattern}/?$`),
         literals: segments.filter((s) => !s.startsWith('{')).length,
         responses: operation.responses,
+        transported: (operation.parameters ?? []).some((p: Json) => p.name === 'x-svc-auth-transport'),
       });
     }
   }
@@ -82,10 +85,14 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
     }
     const key = `${route.method} ${route.template}`;
     const where = `${key} → ${o.status}`;
-    const documented = route.responses[String(o.status)];
+    // An exact status, else its OpenAPI range (`4XX`: the provider's HTML error page).
+    const documented = route.responses[String(o.status)] ?? route.responses[`${String(o.status)[0]}XX`];
     if (!documented) return `${where}: status not documented (body ${o.body.slice(0, 200)})`;
     (seen.get(key) ?? seen.set(key, new Set()).get(key)!).add(o.status);
-    const content = resolve(documented).content?.['application/json'];
+    const media = resolve(documented).content ?? {};
+    // An HTML page (the provider's consent and error pages) is documented as a string: its media type is the check.
+    if (media['text/html'] && o.contentType?.startsWith('text/html')) return null;
+    const content = media['application/json'];
     if (!content) return o.body === '' ? null : `${where}: documented without a body, got ${o.body.slice(0, 200)}`;
     if (!o.contentType?.startsWith('application/json')) return `${where}: content-type ${o.contentType}`;
     let body: unknown;
@@ -94,7 +101,9 @@ export function createResponseChecker(doc: Json, opts: { basePath?: string } = {
     } catch {
       return `${where}: body is not JSON`;
     }
-    const branch = o.transport !== undefined && content.schema.anyOf?.length === 2 ? o.transport : undefined;
+    // Elsewhere (the provider's RFC endpoints) a two-form `anyOf` is the envelope or the RFC error: either may answer.
+    const branch =
+      o.transport !== undefined && route.transported && content.schema.anyOf?.length === 2 ? o.transport : undefined;
     const validate = validator(
       `${key} ${o.status} ${branch ?? ''}`,
       branch === undefined ? content.schema : content.schema.anyOf[branch],
