@@ -120,8 +120,10 @@ describe('examples/workers: the OAuth provider through the app worker, with open
       else candidate.client.close();
     }
     if (!db) throw new Error(`no local D1 with oauth_clients: ${sqliteFiles(join(dir!, 'state')).join(', ')}`);
+    // workerd holds the same SQLite file: wait for its lock rather than fail with SQLITE_BUSY (seen under load).
+    await db.client.execute('PRAGMA busy_timeout = 10000');
     const now = new Date();
-    await db.db.insert(oauthClients).values({
+    const row: typeof oauthClients.$inferInsert = {
       id: clientId,
       name: 'Workers relying party',
       type: 'confidential',
@@ -138,7 +140,18 @@ describe('examples/workers: the OAuth provider through the app worker, with open
       updatedAt: now,
       lastUsedAt: null,
       disabledAt: null,
-    });
+    };
+    // A busy local D1 (workerd writes it too) is waited for and retried; any other failure names its cause.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.db.insert(oauthClients).values(row);
+        break;
+      } catch (e) {
+        const cause = String((e as { cause?: unknown }).cause ?? e);
+        if (attempt >= 5 || !/BUSY|LOCKED/i.test(cause)) throw new Error(`inserting the client failed: ${cause}`);
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
     db.client.close();
 
     // The user signs up through the app worker's cookie routes, as the browser would.
