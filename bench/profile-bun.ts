@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp } from '../test/runtime/processes.js';
 import { fmt, loadAverage, measure, median } from './lib/load.js';
 import { createLoadGenerator } from './lib/loadgen.js';
@@ -28,12 +29,23 @@ const PROFILE_DIR = process.env['PROFILE_DIR'];
 const TREE = process.env['ROOT_DIR'] ?? ROOT;
 const EXIT_ON_TERM = join(ROOT, 'bench/lib/exit-on-term.mjs');
 
+const NODE = process.env['RUNTIME'] === 'node';
+const exec = NODE ? process.execPath : BIN.bun;
+const ts = (file: string) => (NODE ? [...BIN.tsxNode, file] : [file]);
+
 const dir = tempDir('bench-profile-bun');
 const gen = createLoadGenerator();
 const prof = (name: string) =>
-  PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`, '--preload', EXIT_ON_TERM] : [];
+  PROFILE_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${join(PROFILE_DIR, name)}`,
+        NODE ? '--import' : '--preload',
+        NODE ? pathToFileURL(EXIT_ON_TERM).href : EXIT_ON_TERM,
+      ]
+    : [];
 const apiPort = await freePort();
-const api = start(BIN.bun, [...prof('api'), join(TREE, 'src/bun.ts')], {
+const api = start(exec, [...prof('api'), ...ts(join(TREE, NODE ? 'src/node.ts' : 'src/bun.ts'))], {
   cwd: TREE,
   env: {
     ...benchEnv,
@@ -49,7 +61,7 @@ const api = start(BIN.bun, [...prof('api'), join(TREE, 'src/bun.ts')], {
 try {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   await waitForHttp(`${apiUrl}/health/status`, api, 60_000);
-  const appProc = start(BIN.bun, [...prof('app'), join(TREE, 'bench/lib/svc-app.ts')], {
+  const appProc = start(exec, [...prof('app'), ...ts(join(TREE, 'bench/lib/svc-app.ts'))], {
     cwd: TREE,
     env: { API_URL: apiUrl, PORT: '0' },
   });
@@ -70,7 +82,7 @@ try {
       connections: 32,
       requests: [{ path: '/auth/users/me', headers: { cookie: reader.header() } }],
     };
-    console.log(`Bun, tree ${TREE}; load average ${loadAverage()}`);
+    console.log(`${NODE ? `Node ${process.version}` : 'Bun'}, tree ${TREE}; load average ${loadAverage()}`);
     for (const c of CASES) {
       const perOp = { api: [] as number[], app: [] as number[] };
       const rps: number[] = [];

@@ -10,7 +10,11 @@ import type { AccessClaims, EphemeralClaims, EphemeralContext } from '../crypto/
 import { verifyApiToken } from '../crypto/jwt.js';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
-import { findSessionWithUser } from '../repositories/sessions.js';
+import type { Db } from '../db/client.js';
+import type { BatchRead } from '../db/driver/fast-get.js';
+import { readTogether } from '../db/driver/read-together.js';
+import type { SessionRow, UserRow } from '../db/schema.js';
+import { findSessionWithUser, sessionWithUserRead } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
 import { requestHeader } from '../../common/hono-request.js';
 
@@ -42,11 +46,8 @@ async function wrongKind(c: Context<AppEnv>, expected: string, presented: string
   return fail('unauthorized', 'Invalid or expired token');
 }
 
-/**
- * Verifies an access JWT and loads its session and owner. Returns null when
- * the token is a well-formed access token whose session or user is dead.
- */
-export async function verifyAccess(c: Context<AppEnv>) {
+/** A verified access JWT with its session id and subject; throws the 401 the access check answers otherwise. */
+async function accessClaims(c: Context<AppEnv>): Promise<{ token: string; claims: AccessClaims }> {
   const { token, payload } = await tokenOrFail(c);
   if (payload['typ'] !== 'access') {
     const presented = payload['typ'] === 'ephemeral' ? `ephemeral:${String(payload['ctx'])}` : String(payload['typ']);
@@ -54,12 +55,20 @@ export async function verifyAccess(c: Context<AppEnv>) {
   }
   if (typeof payload['sid'] !== 'string' || typeof payload.sub !== 'string')
     throw fail('unauthorized', 'Invalid or expired token');
-  const { db, clock } = c.get('deps');
-  const found = await findSessionWithUser(db, payload['sid']);
-  const now = clock.now();
+  return { token, claims: payload as AccessClaims };
+}
+
+/** The access of a token whose session and owner are alive, or null. */
+function liveAccess(
+  c: Context<AppEnv>,
+  token: string,
+  claims: AccessClaims,
+  found: { session: SessionRow; user: UserRow } | null | undefined,
+) {
+  const now = c.get('deps').clock.now();
   if (
     !found ||
-    found.session.userId !== payload.sub ||
+    found.session.userId !== claims.sub ||
     found.session.revokedAt ||
     found.session.expiresAt.getTime() <= now ||
     found.session.idleExpiresAt.getTime() <= now ||
@@ -67,7 +76,41 @@ export async function verifyAccess(c: Context<AppEnv>) {
   ) {
     return null;
   }
-  return { kind: 'access' as const, token, claims: payload as AccessClaims, user: found.user, session: found.session };
+  return { kind: 'access' as const, token, claims, user: found.user, session: found.session };
+}
+
+/**
+ * Verifies an access JWT and loads its session and owner. Returns null when
+ * the token is a well-formed access token whose session or user is dead.
+ */
+export async function verifyAccess(c: Context<AppEnv>) {
+  const { token, claims } = await accessClaims(c);
+  return liveAccess(c, token, claims, await findSessionWithUser(c.get('deps').db, claims.sid));
+}
+
+type Answers<R extends readonly BatchRead<unknown>[]> = { -readonly [K in keyof R]: ReturnType<R[K]['map']> };
+
+/**
+ * `requireAccess` for a handler that reads more of the same user: the access
+ * check's lookup and the handler's reads (keyed by the token's subject) run in
+ * one batch (src/db/driver/read-together.ts) — one read transaction on a file,
+ * one round trip to sqld, Turso or D1. The reads' answers are used only once
+ * the check passed; otherwise this throws the same 401 as `requireAccess`.
+ *
+ * @example
+ * const { access, reads: [creds] } = await accessWithReads(c, (db, userId) => [credentialsRead(db, userId)] as const);
+ */
+export async function accessWithReads<const R extends readonly BatchRead<unknown>[]>(
+  c: Context<AppEnv>,
+  reads: (db: Db, userId: string) => R,
+) {
+  const { token, claims } = await accessClaims(c);
+  const { db } = c.get('deps');
+  const [found, ...answers] = await readTogether([sessionWithUserRead(db, claims.sid), ...reads(db, claims.sub)]);
+  const access = liveAccess(c, token, claims, found as { session: SessionRow; user: UserRow } | undefined);
+  if (!access) throw fail('unauthorized', 'Invalid or expired token');
+  c.set('access', access);
+  return { access, reads: answers as unknown as Answers<R> };
 }
 
 /** Requires an access token of a live session; sets `c.var.access`. */

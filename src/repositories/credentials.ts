@@ -1,23 +1,32 @@
 /** Drizzle queries on `credentials` (passkeys, contract §2.2). No business rules here. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { fastAll, type BatchRead } from '../db/driver/fast-get.js';
 import { prepared } from '../db/driver/prepared.js';
 import { credentials, type CredentialRow } from '../db/schema.js';
 
-// `/users/me` and every passkey ceremony list them: prepared once (src/db/driver/prepared.ts).
+// `/users/me` and every passkey ceremony list them: prepared once (src/db/driver/prepared.ts),
+// rows mapped by a plan made once (src/db/driver/fast-get.ts).
 const ofUser = prepared((db) =>
-  db
-    .select()
-    .from(credentials)
-    .where(eq(credentials.userId, sql.placeholder('userId')))
-    .orderBy(asc(credentials.createdAt))
-    .prepare(),
+  fastAll(
+    db
+      .select()
+      .from(credentials)
+      .where(eq(credentials.userId, sql.placeholder('userId')))
+      .orderBy(asc(credentials.createdAt))
+      .prepare(),
+  ),
 );
 
 export type NewCredential = typeof credentials.$inferInsert;
 
 export function listCredentials(db: Db, userId: string): Promise<CredentialRow[]> {
   return ofUser(db).all({ userId });
+}
+
+/** `listCredentials` as one read of a batch (src/db/driver/read-together.ts). */
+export function credentialsRead(db: Db, userId: string): BatchRead<CredentialRow[]> {
+  return ofUser(db).read({ userId });
 }
 
 export async function findUserCredential(db: Db, userId: string, id: string): Promise<CredentialRow | null> {

@@ -1,6 +1,7 @@
 /** Drizzle queries on `organizations` and `organization_memberships`. No business rules here. */
 import { and, asc, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { fastAll, type BatchRead } from '../db/driver/fast-get.js';
 import { prepared } from '../db/driver/prepared.js';
 import {
   organizationMemberships,
@@ -26,13 +27,15 @@ export async function findMembership(db: Db, organizationId: string, userId: str
 
 // `/users/me` reads it on every call: prepared once (src/db/driver/prepared.ts).
 const ofUser = prepared((db) =>
-  db
-    .select({ organization: organizations, membership: organizationMemberships })
-    .from(organizationMemberships)
-    .innerJoin(organizations, eq(organizations.id, organizationMemberships.organizationId))
-    .where(eq(organizationMemberships.userId, sql.placeholder('userId')))
-    .orderBy(asc(organizationMemberships.createdAt), asc(organizationMemberships.id))
-    .prepare(),
+  fastAll(
+    db
+      .select({ organization: organizations, membership: organizationMemberships })
+      .from(organizationMemberships)
+      .innerJoin(organizations, eq(organizations.id, organizationMemberships.organizationId))
+      .where(eq(organizationMemberships.userId, sql.placeholder('userId')))
+      .orderBy(asc(organizationMemberships.createdAt), asc(organizationMemberships.id))
+      .prepare(),
+  ),
 );
 
 /** The user's memberships with their organizations, oldest first (§3.7 picks the oldest). */
@@ -41,6 +44,14 @@ export async function listUserOrganizations(
   userId: string,
 ): Promise<{ organization: OrganizationRow; membership: MembershipRow }[]> {
   return ofUser(db).all({ userId });
+}
+
+/** `listUserOrganizations` as one read of a batch (src/db/driver/read-together.ts). */
+export function userOrganizationsRead(
+  db: Db,
+  userId: string,
+): BatchRead<{ organization: OrganizationRow; membership: MembershipRow }[]> {
+  return ofUser(db).read({ userId });
 }
 
 /** Slugs equal to `base` or of the form `base-<n>` (collision suffixes, §2.4). */

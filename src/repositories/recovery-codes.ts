@@ -1,7 +1,7 @@
 /** Drizzle queries on `recovery_codes` (docs/recovery-codes.md). No business rules here. */
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { fastGet } from '../db/driver/fast-get.js';
+import { fastGet, type BatchRead } from '../db/driver/fast-get.js';
 import { prepared } from '../db/driver/prepared.js';
 import { recoveryCodes } from '../db/schema.js';
 
@@ -21,6 +21,11 @@ const unusedOfUser = prepared((db) =>
 export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<number> {
   const row = await unusedOfUser(db).get({ userId });
   return row?.n ?? 0;
+}
+
+/** `countUnusedRecoveryCodes` as one read of a batch (src/db/driver/read-together.ts): the row, or undefined. */
+export function unusedRecoveryCodesRead(db: Db, userId: string): BatchRead<{ n: number } | undefined> {
+  return unusedOfUser(db).read({ userId });
 }
 
 /** The user's unused codes (at most ten): the id and hash to compare against. */

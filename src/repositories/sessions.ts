@@ -1,7 +1,7 @@
 /** Drizzle queries on `sessions`. No business rules here. */
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { fastGet } from '../db/driver/fast-get.js';
+import { fastGet, type BatchRead } from '../db/driver/fast-get.js';
 import { preparedWrite } from '../db/driver/prepared-batch.js';
 import { prepared } from '../db/driver/prepared.js';
 import { sessions, users, type SessionRow, type UserRow } from '../db/schema.js';
@@ -97,6 +97,14 @@ export async function findSessionWithUser(
   sessionId: string,
 ): Promise<{ session: SessionRow; user: UserRow } | null> {
   return (await withUserById(db).get({ id: sessionId })) ?? null;
+}
+
+/** `findSessionWithUser` as one read of a batch (src/db/driver/read-together.ts); undefined when absent. */
+export function sessionWithUserRead(
+  db: Db,
+  sessionId: string,
+): BatchRead<{ session: SessionRow; user: UserRow } | undefined> {
+  return withUserById(db).read({ id: sessionId });
 }
 
 /** The refresh lookup: one unique-index probe, with the owner joined in. */

@@ -2,19 +2,22 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
 import { credentialJson, meJson, membershipJson, organizationJson } from '../http/serialize.js';
-import { requireAccess } from '../middleware/auth.js';
-import { listCredentials } from '../repositories/credentials.js';
-import { listUserOrganizations } from '../repositories/organizations.js';
-import { countUnusedRecoveryCodes } from '../repositories/recovery-codes.js';
+import { accessWithReads } from '../middleware/auth.js';
+import { credentialsRead } from '../repositories/credentials.js';
+import { userOrganizationsRead } from '../repositories/organizations.js';
+import { unusedRecoveryCodesRead } from '../repositories/recovery-codes.js';
 
-export const userRoutes = new Hono<AppEnv>().get('/users/me', requireAccess, async (c) => {
-  const { db } = c.get('deps');
-  const { user, session } = c.get('access');
-  const [creds, memberships, recoveryCodesRemaining] = await Promise.all([
-    listCredentials(db, user.id),
-    listUserOrganizations(db, user.id),
-    countUnusedRecoveryCodes(db, user.id),
-  ]);
+// The access check and the three reads in one batch: one read transaction, one round trip to a remote database.
+export const userRoutes = new Hono<AppEnv>().get('/users/me', async (c) => {
+  const {
+    access: { user, session },
+    reads: [creds, memberships, unused],
+  } = await accessWithReads(
+    c,
+    (db, userId) =>
+      [credentialsRead(db, userId), userOrganizationsRead(db, userId), unusedRecoveryCodesRead(db, userId)] as const,
+  );
+  const recoveryCodesRemaining = unused?.n ?? 0;
   const orgs = memberships.map((m) => ({
     ...organizationJson(m.organization),
     membership: membershipJson(m.membership),

@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 /**
  * `makeApi()` builds a real auth API on a fresh in-memory libSQL database
  * (or a given client/URL) with a manual clock, and returns helpers to call it
@@ -78,6 +79,8 @@ export async function makeApi(
     client?: Client;
     clockStartMs?: number;
     sender?: MessageSender | null;
+    /** The socket address the runtime reports (src/node.ts, src/bun.ts pass theirs). */
+    connectionIp?: (c: Context) => string | undefined;
   } = {},
 ): Promise<TestApi> {
   const clock = createManualClock(opts.clockStartMs ?? Date.now());
@@ -89,6 +92,7 @@ export async function makeApi(
     client,
     logger: createLogger((level, line) => logs.push({ level, line }), 'debug'),
     ...(opts.sender !== undefined ? { sender: opts.sender } : {}),
+    ...(opts.connectionIp ? { connectionIp: opts.connectionIp } : {}),
   });
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...o.headers };

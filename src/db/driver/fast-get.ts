@@ -25,22 +25,20 @@
  */
 import { Column, getTableName, is } from 'drizzle-orm';
 import { placeholderBinder } from './prepared.js';
-import type { Client, Row } from '@libsql/client';
+import type { Client, InValue, ResultSet, Row } from '@libsql/client';
 
 /** The parts of drizzle's libSQL prepared query this reads (set by its constructor and `select().prepare()`). */
 interface DrizzlePrepared<T> {
   get(values?: Record<string, unknown>): Promise<T | undefined>;
-  mapGetResult(rows: unknown[][]): T | undefined;
+  /** Maps value arrays, or a batch's result set with `isFromBatch`. */
+  mapGetResult(rows: unknown[][] | ResultSet, isFromBatch?: boolean): T | undefined;
+  mapAllResult(rows: unknown[][] | ResultSet, isFromBatch?: boolean): T[];
   query: { sql: string; params: unknown[] };
   fields?: { path: string[]; field: unknown }[];
   joinsNotNullableMap?: Record<string, boolean>;
   client?: Client;
   tx?: unknown;
   customResultMapper?: unknown;
-}
-
-export interface FastGet<T> {
-  get(values?: Record<string, unknown>): Promise<T | undefined>;
 }
 
 interface Slot {
@@ -102,46 +100,134 @@ function plan(query: DrizzlePrepared<unknown>): { slots: Slot[]; objects: Object
   return { slots, objects };
 }
 
-export function fastGet<T>(
-  prepared: T,
-): FastGet<T extends { get(v?: never): Promise<infer R> } ? NonNullable<R> : never> {
-  type R = T extends { get(v?: never): Promise<infer X> } ? NonNullable<X> : never;
-  const query = prepared as unknown as DrizzlePrepared<R>;
+/**
+ * One read that can also run in a batch with others (`readTogether` in
+ * `read-together.ts`): the statement bound to its values, the client it was
+ * prepared on, and how its result set becomes the query's answer.
+ */
+export interface BatchRead<T> {
+  readonly client: Client;
+  readonly statement: { sql: string; args: InValue[] };
+  map(result: ResultSet): T;
+}
+
+export interface FastGet<T> {
+  get(values?: Record<string, unknown>): Promise<T | undefined>;
+  /** The same read, to run in one batch with others (`readTogether`). */
+  read(values?: Record<string, unknown>): BatchRead<T | undefined>;
+}
+
+export interface FastAll<T> {
+  all(values?: Record<string, unknown>): Promise<T[]>;
+  /** The same read, to run in one batch with others (`readTogether`). */
+  read(values?: Record<string, unknown>): BatchRead<T[]>;
+}
+
+type RowOf<T> = T extends { get(v?: never): Promise<infer X> } ? NonNullable<X> : never;
+
+/** The planned row mapper of a prepared query, or null when drizzle must map (see `plan`). */
+function rowMapper<R>(query: DrizzlePrepared<R>): ((raw: unknown[]) => R | typeof BLOB) | null {
   const p = query.tx ? null : plan(query as DrizzlePrepared<unknown>);
-  if (!p) return { get: (values) => query.get(values) };
+  if (!p) return null;
   const { slots, objects } = p;
-  const client = query.client!;
-  const { sql, params } = query.query;
+  return (raw) => {
+    // Keys appear in field order, as drizzle's walk creates them.
+    const out: Record<string, unknown> = {};
+    const parts: (Record<string, unknown> | undefined)[] = new Array(objects.length);
+    for (let i = 0; i < slots.length; i++) {
+      const v = raw[i];
+      if (v instanceof ArrayBuffer) return BLOB; // drizzle's Buffer conversion
+      const slot = slots[i]!;
+      const value = v === null ? null : slot.column.mapFromDriverValue(v);
+      if (slot.object === -1) {
+        out[slot.key] = value;
+        continue;
+      }
+      let part = parts[slot.object];
+      if (part === undefined) out[objects[slot.object]!.key] = part = parts[slot.object] = {};
+      part[slot.key] = value;
+    }
+    for (let o = 0; o < objects.length; o++) {
+      const obj = objects[o]!;
+      if (obj.nullable && parts[o]![slots[obj.first]!.key] === null) out[obj.key] = null;
+    }
+    return out as R;
+  };
+}
 
-  const bind = placeholderBinder(params);
+/** Marks a row holding a blob: drizzle maps it (it turns blobs into `Buffer`s). */
+const BLOB = Symbol('blob');
 
+function statementOf(query: DrizzlePrepared<unknown>): (values: Record<string, unknown>) => {
+  sql: string;
+  args: InValue[];
+} {
+  const bind = placeholderBinder(query.query.params);
+  const { sql } = query.query;
+  return (values) => ({ sql, args: bind(values) });
+}
+
+function batchClient(query: DrizzlePrepared<unknown>): Client {
+  // A batch runs on the client, outside any transaction the query was prepared in.
+  if (!query.client || query.tx) throw new Error('fast-get: prepare a batched read on the database handle');
+  return query.client;
+}
+
+export function fastGet<T>(prepared: T): FastGet<RowOf<T>> {
+  type R = RowOf<T>;
+  const query = prepared as unknown as DrizzlePrepared<R>;
+  const map = rowMapper(query);
+  const statement = statementOf(query as DrizzlePrepared<unknown>);
+  const one = (result: ResultSet): R | undefined => {
+    const row = result.rows[0];
+    if (row === undefined) return undefined;
+    const raw = valuesOf(row);
+    const mapped = map!(raw);
+    return mapped === BLOB ? query.mapGetResult([raw]) : mapped;
+  };
   return {
-    async get(values) {
-      const { rows } = await client.execute({ sql, args: bind(values ?? {}) });
-      const row = rows[0];
-      if (row === undefined) return undefined;
-      const raw = valuesOf(row);
-      // Keys appear in field order, as drizzle's walk creates them.
-      const out: Record<string, unknown> = {};
-      const parts: (Record<string, unknown> | undefined)[] = new Array(objects.length);
-      for (let i = 0; i < slots.length; i++) {
-        const v = raw[i];
-        if (v instanceof ArrayBuffer) return query.mapGetResult([raw]); // drizzle's Buffer conversion
-        const slot = slots[i]!;
-        const value = v === null ? null : slot.column.mapFromDriverValue(v);
-        if (slot.object === -1) {
-          out[slot.key] = value;
-          continue;
-        }
-        let part = parts[slot.object];
-        if (part === undefined) out[objects[slot.object]!.key] = part = parts[slot.object] = {};
-        part[slot.key] = value;
-      }
-      for (let o = 0; o < objects.length; o++) {
-        const obj = objects[o]!;
-        if (obj.nullable && parts[o]![slots[obj.first]!.key] === null) out[obj.key] = null;
-      }
-      return out as R;
-    },
+    get: map
+      ? async (values) => one(await query.client!.execute(statement(values ?? {})))
+      : (values) => query.get(values),
+    read: (values) => ({
+      client: batchClient(query as DrizzlePrepared<unknown>),
+      statement: statement(values ?? {}),
+      map: map ? one : (result) => query.mapGetResult(result, true),
+    }),
+  };
+}
+
+/**
+ * `fastGet` for a query of many rows: `all()` answers exactly what drizzle's
+ * `.all()` answers, each row mapped by the same plan.
+ *
+ * @example
+ * const ofUser = prepared((db) => fastAll(db.select().from(credentials)
+ *   .where(eq(credentials.userId, sql.placeholder('userId'))).prepare()));
+ * const rows = await ofUser(db).all({ userId });
+ */
+export function fastAll<T>(prepared: T): FastAll<RowOf<T>> {
+  type R = RowOf<T>;
+  const query = prepared as unknown as DrizzlePrepared<R> & { all(values?: Record<string, unknown>): Promise<R[]> };
+  const map = rowMapper(query);
+  const statement = statementOf(query as DrizzlePrepared<unknown>);
+  const many = (result: ResultSet): R[] => {
+    const out = new Array<R>(result.rows.length);
+    for (let i = 0; i < result.rows.length; i++) {
+      const mapped = map!(valuesOf(result.rows[i]!));
+      if (mapped === BLOB) return query.mapAllResult(result, true);
+      out[i] = mapped;
+    }
+    return out;
+  };
+  return {
+    all: map
+      ? async (values) => many(await query.client!.execute(statement(values ?? {})))
+      : (values) => query.all(values),
+    read: (values) => ({
+      client: batchClient(query as DrizzlePrepared<unknown>),
+      statement: statement(values ?? {}),
+      map: map ? many : (result) => query.mapAllResult(result, true),
+    }),
   };
 }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { authEvents } from '../../../src/db/schema.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { makeApi, type TestApi } from '../../helpers/make-app.js';
@@ -134,6 +134,37 @@ describe('trusted client context (contract §3.0 step 2)', () => {
     const res = await t.call('GET', '/users/me', { headers: { 'x-svc-service-token': `Bearer ${token}` } });
     expect(res.status).toBe(401);
     expect((await t.call('GET', '/users/me', { token })).status).toBe(401);
+  });
+
+  it('asks the runtime for the socket address only when no trusted forwarded address replaces it', async () => {
+    const connectionIp = vi.fn(() => '192.0.2.1');
+    const t = await makeApi({ connectionIp });
+    const token = `Bearer ${await serviceToken({ nowMs: t.clock.now() })}`;
+    const wrong = `Bearer ${await serviceToken({ nowMs: t.clock.now(), secret: 'another-secret-another-secret-another-secret' })}`;
+    /** The refresh alone, counting the runtime's address lookups it made. */
+    const refresh = async (headers: Record<string, string>) => {
+      const { refreshToken } = await signIn(t, await createUser(t));
+      connectionIp.mockClear();
+      const res = await t.call('POST', '/refresh', {
+        token: refreshToken,
+        headers: { 'user-agent': 'Socket-UA/1', ...headers },
+      });
+      expect(res.status).toBe(200);
+      const lookups = connectionIp.mock.calls.length;
+      const list = await t.call('GET', '/sessions', { token: res.body.token });
+      const current = list.body.sessions.find((x: { current: boolean }) => x.current);
+      return { ip: current.ipAddress as string | null, lookups };
+    };
+    expect(await refresh({ 'x-svc-service-token': token, ...forwarded })).toEqual({ ip: '198.51.100.9', lookups: 0 });
+    // Trusted, but nothing usable forwarded: the socket's address.
+    expect(await refresh({ 'x-svc-service-token': token })).toEqual({ ip: '192.0.2.1', lookups: 1 });
+    const bad = { ...forwarded, 'x-svc-client-ip': 'not-an-address' };
+    expect(await refresh({ 'x-svc-service-token': token, ...bad })).toEqual({ ip: '192.0.2.1', lookups: 1 });
+    // Untrusted: the socket's address, also in the failure event.
+    expect((await refresh({ 'x-svc-service-token': wrong, ...forwarded })).ip).toBe('192.0.2.1');
+    const [ev] = await eventsOf(t, 'service_token_failed');
+    expect(ev?.ipAddress).toBe('192.0.2.1');
+    expect(ev?.userAgent).toBe('Socket-UA/1');
   });
 
   it('TRUST_PROXY=xff:1 takes the right-most X-Forwarded-For address', async () => {

@@ -12,7 +12,8 @@ import { eq, sql } from 'drizzle-orm';
 import { blob, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../../src/db/client.js';
-import { fastGet } from '../../../../src/db/driver/fast-get.js';
+import { fastAll, fastGet } from '../../../../src/db/driver/fast-get.js';
+import { readTogether } from '../../../../src/db/driver/read-together.js';
 import { credentials, sessions, users } from '../../../../src/db/schema.js';
 import { FILE_CLIENTS, migratedDatabase, type FileClientKind } from '../../../helpers/file-clients.js';
 
@@ -172,5 +173,54 @@ describe.each(FILE_CLIENTS)('fastGet on the %s client', (kind) => {
     const q = queries(db).inner;
     await expect(fastGet(q).get({})).rejects.toThrow('No value for placeholder "id" was provided');
     await expect(q.get({} as never)).rejects.toThrow('No value for placeholder "id" was provided');
+  });
+});
+
+describe.each(FILE_CLIENTS)('fastAll and readTogether on the %s client', (kind) => {
+  const LISTS: [keyof ReturnType<typeof queries>, Record<string, unknown>][] = [
+    ['credential', { id: 'u-full' }],
+    ['credential', { id: 'nobody' }],
+    ['whole', { id: 'u-full' }],
+    ['left', { id: 's-full', joinId: 'no-such-user' }],
+    ['blob', { id: 'b' }],
+  ];
+
+  it.each(LISTS)('%s %j: fastAll answers as drizzle .all()', async (name, values) => {
+    const db = await database(kind);
+    const query = queries(db)[name];
+    const expected = await query.all(values as never);
+    const actual = await fastAll(query).all(values);
+    expect(actual).toStrictEqual(expected);
+    expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+  });
+
+  it('answers every read of one batch as its own .get() / .all() would', async () => {
+    const db = await database(kind);
+    const q = queries(db);
+    const [inner, missing, creds, blobRow, none] = await readTogether([
+      fastGet(q.inner).read({ id: 's-full' }),
+      fastGet(q.left).read({ id: 's-full', joinId: 'nobody' }),
+      fastAll(q.credential).read({ id: 'u-full' }),
+      fastGet(q.blob).read({ id: 'b' }),
+      fastGet(q.whole).read({ id: 'no-such-user' }),
+    ] as const);
+    expect(inner).toStrictEqual(await q.inner.get({ id: 's-full' }));
+    expect(missing).toStrictEqual(await q.left.get({ id: 's-full', joinId: 'nobody' }));
+    expect(missing?.user).toBeNull();
+    expect(creds).toStrictEqual(await q.credential.all({ id: 'u-full' }));
+    expect(Buffer.isBuffer(blobRow?.data)).toBe(true);
+    expect(blobRow).toStrictEqual(await q.blob.get({ id: 'b' }));
+    expect(none).toBeUndefined();
+  });
+
+  it('refuses reads prepared on two database handles, and a missing placeholder value', async () => {
+    const [a, b] = [await database(kind), await database(kind)];
+    await expect(
+      readTogether([
+        fastGet(queries(a).inner).read({ id: 's-full' }),
+        fastGet(queries(b).inner).read({ id: 's-full' }),
+      ]),
+    ).rejects.toThrow('same database handle');
+    expect(() => fastGet(queries(a).inner).read({})).toThrow('No value for placeholder "id" was provided');
   });
 });
