@@ -13,7 +13,7 @@
  * shim keeps one code path for file, sqld, Turso and D1; the D1 tests run the
  * route suite's flows on a real local D1 under workerd.
  */
-import type { Client, InArgs, InStatement, ResultSet, Row } from '@libsql/client';
+import type { Client, InArgs, InStatement, ResultSet, Row, TransactionMode } from '@libsql/client';
 
 /** The part of Workers' `D1Database` used here (no dependency on @cloudflare/workers-types). */
 export interface D1DatabaseLike {
@@ -92,8 +92,13 @@ export function d1Client(d1: D1DatabaseLike): Client {
     Promise.reject(new Error(`d1: ${what} is not supported (svc uses batch(), never interactive transactions)`));
   const client = {
     execute,
-    async batch(stmts: (InStatement | [string, InArgs?])[]): Promise<ResultSet[]> {
+    async batch(stmts: (InStatement | [string, InArgs?])[], mode?: TransactionMode): Promise<ResultSet[]> {
       if (stmts.length === 0) return [];
+      // D1's batch answers rows as objects, which lose a column when a join selects two of one name; a read
+      // batch (src/db/driver/read-together.ts) runs its statements at once in raw mode instead. D1 has no read
+      // transaction to share, so each sees the database as of its own statement (as separate reads would).
+      if (mode === 'read')
+        return Promise.all(stmts.map((st) => (Array.isArray(st) ? execute(st[0], st[1]) : execute(st))));
       const results = await d1.batch(stmts.map((st) => bind(d1, normalize(st))));
       return results.map((r) => {
         const objects = r.results ?? [];

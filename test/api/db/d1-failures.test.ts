@@ -6,50 +6,12 @@
  * libSQL database, so faults can be injected per statement; the real local D1
  * under workerd is exercised by test/runtime/d1.smoke.test.ts.
  */
-import { createClient, type Client } from '@libsql/client';
+import { createClient } from '@libsql/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { d1Client, type D1DatabaseLike, type D1PreparedStatementLike } from '../../../src/db/d1-client.js';
+import { d1Client } from '../../../src/db/d1-client.js';
+import { fakeD1 } from '../../helpers/fake-d1.js';
 import { createUser, signIn } from '../../helpers/factories.js';
 import { baseEnv, makeApi, prepareClient } from '../../helpers/make-app.js';
-
-type Stmt = D1PreparedStatementLike & { sql: string; args: unknown[] };
-
-/** D1's binding surface over libSQL; `failWhen` makes a statement (alone or in a batch) throw like D1_ERROR. */
-function fakeD1(c: Client, failWhen: (sql: string) => boolean = () => false): D1DatabaseLike {
-  const check = (sql: string) => {
-    if (failWhen(sql)) throw new Error('D1_ERROR: injected failure');
-  };
-  const stmt = (sql: string, args: unknown[] = []): Stmt => ({
-    sql,
-    args,
-    bind: (...values: unknown[]) => stmt(sql, values),
-    async raw() {
-      check(sql);
-      const r = await c.execute({ sql, args: args as never });
-      return [r.columns, ...r.rows.map((row) => r.columns.map((_, i) => row[i]))];
-    },
-    async run() {
-      check(sql);
-      const r = await c.execute({ sql, args: args as never });
-      return { meta: { changes: r.rowsAffected, last_row_id: Number(r.lastInsertRowid ?? 0) } };
-    },
-  });
-  return {
-    prepare: (sql) => stmt(sql),
-    async batch(list) {
-      const stmts = list as Stmt[];
-      for (const s of stmts) check(s.sql); // D1 runs a batch as one transaction: a failure anywhere writes nothing
-      const rs = await c.batch(
-        stmts.map((s) => ({ sql: s.sql, args: s.args as never })),
-        'write',
-      );
-      return rs.map((r) => ({
-        results: r.rows.map((row) => Object.fromEntries(r.columns.map((col, i) => [col, row[i]]))),
-        meta: { changes: r.rowsAffected, last_row_id: Number(r.lastInsertRowid ?? 0) },
-      }));
-    },
-  };
-}
 
 const STACK_FRAME = /\n\s+at |\.ts:\d+/;
 
