@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/helpers/slow-first-sequencer.js';
 
 /**
  * Files that need a fresh module graph of their own: they assert what importing
@@ -29,6 +30,8 @@ export default defineConfig({
     // The pool's own setting: workers are reused across files; the `isolated` project re-imports per file.
     poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     reporters: ['default'],
+    // The long files first, so neither fork runs one alone at the end.
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
