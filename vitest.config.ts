@@ -42,6 +42,8 @@ export default defineConfig({
           isolate: false,
           // One package build (tsconfig.build.json) per run, shared by the files that consume it.
           globalSetup: ['test/helpers/built-package.setup.ts'],
+          // Each file ends with the web globals (Request, Response, fetch, ...) its worker started with.
+          setupFiles: ['test/helpers/web-globals.setup.ts'],
         },
       },
       {
