@@ -146,7 +146,10 @@ function runTarget(target) {
   });
 }
 
-const queue = [...targets];
+// Longest first (workerd-sqld starts a second workerd and a Node instance; workerd-d1 runs its own race): started
+// last, they used to run alone at the end while the short targets' slots stood idle. Lines still print in `targets` order.
+const LONGEST_FIRST = ['workerd-sqld', 'workerd-d1', 'deno-file', 'node-file', 'bun-file'];
+const queue = [...targets].sort((a, b) => LONGEST_FIRST.indexOf(a) - LONGEST_FIRST.indexOf(b));
 const results = [];
 const t0 = Date.now();
 await Promise.all(

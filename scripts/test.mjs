@@ -1,37 +1,50 @@
 #!/usr/bin/env node
-// `npm test`: every suite, always all of them, then one summary. The typecheck
-// and the lint (Biome: formatting and lint rules, biome.jsonc; seconds) run
-// beside the conformance suite (one is CPU, the other mostly waits on its
-// servers); the unit suite and the browser suite run alone, since each fills
-// both cores. A failing suite never hides another: each runs, the summary
-// lists all, and the exit code is 1 if any failed. It brings its own browser
-// (scripts/chromium.mjs) and fails, never skips, when it cannot.
+// `npm test`: every suite, always all of them, then one summary. The unit
+// suite (vitest) runs with the typecheck and the lint (Biome: formatting and
+// lint rules, biome.jsonc; seconds) beside it, then the conformance suite, then
+// the browser suite: each of the last two fills both cores (run side by side
+// they took 539 s, against about 480 s one after the other). In a
+// phase the first suite streams its output and the others print theirs as one
+// block when they end, so two suites never interleave lines. A failing suite
+// never hides another: each runs, the summary lists all, and the exit code is 1
+// if any failed. It brings its own browser (scripts/chromium.mjs) and fails,
+// never skips, when it cannot.
+// Each tool runs as `node <its JS entry>`: `npx` would add its own start (npm's
+// CLI, reading the tree) to every suite.
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { resolveChromium } from './chromium.mjs';
 
+const ROOT = resolve(import.meta.dirname, '..');
+/** A tool of node_modules, run by this Node; `shown` is what the header prints. */
+const tool = (entry, args, shown) => ({
+  cmd: process.execPath,
+  args: [join(ROOT, 'node_modules', entry), ...args],
+  shown,
+});
+
 const suites = {
-  typecheck: { cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'], what: 'typecheck (tsc)' },
+  typecheck: { ...tool('typescript/bin/tsc', ['-p', 'tsconfig.json', '--noEmit'], 'tsc'), what: 'typecheck (tsc)' },
   lint: {
-    cmd: 'npx',
-    args: ['biome', 'ci', '--colors=off', '.'],
+    ...tool('@biomejs/biome/bin/biome', ['ci', '--colors=off', '.'], 'biome'),
     what: 'format and lint (Biome; npm run format fixes)',
   },
-  unit: { cmd: 'npx', args: ['vitest', 'run'], what: 'unit, integration and runtime suites (vitest)' },
+  unit: { ...tool('vitest/vitest.mjs', ['run'], 'vitest'), what: 'unit, integration and runtime suites (vitest)' },
   conformance: {
     cmd: process.execPath,
     args: ['scripts/conformance.mjs'],
+    shown: 'node',
     what: 'conformance (node-file, bun-file, deno-file, workerd-d1, workerd-sqld)',
   },
   e2e: {
-    cmd: 'npx',
-    args: ['vitest', 'run', '--config', 'vitest.e2e.config.ts'],
+    ...tool('vitest/vitest.mjs', ['run', '--config', 'vitest.e2e.config.ts'], 'vitest'),
     what: 'browser end-to-end (Chromium)',
   },
 };
 
 /** Phases run in order; the suites of one phase run at once. */
-const PHASES = [['unit'], ['conformance', 'typecheck', 'lint'], ['e2e']];
+const PHASES = [['unit', 'typecheck', 'lint'], ['conformance'], ['e2e']];
 
 const results = new Map();
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
@@ -41,10 +54,10 @@ const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
  * printed as one block when it ends, so two suites never interleave lines.
  */
 function run(name, env, live) {
-  const { cmd, args, what } = suites[name];
+  const { cmd, args, shown, what } = suites[name];
   const started = Date.now();
   console.log(
-    `\n== ${name}: ${what}: ${cmd === process.execPath ? 'node' : cmd} ${args.join(' ')}${live ? '' : ' (output when it ends)'}`,
+    `\n== ${name}: ${what}: ${shown} ${(shown === 'node' ? args : args.slice(1)).join(' ')}${live ? '' : ' (output when it ends)'}`,
   );
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });

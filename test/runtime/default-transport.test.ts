@@ -10,15 +10,15 @@
  * Node's global `fetch` (undici) sends `user-agent: node`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtPackage } from '../helpers/built-package.js';
 import { BIN, ROOT, removeDir, tempDir } from './processes.js';
 
-const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const exec = async (file: string, args: string[], cwd: string) =>
   (await promisify(execFile)(file, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })).stdout;
 const lastJson = (out: string) => JSON.parse(out.trim().split('\n').pop()!);
@@ -33,15 +33,8 @@ describe('default upstream transport (built dist)', () => {
 
   beforeAll(async () => {
     dir = tempDir('transport');
-    const installed = join(dir, 'pkg');
-    mkdirSync(installed);
-    copyFileSync(join(ROOT, 'package.json'), join(installed, 'package.json'));
-    symlinkSync(join(ROOT, 'node_modules'), join(installed, 'node_modules'), 'dir');
-    await exec(
-      process.execPath,
-      [TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(installed, 'dist'), '--noCheck'],
-      ROOT,
-    );
+    // package.json + dist/ from tsconfig.build.json (--noCheck), built once per run (test/helpers/built-package.ts).
+    const installed = await builtPackage(() => dir!);
     consumer = join(dir, 'consumer');
     mkdirSync(join(consumer, 'node_modules'), { recursive: true });
     symlinkSync(installed, join(consumer, 'node_modules', 'svc-auth'), 'dir');
@@ -55,7 +48,7 @@ describe('default upstream transport (built dist)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     server.closeAllConnections();

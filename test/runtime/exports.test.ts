@@ -5,9 +5,10 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtPackage } from '../helpers/built-package.js';
 import { ROOT, removeDir, tempDir } from './processes.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -22,23 +23,21 @@ const run = async (args: string[], cwd: string) =>
 describe('package exports (built dist)', () => {
   let dir: string | undefined;
   let consumer = '';
+  let installed = '';
 
   beforeAll(async () => {
     dir = tempDir('exports');
-    // The package as installed: package.json + dist/ built from this tree, its dependencies linked.
-    const installed = join(dir, 'pkg');
-    mkdirSync(installed);
-    copyFileSync(join(ROOT, 'package.json'), join(installed, 'package.json'));
-    symlinkSync(join(ROOT, 'node_modules'), join(installed, 'node_modules'), 'dir');
-    // `npm run build` is `tsc -p tsconfig.build.json`; --noCheck because `npm test` typechecks first
-    // (a NodeNext resolution mistake still fails below, when Node imports the output).
-    await run([TSC, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(installed, 'dist'), '--noCheck'], ROOT);
+    // The package as installed: package.json + dist/ built from this tree (once per run, shared with
+    // default-transport.test.ts and package.test.ts), its dependencies linked. `npm run build` is
+    // `tsc -p tsconfig.build.json`; --noCheck because `npm test` typechecks on its own (a NodeNext
+    // resolution mistake still fails below, when Node imports the output).
+    installed = await builtPackage(() => dir!);
     // A consumer project depending on it.
     consumer = join(dir, 'consumer');
     mkdirSync(join(consumer, 'node_modules'), { recursive: true });
     symlinkSync(installed, join(consumer, 'node_modules', pkg.name), 'dir');
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
-  }, 120_000);
+  }, 300_000);
 
   afterAll(() => removeDir(dir));
 
@@ -46,7 +45,7 @@ describe('package exports (built dist)', () => {
     for (const [subpath, target] of Object.entries(pkg.exports)) {
       // Every condition's target (types, the runtime conditions, node, default).
       const files = typeof target === 'string' ? [target] : Object.values(target);
-      for (const f of files) expect(existsSync(join(dir!, 'pkg', f)), `${subpath} → ${f}`).toBe(true);
+      for (const f of files) expect(existsSync(join(installed, f)), `${subpath} → ${f}`).toBe(true);
     }
   });
 
