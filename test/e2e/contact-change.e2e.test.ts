@@ -2,10 +2,8 @@
  * Changing email from the demo's account page (docs/contact-change.md): the
  * code goes to the new address (the dev outbox), the change happens once it
  * is entered, and the old address gets the notice. Saves the code step as
- * docs/screenshots/contact-change.png.
+ * docs/screenshots/contact-change.png (with SVC_DOCS_SCREENSHOTS=1).
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,9 +15,8 @@ import {
   startStack,
   stopAllStacks,
   type Stack,
+  docsScreenshot,
 } from './harness.js';
-
-const ROOT = join(import.meta.dirname, '../..');
 
 describe('change email on the account page in Chromium', () => {
   let stack: Stack;
@@ -58,8 +55,7 @@ describe('change email on the account page in Chromium', () => {
     const { code } = await nextMessage(stack, newEmail, since, 'contact_change_email');
     await page.fill('#contact-code', code!);
 
-    mkdirSync(join(ROOT, 'docs/screenshots'), { recursive: true });
-    await page.screenshot({ path: join(ROOT, 'docs/screenshots/contact-change.png'), fullPage: true });
+    await docsScreenshot(page, 'contact-change');
 
     await page.click('#contact-verify button[type="submit"]');
     await expectNotice(page, 'ok', `Changed to ${newEmail}.`);

@@ -5,12 +5,10 @@
  * `CLIENT_PLACE_HEADER=cf-ipcity,cf-ipcountry`, which the demo's adapter
  * forwards as `x-svc-client-geo`), sign in to one account. The account page
  * lists them with browser, OS, place and sign-in method, signs one out, then
- * "everywhere else". Saves docs/screenshots/devices.png.
+ * "everywhere else". Saves docs/screenshots/devices.png (with SVC_DOCS_SCREENSHOTS=1).
  */
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../runtime/processes.js';
 import {
   expectNotice,
   launchChromium,
@@ -19,6 +17,7 @@ import {
   startStack,
   stopAllStacks,
   type Stack,
+  docsScreenshot,
 } from './harness.js';
 
 const EMAIL = 'devices@e2e.test';
@@ -87,7 +86,7 @@ describe('devices page in Chromium', () => {
     );
     expect(text).toMatch(/Safari 17 on iOS 17\s*Lyon, FR · email code · last used/);
     expect(text).toMatch(/Firefox 133 on Linux\s*Berlin, DE · email code · last used/);
-    await pages.windows.locator('#devices').screenshot({ path: join(ROOT, 'docs/screenshots/devices.png') });
+    await docsScreenshot(pages.windows.locator('#devices'), 'devices', false);
     expect(pageErrors).toEqual([]);
   });
 

@@ -208,6 +208,21 @@ export class TotpDevice {
   }
 }
 
+/**
+ * The picture of a docs page: `docs/screenshots/<name>.png` with SVC_DOCS_SCREENSHOTS=1 (npm run
+ * docs:screenshots), else `test/e2e/artifacts/<name>.png`, so a plain `npm test` leaves the tree clean
+ * (names, codes and times differ on every run).
+ */
+export async function docsScreenshot(
+  target: { screenshot(o: { path: string; fullPage?: boolean }): Promise<unknown> },
+  name: string,
+  fullPage = true,
+): Promise<void> {
+  const dir = process.env['SVC_DOCS_SCREENSHOTS'] === '1' ? join(ROOT, 'docs/screenshots') : ARTIFACTS;
+  mkdirSync(dir, { recursive: true });
+  await target.screenshot({ path: join(dir, `${name}.png`), ...(fullPage ? { fullPage } : {}) });
+}
+
 /** Saves a full-page screenshot as test/e2e/artifacts/<name>.png (gitignored) for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });

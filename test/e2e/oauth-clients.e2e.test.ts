@@ -8,12 +8,11 @@
  * stack's database directly (the consent page belongs to the authorization
  * flow). Saves docs/screenshots/oauth-clients.png.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../runtime/processes.js';
+import { tempDir } from '../runtime/processes.js';
 import {
   expectNotice,
   launchChromium,
@@ -23,6 +22,7 @@ import {
   startStack,
   stopAllStacks,
   type Stack,
+  docsScreenshot,
 } from './harness.js';
 
 const OWNER = 'owner@oauth-clients.test';
@@ -123,8 +123,7 @@ describe('OAuth clients screen and the Apps list in Chromium', () => {
     expect(rotated).not.toBe(secret);
     await admin.click('#secret-done');
     await expectNotice(admin, 'ok', 'Secret rotated');
-    mkdirSync(join(ROOT, 'docs/screenshots'), { recursive: true });
-    await admin.screenshot({ path: join(ROOT, 'docs/screenshots/oauth-clients.png'), fullPage: true });
+    await docsScreenshot(admin, 'oauth-clients');
 
     // The owner consented to Team Notes (as the consent page would record it): the account page lists it.
     const clientId = (await row.getAttribute('data-client'))!;
