@@ -3,7 +3,9 @@
  * time on Bun: the same two processes as `npm run bench:peers` (the API `src/bun.ts` and the app
  * `bench/lib/svc-app.ts`), each optionally under `bun --cpu-prof`, driven one case at a time; prints the
  * CPU per operation of each process (`/proc/<pid>/stat`) and, with `PROFILE_DIR`, the top self-time
- * functions of each profile (bench/lib/top-frames.mjs).
+ * functions of each profile (bench/lib/top-frames.mjs) and who owns the measured part of it (bench/lib/owners.mjs:
+ * svc's code, Hono, SQLite, the socket writes, the runtime). `RUNTIME=node` runs both on Node instead
+ * (`src/node.ts` and the app under tsx), as `bench:peers` does.
  *
  *   npx tsx bench/profile-bun.ts                                  # CPU per op only
  *   PROFILE_DIR=/tmp/prof CASE=me npx tsx bench/profile-bun.ts    # one case per profile
@@ -126,6 +128,9 @@ if (PROFILE_DIR) {
     for (const f of readdirSync(d).filter((x) => x.endsWith('.cpuprofile'))) {
       console.log(`\n${name}: ${f}`);
       console.log(execFileSync('node', [join(ROOT, 'bench/lib/top-frames.mjs'), join(d, f), '25']).toString());
+      // Who owns the measured rounds' CPU (the warm-up and the rounds: the profile's last part).
+      const measuredMs = String(CASES.length * (ROUNDS * ROUND_MS + 1000));
+      console.log(execFileSync('node', [join(ROOT, 'bench/lib/owners.mjs'), join(d, f), measuredMs]).toString());
     }
   }
 }
