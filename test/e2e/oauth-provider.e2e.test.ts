@@ -17,7 +17,7 @@ import { createRelyingParty } from '../../demo/relying-party.js';
 import { hashOAuthSecret, newOAuthClientId, newOAuthSecret } from '../../src/crypto/oauth-server.js';
 import { wrapClient } from '../../src/db/client.js';
 import { oauthClients } from '../../src/db/schema.js';
-import { freePort, removeDir, ROOT, tempDir } from '../runtime/processes.js';
+import { freePort, removeDir, tempDir } from '../runtime/processes.js';
 import {
   launchChromium,
   newPage,
@@ -26,6 +26,7 @@ import {
   startStack,
   stopAllStacks,
   type Stack,
+  docsScreenshot,
 } from './harness.js';
 
 const ADA = 'ada@oauth-e2e.test';
@@ -130,7 +131,7 @@ describe('OAuth provider with openid-client in Chromium', () => {
     const body = (await page.textContent('main')) ?? '';
     expect(body).toContain(ADA);
     expect(body).toContain('offline_access');
-    await page.screenshot({ path: join(ROOT, 'docs/screenshots/oauth-consent.png'), fullPage: true });
+    await docsScreenshot(page, 'oauth-consent');
     await page.click('button[value="allow"]');
     await page.waitForURL(`${rp}/`);
     await expect.poll(() => page.textContent('#who')).toContain(ADA);

@@ -3,15 +3,12 @@
  * /admin): the OWNER_EMAIL account adds an endpoint and sees its signing
  * secret once, a receiver on the host gets a delivery that verifies with it,
  * a failing endpoint's delivery shows its HTTP status and is resent.
- * Saves docs/screenshots/webhooks.png (linked from docs/webhooks.md).
+ * Saves docs/screenshots/webhooks.png (linked from docs/webhooks.md) with SVC_DOCS_SCREENSHOTS=1.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { ROOT } from '../runtime/processes.js';
 import {
   expectNotice,
   launchChromium,
@@ -21,6 +18,7 @@ import {
   startStack,
   stopAllStacks,
   type Stack,
+  docsScreenshot,
 } from './harness.js';
 
 const OWNER = 'owner@webhooks.test';
@@ -90,8 +88,7 @@ describe('Webhooks screen in Chromium', () => {
       .poll(async () => admin.locator('#deliveries-table tr:has-text("HTTP 500")').count())
       .toBeGreaterThan(0);
     await expect.poll(async () => admin.locator('#deliveries-table .pill.green').count()).toBeGreaterThan(0);
-    mkdirSync(join(ROOT, 'docs/screenshots'), { recursive: true });
-    await admin.screenshot({ path: join(ROOT, 'docs/screenshots/webhooks.png'), fullPage: true });
+    await docsScreenshot(admin, 'webhooks');
 
     const failing = admin.locator('#deliveries-table tr:has-text("HTTP 500")').first();
     const before = down.received.length;
