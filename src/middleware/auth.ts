@@ -12,7 +12,7 @@ import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import type { Db } from '../db/client.js';
 import type { BatchRead } from '../db/driver/fast-get.js';
-import { readTogether } from '../db/driver/read-together.js';
+import { readTogether, type Answers } from '../db/driver/read-together.js';
 import type { SessionRow, UserRow } from '../db/schema.js';
 import { findSessionWithUser, sessionWithUserRead } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
@@ -87,8 +87,6 @@ export async function verifyAccess(c: Context<AppEnv>) {
   const { token, claims } = await accessClaims(c);
   return liveAccess(c, token, claims, await findSessionWithUser(c.get('deps').db, claims.sid));
 }
-
-type Answers<R extends readonly BatchRead<unknown>[]> = { -readonly [K in keyof R]: ReturnType<R[K]['map']> };
 
 /**
  * `requireAccess` for a handler that reads more of the same user: the access

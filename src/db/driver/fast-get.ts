@@ -167,17 +167,34 @@ function statementOf(query: DrizzlePrepared<unknown>): (values: Record<string, u
   return (values) => ({ sql, args: bind(values) });
 }
 
-function batchClient(query: DrizzlePrepared<unknown>): Client {
+/**
+ * The two ways of running a planned query, shared by `fastGet` and `fastAll`: alone (`run`, one
+ * `client.execute`) or as one read of a batch (`read`). `answer` maps a result set with the plan;
+ * without a plan drizzle runs and maps the query itself.
+ */
+function reader<A>(
+  query: DrizzlePrepared<unknown>,
+  answer: ((result: ResultSet) => A) | null,
+  drizzle: { run(values?: Record<string, unknown>): Promise<A>; map(result: ResultSet): A },
+) {
+  const statement = statementOf(query);
   // A batch runs on the client, outside any transaction the query was prepared in.
-  if (!query.client || query.tx) throw new Error('fast-get: prepare a batched read on the database handle');
-  return query.client;
+  const client = query.tx ? null : (query.client ?? null);
+  return {
+    run: answer
+      ? async (values?: Record<string, unknown>) => answer(await query.client!.execute(statement(values ?? {})))
+      : drizzle.run,
+    read(values?: Record<string, unknown>): BatchRead<A> {
+      if (!client) throw new Error('fast-get: prepare a batched read on the database handle');
+      return { client, statement: statement(values ?? {}), map: answer ?? drizzle.map };
+    },
+  };
 }
 
 export function fastGet<T>(prepared: T): FastGet<RowOf<T>> {
   type R = RowOf<T>;
   const query = prepared as unknown as DrizzlePrepared<R>;
   const map = rowMapper(query);
-  const statement = statementOf(query as DrizzlePrepared<unknown>);
   const one = (result: ResultSet): R | undefined => {
     const row = result.rows[0];
     if (row === undefined) return undefined;
@@ -185,16 +202,11 @@ export function fastGet<T>(prepared: T): FastGet<RowOf<T>> {
     const mapped = map!(raw);
     return mapped === BLOB ? query.mapGetResult([raw]) : mapped;
   };
-  return {
-    get: map
-      ? async (values) => one(await query.client!.execute(statement(values ?? {})))
-      : (values) => query.get(values),
-    read: (values) => ({
-      client: batchClient(query as DrizzlePrepared<unknown>),
-      statement: statement(values ?? {}),
-      map: map ? one : (result) => query.mapGetResult(result, true),
-    }),
-  };
+  const r = reader(query as DrizzlePrepared<unknown>, map ? one : null, {
+    run: (values) => query.get(values),
+    map: (result) => query.mapGetResult(result, true),
+  });
+  return { get: r.run, read: r.read };
 }
 
 /**
@@ -210,7 +222,6 @@ export function fastAll<T>(prepared: T): FastAll<RowOf<T>> {
   type R = RowOf<T>;
   const query = prepared as unknown as DrizzlePrepared<R> & { all(values?: Record<string, unknown>): Promise<R[]> };
   const map = rowMapper(query);
-  const statement = statementOf(query as DrizzlePrepared<unknown>);
   const many = (result: ResultSet): R[] => {
     const out = new Array<R>(result.rows.length);
     for (let i = 0; i < result.rows.length; i++) {
@@ -220,14 +231,9 @@ export function fastAll<T>(prepared: T): FastAll<RowOf<T>> {
     }
     return out;
   };
-  return {
-    all: map
-      ? async (values) => many(await query.client!.execute(statement(values ?? {})))
-      : (values) => query.all(values),
-    read: (values) => ({
-      client: batchClient(query as DrizzlePrepared<unknown>),
-      statement: statement(values ?? {}),
-      map: map ? many : (result) => query.mapAllResult(result, true),
-    }),
-  };
+  const r = reader(query as DrizzlePrepared<unknown>, map ? many : null, {
+    run: (values) => query.all(values),
+    map: (result) => query.mapAllResult(result, true),
+  });
+  return { all: r.run, read: r.read };
 }

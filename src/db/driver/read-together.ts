@@ -14,7 +14,8 @@
  */
 import type { BatchRead } from './fast-get.js';
 
-type Answers<R extends readonly BatchRead<unknown>[]> = { -readonly [K in keyof R]: ReturnType<R[K]['map']> };
+/** The answers of a batch's reads, in their order. */
+export type Answers<R extends readonly BatchRead<unknown>[]> = { -readonly [K in keyof R]: ReturnType<R[K]['map']> };
 
 export async function readTogether<const R extends readonly BatchRead<unknown>[]>(reads: R): Promise<Answers<R>> {
   const client = reads[0]?.client;
