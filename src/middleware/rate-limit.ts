@@ -19,7 +19,8 @@ function setHeaders(c: Context, d: LimitDecision) {
   c.header('RateLimit-Reset', String(d.resetSeconds));
 }
 
-function refuse(d: LimitDecision) {
+/** The 429 of a limiter that refused, with its `RateLimit-*` headers (contract §3.19). */
+export function refuse(d: LimitDecision) {
   const retryAfterSeconds = Math.max(1, d.resetSeconds);
   return fail(
     'rate_limited',

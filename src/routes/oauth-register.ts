@@ -12,6 +12,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../deps.js';
 import { fail } from '../errors.js';
 import { errorSummary } from '../log.js';
+import { refuse } from '../middleware/rate-limit.js';
 import { RegistrationError, registerClient } from '../services/oauth-server/clients/register.js';
 
 const HOUR_MS = 3_600_000;
@@ -37,19 +38,7 @@ export const oauthRegisterRoutes = new Hono<AppEnv>().post('/oauth2/register', a
       deps.log.log('error', 'registration rate limiter unavailable; failing closed', { error: errorSummary(err) });
       throw fail('rate_limited', undefined, { retryAfterSeconds: 60 }, { 'Retry-After': '60' });
     }
-    if (!decision.allowed) {
-      const retryAfterSeconds = Math.max(1, decision.resetSeconds);
-      throw fail(
-        'rate_limited',
-        undefined,
-        { retryAfterSeconds },
-        {
-          'Retry-After': String(retryAfterSeconds),
-          'RateLimit-Limit': String(decision.limit),
-          'RateLimit-Remaining': '0',
-        },
-      );
-    }
+    if (!decision.allowed) throw refuse(decision);
   }
   try {
     const body = await registerClient(deps, c.get('body'), cfg, client);

@@ -161,6 +161,10 @@ describe('POST /oauth2/register', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error).toBe('rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The same RateLimit-* headers as every other limiter's 429 (contract §3.19).
+    expect(limited.headers.get('ratelimit-limit')).toBe('2');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(limited.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
     expect((await register(t, MCP, '198.51.100.9')).status).toBe(201);
     t.clock.advance(3_600_000);
     expect((await register(t, MCP)).status).toBe(201);
