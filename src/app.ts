@@ -4,6 +4,8 @@
  */
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { TrieRouter } from 'hono/router/trie-router';
+import { memoRouter } from './http/memo-router.js';
 import type { AppEnv, Deps } from './deps.js';
 import { isTransientDbError, TRANSIENT_RETRY_AFTER_SECONDS } from './db/transient.js';
 import { ApiError, fail, INTERNAL_ERROR_BODY } from './errors.js';
@@ -54,7 +56,7 @@ function methodIndex(app: Hono<AppEnv>) {
 }
 
 export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
-  const app = new Hono<AppEnv>({ strict: false });
+  const app = new Hono<AppEnv>({ strict: false, router: memoRouter(new TrieRouter()) });
   const maintenance = createMaintenanceTrigger(deps.db);
   const webhooks = createWebhookTrigger(deps);
 

@@ -240,3 +240,18 @@ describe('CORS (contract §3.0 step 1)', () => {
     }
   });
 });
+
+describe('routing', () => {
+  it('matches through the remembered trie (src/http/memo-router.ts), and a static route still beats a parameter', async () => {
+    const t = await makeApi();
+    const app = createApp(t.api.deps);
+    expect(app.router.name).toBe('memo(TrieRouter)');
+    const { token } = await signIn(t, await createUser(t));
+    for (let i = 0; i < 2; i++) {
+      // Registered beside GET /organizations/:organizationId: the static route answers, the first time and when remembered.
+      const res = await app.request('/organizations/invitations', { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toHaveProperty('invitations');
+    }
+  });
+});
