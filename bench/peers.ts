@@ -108,7 +108,15 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
       env: { DATABASE_FILE: join(dir, `ba-${runtime}.db`), PORT: '0', BASE_URL: BENCH_APP_ORIGIN },
     });
     procs.push(baProc);
+    // "Who am I" with the API's work free: a second app whose API is bench/lib/canned-api.mjs, replaying the
+    // real API's first answer to every later request (the adapter and both hops paid as for real).
+    const cannedProc = start(exec, [join(ROOT, 'bench/lib/canned-api.mjs')], { env: { API_URL: apiUrl } });
+    procs.push(cannedProc);
+    const canned = await listening(cannedProc, 'canned API');
+    const floorProc = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), { env: { API_URL: canned, PORT: '0' } });
+    procs.push(floorProc);
     const [app, ba] = [await listening(appProc, 'svc app'), await listening(baProc, 'Better Auth')];
+    const floorApp = await listening(floorProc, 'svc app (canned API)');
     // COMPARE_UPSTREAM=1 (Node): a second svc app on Node's global fetch, for an svc-vs-svc "who am I" line.
     const compare = runtime === 'node' && process.env['COMPARE_UPSTREAM'] === '1';
     let appGlobal = '';
@@ -170,6 +178,16 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
         concurrency: READ_CONCURRENCY,
         svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
         ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+      },
+      {
+        key: 'me-api-free',
+        label:
+          "who am I with the API's work free: the same adapter route through an app whose API replays one recorded answer (bench/lib/canned-api.mjs) vs BA get-session — what who am I can at best reach, whatever the API does",
+        target: null,
+        concurrency: READ_CONCURRENCY,
+        svc: { base: floorApp, path: '/auth/users/me', cookie: svcReader.header() },
+        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+        pids: { svc: [cannedProc.child.pid, floorProc.child.pid], ba: [baProc.child.pid] },
       },
       ...(compare
         ? [

@@ -13,6 +13,7 @@ export type LineKey =
   | 'guarded'
   | 'hop'
   | 'me'
+  | 'me-api-free'
   | 'me-upstream'
   | 'sign-in'
   | 'continue-with-email'
