@@ -13,11 +13,20 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { BIN, ROOT, freePort, removeDir, smokeEnv, start, tempDir } from '../test/runtime/processes.js';
+import {
+  BIN,
+  ROOT,
+  freePort,
+  removeDir,
+  smokeEnv,
+  startWranglerDev,
+  tempDir,
+  wranglerEnv,
+} from '../test/runtime/processes.js';
 
 const runs = Number(process.env['RUNS'] ?? 10);
 const dir = tempDir('bench-cold');
-const wranglerEnv = { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'logs') };
+const logDir = join(dir, 'logs');
 
 async function bundleSize(): Promise<{ bytes: number; gzipBytes: number }> {
   const out = join(dir, 'bundle');
@@ -26,7 +35,7 @@ async function bundleSize(): Promise<{ bytes: number; gzipBytes: number }> {
     [BIN.wrangler, 'deploy', '--dry-run', '--minify', '--outdir', out, '--config', join(ROOT, 'wrangler.toml')],
     {
       cwd: ROOT,
-      env: { ...process.env, ...wranglerEnv },
+      env: { ...process.env, ...wranglerEnv(logDir) },
     },
   );
   const code = readFileSync(join(out, 'worker.js'));
@@ -38,28 +47,14 @@ async function firstRequestMs(): Promise<number> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { DATABASE_URL: _unused, ...env } = smokeEnv(base, 'unused');
-  const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
-  const worker = start(
-    process.execPath,
-    [
-      BIN.wrangler,
-      'dev',
-      '--config',
-      join(ROOT, 'wrangler.toml'),
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(await freePort()),
-      '--persist-to',
-      join(dir, 'state'),
-      '--log-level',
-      'info',
-      ...vars,
-    ],
-    { env: wranglerEnv },
-  );
+  const { proc: worker } = await startWranglerDev({
+    configs: [join(ROOT, 'wrangler.toml')],
+    dir,
+    port,
+    logDir,
+    logLevel: 'info',
+    vars: env,
+  });
   try {
     const deadline = Date.now() + 60_000;
     while (!/Ready on/.test(worker.output())) {

@@ -12,6 +12,7 @@ import {
   freePort,
   removeDir,
   start as startProcess,
+  startWranglerDev,
   tempDir,
   waitForHttp,
   type Spawned,
@@ -52,7 +53,6 @@ export interface RunningTarget {
   stop: () => Promise<void>;
 }
 
-export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' };
 const BOOT_TIMEOUT_MS = 90_000;
 
 /**
@@ -66,29 +66,17 @@ export async function startWorkerd(
   port: number,
   persistDir = join(dir, 'wrangler-state'),
 ): Promise<Spawned> {
-  const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
   const config = env['DATABASE_URL'] ? 'wrangler.sqld.example.toml' : 'wrangler.toml';
-  const worker = start(
-    process.execPath,
-    [
-      BIN.wrangler,
-      'dev',
-      '--config',
-      join(ROOT, config),
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(await freePort()),
-      '--persist-to',
-      persistDir,
-      '--log-level',
-      'warn',
-      ...vars,
-    ],
-    { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: wranglerLogDir(dir, port) } },
-  );
+  const { proc: worker } = await startWranglerDev({
+    configs: [join(ROOT, config)],
+    dir,
+    port,
+    persistDir,
+    logDir: wranglerLogDir(dir, port),
+    logLevel: 'warn',
+    vars: env,
+    launch: start,
+  });
   await waitForHttp(`http://127.0.0.1:${port}/health/status`, worker, BOOT_TIMEOUT_MS);
   return worker;
 }

@@ -13,7 +13,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from '../runtime/processes.js';
+import {
+  ROOT,
+  freePort,
+  removeDir,
+  startWranglerDev,
+  tempDir,
+  waitForHttp,
+  type Spawned,
+} from '../runtime/processes.js';
 
 export interface WorkerdOAuthStack {
   /** The front worker, e.g. http://localhost:41234 (the app worker behind it). */
@@ -99,30 +107,13 @@ SCOPE = ${toml(scope)}
 `,
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const configs = ['gateway.toml', 'app.toml', 'api.toml', 'mcp.toml', 'mcp-b.toml'].flatMap((f) => [
-    '-c',
-    join(dir, f),
-  ]);
-  const proc = start(
-    process.execPath,
-    [
-      BIN.wrangler,
-      'dev',
-      ...configs,
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(await freePort()),
-      '--persist-to',
-      join(dir, 'state'),
-    ],
-    {
-      cwd: dir,
-      env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') },
-    },
-  );
+  // cwd: the .dev.vars written above.
+  const { proc } = await startWranglerDev({
+    configs: ['gateway.toml', 'app.toml', 'api.toml', 'mcp.toml', 'mcp-b.toml'].map((f) => join(dir, f)),
+    dir,
+    port,
+    cwd: dir,
+  });
   const stop = async () => {
     await proc.stop();
     removeDir(dir);

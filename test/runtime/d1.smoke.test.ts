@@ -18,41 +18,25 @@ import {
   http,
   removeDir,
   smokeEnv,
-  start,
+  startWranglerDev,
   tempDir,
   waitForHttp,
+  wranglerEnv,
   type Spawned,
 } from './processes.js';
-
-const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' };
 
 async function startWorker(dir: string): Promise<{ worker: Spawned; base: string; env: Record<string, string> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { DATABASE_URL: _url, ...env } = smokeEnv(base, 'unused');
-  const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
-  const worker = start(
-    process.execPath,
-    [
-      BIN.wrangler,
-      'dev',
-      '--config',
-      join(ROOT, 'wrangler.toml'),
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(await freePort()),
-      '--persist-to',
-      join(dir, 'state'),
-      '--log-level',
-      'warn',
-      '--test-scheduled',
-      ...vars,
-    ],
-    { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') } },
-  );
+  const { proc: worker } = await startWranglerDev({
+    configs: [join(ROOT, 'wrangler.toml')],
+    dir,
+    port,
+    logLevel: 'warn',
+    extra: ['--test-scheduled'],
+    vars: env,
+  });
   await waitForHttp(`${base}/health/status`, worker, 60_000);
   return { worker, base, env };
 }
@@ -189,7 +173,7 @@ describe('auth API on workerd with a local D1 (binding DB)', () => {
         ],
         {
           cwd: ROOT,
-          env: { ...process.env, ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(fresh, 'wrangler-logs') },
+          env: { ...process.env, ...wranglerEnv(join(fresh, 'wrangler-logs')) },
         },
       );
       expect(apply.stdout).toMatch(/0000_init\.sql/);

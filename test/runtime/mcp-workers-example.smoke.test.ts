@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpApp } from '../../examples/mcp-workers/app.js';
-import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+import { ROOT, freePort, removeDir, startWranglerDev, tempDir, waitForHttp, type Spawned } from './processes.js';
 
 let keys: Awaited<ReturnType<typeof generateKeyPair>>;
 let jwksServer: Server;
@@ -130,30 +130,12 @@ describe('examples/mcp-workers on workerd (wrangler dev)', () => {
     dir = tempDir('mcp-workers-example');
     const port = await freePort();
     ctx.resource = `http://127.0.0.1:${port}/mcp`;
-    dev = start(
-      process.execPath,
-      [
-        BIN.wrangler,
-        'dev',
-        '-c',
-        join(ROOT, 'examples/mcp-workers/wrangler.toml'),
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--inspector-port',
-        String(await freePort()),
-        '--persist-to',
-        join(dir, 'state'),
-        '--var',
-        `ISSUER:${issuer}`,
-        '--var',
-        `RESOURCE:${ctx.resource}`,
-      ],
-      {
-        env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') },
-      },
-    );
+    ({ proc: dev } = await startWranglerDev({
+      configs: [join(ROOT, 'examples/mcp-workers/wrangler.toml')],
+      dir,
+      port,
+      vars: { ISSUER: issuer, RESOURCE: ctx.resource },
+    }));
     await waitForHttp(`http://127.0.0.1:${port}/`, dev, 60_000);
   }, 90_000);
   afterAll(async () => {

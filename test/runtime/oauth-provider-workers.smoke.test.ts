@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashOAuthSecret, newOAuthClientId, newOAuthSecret } from '../../src/crypto/oauth-server.js';
 import { wrapClient } from '../../src/db/client.js';
 import { oauthClients } from '../../src/db/schema.js';
-import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+import { ROOT, removeDir, startWranglerDev, tempDir, waitForHttp, type Spawned } from './processes.js';
 
 const APP_ORIGIN = 'http://localhost:8787';
 const ISSUER = `${APP_ORIGIN}/auth`;
@@ -60,32 +60,12 @@ describe('examples/workers: the OAuth provider through the app worker, with open
 
   beforeAll(async () => {
     dir = tempDir('oauth-workers');
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     const example = (f: string) => join(ROOT, 'examples/workers', f);
     execFileSync(process.execPath, [example('dev-vars.mjs')], { cwd: ROOT });
-    dev = start(
-      process.execPath,
-      [
-        BIN.wrangler,
-        'dev',
-        '-c',
-        example('app.wrangler.toml'),
-        '-c',
-        example('api.wrangler.toml'),
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--inspector-port',
-        String(await freePort()),
-        '--persist-to',
-        join(dir, 'state'),
-      ],
-      {
-        env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') },
-      },
-    );
+    ({ proc: dev, base } = await startWranglerDev({
+      configs: [example('app.wrangler.toml'), example('api.wrangler.toml')],
+      dir,
+    }));
     await waitForHttp(`${base}/`, dev, 90_000);
   }, 120_000);
 

@@ -1,7 +1,9 @@
 /**
  * Child-process helpers of the runtime smoke tests: free ports, spawning a
  * server in its own process group (so wrangler's workerd children die with it),
- * waiting for readiness, and reliable cleanup.
+ * waiting for readiness, and reliable cleanup; and the one `wrangler dev` start
+ * that the smoke tests, the conformance targets, the e2e stack and the
+ * cold-start bench share.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -145,4 +147,66 @@ export function smokeEnv(issuer: string, databaseUrl: string): Record<string, st
     // Three wrong codes lock an account: test/runtime/headers.ts checks the 423 over a socket.
     LOCKOUT_POLICY: '{"maxFailures":3}',
   };
+}
+
+/**
+ * The environment every `wrangler` command of the tests and benches runs with: no metrics prompt or upload,
+ * non-interactive, no colour codes in the captured output, and its debug log in `logDir` (not the user's home).
+ */
+export function wranglerEnv(logDir: string): Record<string, string> {
+  return { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: logDir };
+}
+
+export interface WranglerDevOptions {
+  /** The configs (absolute paths), each passed as `--config`; several run as one session with service bindings. */
+  configs: string[];
+  /** The run's temporary directory, home of the default `persistDir` and `logDir`. */
+  dir: string;
+  /** The port to listen on, for a caller that needs it before the start (in a var); a free one otherwise. */
+  port?: number;
+  /** `--persist-to` (the local D1 and KV); `<dir>/state` unless given. */
+  persistDir?: string;
+  /** Where wrangler writes its debug log (`WRANGLER_LOG_PATH`); `<dir>/wrangler-logs` unless given. */
+  logDir?: string;
+  /** `--log-level`; wrangler's own default when absent. */
+  logLevel?: 'warn' | 'info';
+  /** Passed as `--var K:V` each (they override the configs' `[vars]`). */
+  vars?: Record<string, string>;
+  /** More flags, e.g. `['--env', 'dev']` or `['--test-scheduled']`. */
+  extra?: string[];
+  /** The working directory (it is where wrangler looks for `.dev.vars`); the repository root unless given. */
+  cwd?: string;
+  /** How the process is started; `start` unless given (the conformance targets also record its process group). */
+  launch?: typeof start;
+}
+
+/**
+ * Starts `wrangler dev` on loopback with a free inspector port, and returns at once: readiness differs by
+ * caller (an answer of any status, a healthy route, wrangler's "Ready on" line), so each caller waits its own way.
+ */
+export async function startWranglerDev(
+  opts: WranglerDevOptions,
+): Promise<{ proc: Spawned; port: number; base: string }> {
+  const port = opts.port ?? (await freePort());
+  const args = [
+    BIN.wrangler,
+    'dev',
+    ...opts.configs.flatMap((config) => ['--config', config]),
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(await freePort()),
+    '--persist-to',
+    opts.persistDir ?? join(opts.dir, 'state'),
+    ...(opts.logLevel ? ['--log-level', opts.logLevel] : []),
+    ...(opts.extra ?? []),
+    ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+  ];
+  const proc = (opts.launch ?? start)(process.execPath, args, {
+    env: wranglerEnv(opts.logDir ?? join(opts.dir, 'wrangler-logs')),
+    cwd: opts.cwd,
+  });
+  return { proc, port, base: `http://127.0.0.1:${port}` };
 }

@@ -7,34 +7,16 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, freePort, http, removeDir, start, tempDir, waitForHttp, type Spawned } from './processes.js';
-
-const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' };
+import { ROOT, http, removeDir, startWranglerDev, tempDir, waitForHttp, type Spawned } from './processes.js';
 
 async function wranglerDev(dir: string, extra: string[]): Promise<{ worker: Spawned; base: string }> {
-  const port = await freePort();
-  const worker = start(
-    process.execPath,
-    [
-      BIN.wrangler,
-      'dev',
-      '--config',
-      join(ROOT, 'wrangler.toml'),
-      ...extra,
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(await freePort()),
-      '--persist-to',
-      join(dir, 'state'),
-      '--log-level',
-      'warn',
-    ],
-    { env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') } },
-  );
-  return { worker, base: `http://127.0.0.1:${port}` };
+  const { proc, base } = await startWranglerDev({
+    configs: [join(ROOT, 'wrangler.toml')],
+    dir,
+    logLevel: 'warn',
+    extra,
+  });
+  return { worker: proc, base };
 }
 
 /** Waits until the worker answers at all (a refusal is a 500). */

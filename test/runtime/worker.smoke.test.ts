@@ -17,6 +17,7 @@ import {
   removeDir,
   smokeEnv,
   start,
+  startWranglerDev,
   tempDir,
   waitForHttp,
   type Spawned,
@@ -43,30 +44,14 @@ describe('auth API on workerd (wrangler dev) with sqld', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     env = smokeEnv(base, dbUrl);
-    const vars = Object.entries(env).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
-    worker = start(
-      process.execPath,
-      [
-        BIN.wrangler,
-        'dev',
-        '--config',
-        join(ROOT, 'wrangler.sqld.example.toml'),
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--inspector-port',
-        String(await freePort()),
-        '--persist-to',
-        join(dir, 'wrangler-state'),
-        '--log-level',
-        'warn',
-        ...vars,
-      ],
-      {
-        env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') },
-      },
-    );
+    ({ proc: worker } = await startWranglerDev({
+      configs: [join(ROOT, 'wrangler.sqld.example.toml')],
+      dir,
+      port,
+      persistDir: join(dir, 'wrangler-state'),
+      logLevel: 'warn',
+      vars: env,
+    }));
     await waitForHttp(`${base}/health/status`, worker, 60_000);
   }, 90_000);
 

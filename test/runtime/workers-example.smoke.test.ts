@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, freePort, http, removeDir, start, tempDir, waitForHttp, type Spawned } from './processes.js';
+import { ROOT, http, removeDir, startWranglerDev, tempDir, waitForHttp, type Spawned } from './processes.js';
 
 const BEARER = { 'x-svc-auth-transport': 'bearer' };
 
@@ -20,33 +20,13 @@ describe('examples/workers: app worker + API worker over a service binding', () 
 
   beforeAll(async () => {
     dir = tempDir('workers-example');
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     const example = (f: string) => join(ROOT, 'examples/workers', f);
     // As the README says: the secrets come from .dev.vars (kept when it exists), never from the configs.
     execFileSync(process.execPath, [example('dev-vars.mjs')], { cwd: ROOT });
-    dev = start(
-      process.execPath,
-      [
-        BIN.wrangler,
-        'dev',
-        '-c',
-        example('app.wrangler.toml'),
-        '-c',
-        example('api.wrangler.toml'),
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--inspector-port',
-        String(await freePort()),
-        '--persist-to',
-        join(dir, 'state'),
-      ],
-      {
-        env: { WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: join(dir, 'wrangler-logs') },
-      },
-    );
+    ({ proc: dev, base } = await startWranglerDev({
+      configs: [example('app.wrangler.toml'), example('api.wrangler.toml')],
+      dir,
+    }));
     await waitForHttp(`${base}/`, dev, 60_000);
   }, 90_000);
 
