@@ -9,6 +9,7 @@
  * The factory is called on the first upstream call, once per process: nothing
  * is created at import time and no socket is opened before a call.
  */
+import { FETCH_DEADLINE_MS, type DeadlineFetch, type DeadlineInit } from './fetch-deadline.js';
 import type { FetchLike } from './options.js';
 
 let factory: (() => FetchLike) | undefined;
@@ -25,8 +26,26 @@ export function installDefaultFetch(create: () => FetchLike): void {
   factory ??= create;
 }
 
-/** The default transport, resolved on its first call (so an entry loaded after the adapter was built still counts). */
-export const defaultFetch: FetchLike = (input, init) => {
-  shared ??= factory ? factory() : globalFetch;
-  return shared(input, init);
-};
+/** Whether the resolved transport takes `init[FETCH_DEADLINE_MS]` itself (the Node one does). */
+let sharedTakesDeadline = false;
+
+/**
+ * The default transport, resolved on its first call (so an entry loaded after the adapter was built still counts).
+ * It declares `FETCH_DEADLINE_MS` because the adapter decides how to pass the deadline before this resolves: the
+ * number goes through to a transport that takes it (the Node one: no `AbortSignal.timeout` per call, the point of
+ * fetch-deadline.ts) and becomes a timeout signal for any other (the global `fetch`).
+ */
+export const defaultFetch: DeadlineFetch = Object.assign(
+  (input: string, init?: RequestInit): Promise<Response> => {
+    if (shared === undefined) {
+      shared = factory ? factory() : globalFetch;
+      sharedTakesDeadline = (shared as Partial<DeadlineFetch>)[FETCH_DEADLINE_MS] === true;
+    }
+    const deadlineMs = (init as DeadlineInit | undefined)?.[FETCH_DEADLINE_MS];
+    if (sharedTakesDeadline || deadlineMs === undefined) return shared(input, init);
+    const { [FETCH_DEADLINE_MS]: _number, ...rest } = init as DeadlineInit;
+    const timeout = AbortSignal.timeout(deadlineMs);
+    return shared(input, { ...rest, signal: rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout });
+  },
+  { [FETCH_DEADLINE_MS]: true as const },
+);

@@ -3,7 +3,8 @@
  * entries install a factory at load time, and nothing is created before the
  * first upstream call; one transport per process, the first installation wins.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FETCH_DEADLINE_MS, type DeadlineInit } from '../../../adapter/core/fetch-deadline.js';
 import type { FetchLike } from '../../../adapter/core/options.js';
 
 type Module = typeof import('../../../adapter/core/default-fetch.js');
@@ -58,5 +59,74 @@ describe('default upstream fetch', () => {
     const own = answering('own');
     expect(resolveOptions({ ...base, fetch: own }, 'svcAdapter').fetch).toBe(own);
     expect(resolveOptions(base, 'svcAdapter').fetch).toBe(mod.defaultFetch);
+  });
+});
+
+describe('the deadline through the default fetch (adapter/core/fetch-deadline.ts)', () => {
+  const realTimeout = AbortSignal.timeout;
+  afterEach(() => {
+    AbortSignal.timeout = realTimeout;
+  });
+  const base = { method: 'GET', path: '/users/me', serviceToken: 'Bearer svc', client: {} };
+
+  it('hands an installed deadline transport (the Node one) the 10 s deadline as a number: no timeout signal per call', async () => {
+    let built = 0;
+    AbortSignal.timeout = (ms: number) => {
+      built++;
+      return realTimeout(ms);
+    };
+    const seen: DeadlineInit[] = [];
+    const transport = Object.assign(
+      vi.fn(async (_url: string, init?: RequestInit) => {
+        seen.push(init as DeadlineInit);
+        return new Response('{}');
+      }),
+      { [FETCH_DEADLINE_MS]: true as const },
+    );
+    mod.installDefaultFetch(() => transport);
+    const { callUpstream, UPSTREAM_TIMEOUT_MS } = await import('../../../adapter/core/upstream.js');
+    for (let i = 0; i < 3; i++)
+      expect(await callUpstream(mod.defaultFetch, 'http://api', base)).toMatchObject({ ok: true, status: 200 });
+    expect(seen.map((init) => init[FETCH_DEADLINE_MS])).toEqual([
+      UPSTREAM_TIMEOUT_MS,
+      UPSTREAM_TIMEOUT_MS,
+      UPSTREAM_TIMEOUT_MS,
+    ]);
+    expect(seen.every((init) => init.signal === undefined)).toBe(true);
+    expect(built).toBe(0);
+  });
+
+  it('turns the deadline into a timeout signal for a transport that does not take it (the global fetch)', async () => {
+    const requested: number[] = [];
+    AbortSignal.timeout = (ms: number) => {
+      requested.push(ms);
+      return realTimeout(ms);
+    };
+    const global = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}'));
+    try {
+      const { callUpstream, UPSTREAM_TIMEOUT_MS } = await import('../../../adapter/core/upstream.js');
+      expect(await callUpstream(mod.defaultFetch, 'http://api', base)).toMatchObject({ ok: true, status: 200 });
+      const init = global.mock.calls[0]![1] as DeadlineInit;
+      expect(requested).toEqual([UPSTREAM_TIMEOUT_MS]);
+      expect(init.signal).toBeInstanceOf(AbortSignal);
+      expect(FETCH_DEADLINE_MS in init).toBe(false);
+      expect(init.method).toBe('GET');
+    } finally {
+      global.mockRestore();
+    }
+  });
+
+  it('keeps a signal of its own beside the deadline', async () => {
+    const global = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}'));
+    try {
+      const own = new AbortController();
+      await mod.defaultFetch('http://api/x', { signal: own.signal, [FETCH_DEADLINE_MS]: 10_000 } as DeadlineInit);
+      const signal = (global.mock.calls[0]![1] as RequestInit).signal!;
+      expect(signal.aborted).toBe(false);
+      own.abort();
+      expect(signal.aborted).toBe(true);
+    } finally {
+      global.mockRestore();
+    }
   });
 });
