@@ -11,17 +11,43 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * `Response` (`instanceof`, `status`, `ok`, `headers`) whose body methods read
  * the bytes directly; `body` builds the stream only if someone asks for it.
  * A body is read once, as with any `Response` (a second read rejects).
+ * `headers` too is built on first access, from the socket's raw header list:
+ * handing a `Headers` to `Response`'s constructor copied every header a second
+ * time (~5 µs of the ~12 µs it took to build an answer's `Headers` and
+ * `Response` on Node, on every upstream call).
  */
 export class BufferedResponse extends Response {
   #bytes: Buffer | null;
   #used = false;
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
   readonly #url: string;
+  /** The answer's headers as `node:http` hands them (`rawHeaders`: name, value, …), until `headers` is read. */
+  #rawHeaders: readonly string[] | null;
+  #headers: Headers | null;
 
-  constructor(bytes: Buffer | null, init: ResponseInit, url: string) {
+  /** `headers`: a `Headers` to use as it is, or a raw list (name, value, …) turned into one when first read. */
+  constructor(
+    bytes: Buffer | null,
+    init: { status: number; statusText: string },
+    headers: Headers | readonly string[],
+    url: string,
+  ) {
     super(null, init);
     this.#bytes = bytes;
     this.#url = url;
+    this.#headers = headers instanceof Headers ? headers : null;
+    this.#rawHeaders = headers instanceof Headers ? null : headers;
+  }
+
+  override get headers(): Headers {
+    if (this.#headers === null) {
+      const headers = new Headers();
+      const raw = this.#rawHeaders ?? [];
+      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+      this.#headers = headers;
+      this.#rawHeaders = null;
+    }
+    return this.#headers;
   }
 
   override get url(): string {
@@ -88,7 +114,8 @@ export class BufferedResponse extends Response {
     if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
     return new BufferedResponse(
       this.#bytes,
-      { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) },
+      { status: this.status, statusText: this.statusText },
+      new Headers(this.headers),
       this.#url,
     );
   }

@@ -133,9 +133,11 @@ function toResponse(
   const status = res.statusCode ?? 0;
   if (redirect === 'error' && status >= 300 && status < 400 && res.headers.location !== undefined)
     throw new TypeError('fetch failed: redirect mode is "error"');
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   const nullBody = NULL_BODY_STATUS.has(status) || method === 'HEAD';
-  return new BufferedResponse(nullBody ? null : bytes, { status, statusText: res.statusMessage ?? '', headers }, url);
+  return new BufferedResponse(
+    nullBody ? null : bytes,
+    { status, statusText: res.statusMessage ?? '' },
+    res.rawHeaders,
+    url,
+  );
 }

@@ -134,6 +134,37 @@ describe('nodeUpstreamFetch', () => {
     }
   });
 
+  it("builds the answer's headers once, when first read, in the order sent; a change to them stays, and a clone carries it", async () => {
+    handler = (_req, res) => {
+      res.setHeader('x-first', '1');
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.setHeader('x-last', 'z');
+      res.end('{}');
+    };
+    const f = nodeUpstreamFetch();
+    try {
+      const res = await f(`${base}/h`);
+      expect(res.status).toBe(200);
+      const headers = res.headers;
+      expect(res.headers).toBe(headers); // one object: not rebuilt per read
+      const names = [...headers.keys()];
+      expect(names.indexOf('x-first')).toBeLessThan(names.indexOf('x-last'));
+      expect(headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+      headers.set('x-added', 'yes');
+      expect(res.headers.get('x-added')).toBe('yes');
+      const copy = res.clone();
+      expect(copy.headers.get('x-added')).toBe('yes');
+      expect(copy.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+      expect(copy.headers).not.toBe(res.headers);
+      // never read: a clone taken first still gets every header
+      const unread = await f(`${base}/h`);
+      expect(unread.clone().headers.get('x-last')).toBe('z');
+      expect(await unread.json()).toEqual({});
+    } finally {
+      f.close();
+    }
+  });
+
   it('accepts Headers and header pairs, sends content-length 0 on an empty POST, and returns null bodies for 204 and HEAD', async () => {
     handler = (req, res) => {
       if (req.method === 'HEAD') return void res.writeHead(200, { 'content-length': '5' }).end();
