@@ -35,8 +35,8 @@ export class BufferedResponse extends Response {
     super(null, init);
     this.#bytes = bytes;
     this.#url = url;
-    this.#headers = headers instanceof Headers ? headers : null;
-    this.#rawHeaders = headers instanceof Headers ? null : headers;
+    this.#rawHeaders = Array.isArray(headers) ? headers : null;
+    this.#headers = Array.isArray(headers) ? null : (headers as Headers);
   }
 
   override get headers(): Headers {

@@ -8,8 +8,10 @@
  * (docs/performance.md). A request's matches depend on its method and path
  * only, and Hono only reads them, so the same answer is handed back. The memo
  * is bounded (two generations, `common/memo.ts`): paths an attacker invents
- * only evict each other, only the usual methods are remembered, and adding a
- * route forgets everything.
+ * only evict each other, only the usual methods and paths of at most
+ * `ROUTER_MEMO_MAX_PATH_LENGTH` characters are remembered (a request line may
+ * carry kilobytes of path: held a thousand times over, that would be memory an
+ * attacker chooses), and adding a route forgets everything.
  *
  * @example
  * const app = new Hono({ strict: false, router: memoRouter(new TrieRouter()) });
@@ -19,6 +21,9 @@ import { generationalMemo, type GenerationalMemo } from '../../common/memo.js';
 
 /** Paths remembered per method and generation (at most twice this many per method). */
 export const ROUTER_MEMO_SIZE = 512;
+
+/** Longer paths are matched each time; the API's own paths are far shorter (ids are 26–36 characters). */
+export const ROUTER_MEMO_MAX_PATH_LENGTH = 256;
 
 /** The methods remembered: a request may carry any token as its method, so others are matched each time. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -32,6 +37,7 @@ export function memoRouter<T>(inner: Router<T>, size = ROUTER_MEMO_SIZE): Router
       inner.add(method, path, handler);
     },
     match(method, path) {
+      if (path.length > ROUTER_MEMO_MAX_PATH_LENGTH) return inner.match(method, path);
       let memo = byMethod.get(method);
       if (memo === undefined) {
         if (!METHODS.has(method)) return inner.match(method, path);

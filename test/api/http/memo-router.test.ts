@@ -1,7 +1,7 @@
 import { TrieRouter } from 'hono/router/trie-router';
 import type { Router } from 'hono/router';
 import { describe, expect, it, vi } from 'vitest';
-import { memoRouter } from '../../../src/http/memo-router.js';
+import { memoRouter, ROUTER_MEMO_MAX_PATH_LENGTH } from '../../../src/http/memo-router.js';
 
 /** The API's own shapes: static beside a parameter, nested parameters, a wildcard middleware. */
 const ROUTES: [string, string, string][] = [
@@ -80,6 +80,20 @@ describe('memoRouter', () => {
     for (let i = 0; i < 3; i++) memo.match(`X-${i}`, '/users/me');
     memo.match('X-0', '/users/me');
     expect(spy).toHaveBeenCalledTimes(4);
+  });
+
+  it('does not remember long paths: a request line may carry kilobytes of path an attacker chose', async () => {
+    const inner = built(new TrieRouter<string>(), ROUTES);
+    const spy = vi.spyOn(inner, 'match');
+    const memo = memoRouter(inner);
+    const long = `/organizations/${'x'.repeat(ROUTER_MEMO_MAX_PATH_LENGTH)}`;
+    const atLimit = `/organizations/${'y'.repeat(ROUTER_MEMO_MAX_PATH_LENGTH - '/organizations/'.length)}`;
+    for (let i = 0; i < 3; i++) {
+      expect(handlersOf(memo, 'GET', long)).toEqual(['every request', 'one organization']);
+      memo.match('GET', atLimit);
+    }
+    expect(spy.mock.calls.filter(([, p]) => p === long)).toHaveLength(3);
+    expect(spy.mock.calls.filter(([, p]) => p === atLimit)).toHaveLength(1);
   });
 
   it('forgets its answers when a route is added', () => {
