@@ -9,7 +9,7 @@
  * The factory is called on the first upstream call, once per process: nothing
  * is created at import time and no socket is opened before a call.
  */
-import { FETCH_DEADLINE_MS, type DeadlineFetch, type DeadlineInit } from './fetch-deadline.js';
+import { FETCH_DEADLINE_MS, withDeadline, type DeadlineFetch, type DeadlineInit } from './fetch-deadline.js';
 import type { FetchLike } from './options.js';
 
 let factory: (() => FetchLike) | undefined;
@@ -44,8 +44,7 @@ export const defaultFetch: DeadlineFetch = Object.assign(
     const deadlineMs = (init as DeadlineInit | undefined)?.[FETCH_DEADLINE_MS];
     if (sharedTakesDeadline || deadlineMs === undefined) return shared(input, init);
     const { [FETCH_DEADLINE_MS]: _number, ...rest } = init as DeadlineInit;
-    const timeout = AbortSignal.timeout(deadlineMs);
-    return shared(input, { ...rest, signal: rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout });
+    return shared(input, withDeadline(shared, rest, deadlineMs));
   },
   { [FETCH_DEADLINE_MS]: true as const },
 );

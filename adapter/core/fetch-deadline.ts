@@ -22,12 +22,15 @@ export type DeadlineInit = RequestInit & { [FETCH_DEADLINE_MS]?: number };
 
 /**
  * Adds the deadline to `init` (the caller's own fresh object, changed in place) in the form `fetchFn` takes: a
- * number for a deadline fetch, else a timeout signal. In place because on Node a spread that adds a symbol key
+ * number for a deadline fetch, else a timeout signal (beside the caller's own signal, if any). In place because on Node a spread that adds a symbol key
  * takes V8's slow path: ~1.1 µs per call against ~0.05 µs for the property set.
  */
 export function withDeadline(fetchFn: FetchLike, init: RequestInit, deadlineMs: number): DeadlineInit {
   const out = init as DeadlineInit;
   if ((fetchFn as Partial<DeadlineFetch>)[FETCH_DEADLINE_MS] === true) out[FETCH_DEADLINE_MS] = deadlineMs;
-  else out.signal = AbortSignal.timeout(deadlineMs);
+  else {
+    const timeout = AbortSignal.timeout(deadlineMs);
+    out.signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout; // a caller's own signal still aborts
+  }
   return out;
 }

@@ -25,12 +25,22 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
+/** The one 401 every credential check answers for a token it cannot use (no hint of why). */
+const invalidToken = () => fail('unauthorized', 'Invalid or expired token');
+
+/** Sets `c.var.access` for a live session, or throws the 401. */
+function admitAccess(c: Context<AppEnv>, access: ReturnType<typeof liveAccess>) {
+  if (!access) throw invalidToken();
+  c.set('access', access);
+  return access;
+}
+
 async function tokenOrFail(c: Context<AppEnv>) {
   const token = bearerToken(requestHeader(c, 'authorization'));
   if (!token) throw fail('unauthorized', 'Missing bearer token');
   const { keys, env, clock } = c.get('deps');
   const payload = await verifyApiToken(keys, token, { issuer: env.issuer, nowMs: clock.now() });
-  if (!payload) throw fail('unauthorized', 'Invalid or expired token');
+  if (!payload) throw invalidToken();
   return { token, payload };
 }
 
@@ -43,7 +53,7 @@ async function wrongKind(c: Context<AppEnv>, expected: string, presented: string
     userAgent: client.userAgent,
     metadata: { expected, presented, route: c.req.routePath },
   });
-  return fail('unauthorized', 'Invalid or expired token');
+  return invalidToken();
 }
 
 /** A verified access JWT with its session id and subject; throws the 401 the access check answers otherwise. */
@@ -53,8 +63,7 @@ async function accessClaims(c: Context<AppEnv>): Promise<{ token: string; claims
     const presented = payload['typ'] === 'ephemeral' ? `ephemeral:${String(payload['ctx'])}` : String(payload['typ']);
     throw await wrongKind(c, 'access', presented);
   }
-  if (typeof payload['sid'] !== 'string' || typeof payload.sub !== 'string')
-    throw fail('unauthorized', 'Invalid or expired token');
+  if (typeof payload['sid'] !== 'string' || typeof payload.sub !== 'string') throw invalidToken();
   return { token, claims: payload as AccessClaims };
 }
 
@@ -105,17 +114,16 @@ export async function accessWithReads<const R extends readonly BatchRead<unknown
   const { token, claims } = await accessClaims(c);
   const { db } = c.get('deps');
   const [found, ...answers] = await readTogether([sessionWithUserRead(db, claims.sid), ...reads(db, claims.sub)]);
-  const access = liveAccess(c, token, claims, found as { session: SessionRow; user: UserRow } | undefined);
-  if (!access) throw fail('unauthorized', 'Invalid or expired token');
-  c.set('access', access);
+  const access = admitAccess(
+    c,
+    liveAccess(c, token, claims, found as { session: SessionRow; user: UserRow } | undefined),
+  );
   return { access, reads: answers as unknown as Answers<R> };
 }
 
 /** Requires an access token of a live session; sets `c.var.access`. */
 export const requireAccess = createMiddleware<AppEnv>(async (c, next) => {
-  const access = await verifyAccess(c);
-  if (!access) throw fail('unauthorized', 'Invalid or expired token');
-  c.set('access', access);
+  admitAccess(c, await verifyAccess(c));
   await next();
 });
 
@@ -145,7 +153,7 @@ export function requireEphemeral(ctx: EphemeralContext) {
     const subject = payload.sub!;
     const found = await findUserById(c.get('deps').db, subject);
     const user = found && !found.revoked ? found : null;
-    if (ctx === 'mfa' && !user) throw fail('unauthorized', 'Invalid or expired token');
+    if (ctx === 'mfa' && !user) throw invalidToken();
     c.set('ephemeral', { kind: 'ephemeral', token, claims: payload as EphemeralClaims, ctx, subject, user });
     await next();
   });
