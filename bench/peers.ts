@@ -27,6 +27,9 @@
  * runtime gives each run's ratio, their median judged against the target
  * (bench/lib/peer-runs.ts `TARGETS`) and the median CPU per op. The load
  * average is printed at the start and the end of each run.
+ *
+ * Every server process inherits this process's environment: `MIMALLOC_PURGE_DELAY=1000 npm run bench:peers`
+ * runs every Bun process of both sides with that allocator setting (docs/deploying.md), and the header says so.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -271,6 +274,13 @@ async function main() {
   ).version;
   console.log(
     `peers bench — ${machine()}; Better Auth ${peerVersion}; ${RUNS > 1 ? `${RUNS} runs of ` : ''}${ROUNDS} interleaved rounds × ${ROUND_MS} ms (each after a ${SETTLE_MS} ms unmeasured lead-in); load average ${loadAverage()} (before)`,
+  );
+  // Every server process inherits this environment, so a Bun allocator setting applies to both sides alike
+  // (docs/deploying.md#bun-on-a-virtual-machine); say which one this run had.
+  console.log(
+    process.env['MIMALLOC_PURGE_DELAY'] === undefined
+      ? "Bun's allocator: Bun's defaults"
+      : `Bun's allocator: MIMALLOC_PURGE_DELAY=${process.env['MIMALLOC_PURGE_DELAY']} in every Bun process, svc's and Better Auth's`,
   );
   console.log(
     `svc LOGIN_RESPONSE_FLOOR_MS=${process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0'} (the 250 ms default caps a sign-in at ≥ 500 ms by design)`,

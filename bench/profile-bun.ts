@@ -10,7 +10,7 @@
  *   npx tsx bench/profile-bun.ts                                  # CPU per op only
  *   PROFILE_DIR=/tmp/prof CASE=me npx tsx bench/profile-bun.ts    # one case per profile
  *
- * Env: `CASE` (`me`, `refresh`, `guarded` — the app's `requireAuth` route —, `hop` — the app → API call alone, to `/health/status` — or a list; default `me,refresh`), `ROUND_MS` (3000), `ROUNDS` (3), `ROOT_DIR` (another
+ * Env: `CASE` (`me`, `refresh`, `guarded` — the app's `requireAuth` route —, `hop` — the app → API call alone, to `/health/status` —, `ping` and `ping-cookie` — the app's no-auth route without and with the session cookies — or a list; default `me,refresh`), `ROUND_MS` (3000), `ROUNDS` (3), `CONNECTIONS` (32, for the reads), `ROOT_DIR` (another
  * checkout with node_modules, to measure its API and app instead: before/after on one machine).
  */
 import { execFileSync } from 'node:child_process';
@@ -25,8 +25,19 @@ import { client, listening, ok, origin, pool, svcSignUp } from './lib/peer-flows
 import { benchEnv } from './lib/svc.js';
 
 const CASES = (process.env['CASE'] ?? 'me,refresh').split(',');
+// The fixed-request reads: path, and whether the reader's session cookies go with it. `ping` and
+// `ping-cookie` are the app's no-auth route without and with those cookies: what the guard's own work
+// costs is `guarded` − `ping-cookie`, what reading the larger request costs is `ping-cookie` − `ping`.
+const READ_PATHS = {
+  me: ['/auth/users/me', true],
+  guarded: ['/guarded', true],
+  hop: ['/bench/hop', false],
+  ping: ['/bench/ping', false],
+  'ping-cookie': ['/bench/ping', true],
+} as const;
 const ROUND_MS = Number(process.env['ROUND_MS'] ?? 3000);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
+const CONNECTIONS = Number(process.env['CONNECTIONS'] ?? 32); // of the fixed-request reads
 const PROFILE_DIR = process.env['PROFILE_DIR'];
 const TREE = process.env['ROOT_DIR'] ?? ROOT;
 const EXIT_ON_TERM = join(ROOT, 'bench/lib/exit-on-term.mjs');
@@ -81,19 +92,22 @@ try {
     });
     const me = {
       url: app,
-      connections: 32,
+      connections: CONNECTIONS,
       requests: [{ path: '/auth/users/me', headers: { cookie: reader.header() } }],
     };
     console.log(`${NODE ? `Node ${process.version}` : 'Bun'}, tree ${TREE}; load average ${loadAverage()}`);
     for (const c of CASES) {
-      const perOp = { api: [] as number[], app: [] as number[] };
+      // gen: this process (the load generator's worker thread and its sockets), to see how much of the two
+      // cores the measuring side takes at each rate.
+      const perOp = { api: [] as number[], app: [] as number[], gen: [] as number[] };
       const rps: number[] = [];
       for (let r = -1; r < ROUNDS; r++) {
-        const [a0, p0] = [cpuUsOf([api.child.pid]), cpuUsOf([appProc.child.pid])];
+        const [a0, p0, g0] = [cpuUsOf([api.child.pid]), cpuUsOf([appProc.child.pid]), cpuUsOf([process.pid])];
         let ops: number;
-        if (c === 'me' || c === 'guarded' || c === 'hop') {
-          const path = { me: '/auth/users/me', guarded: '/guarded', hop: '/bench/hop' }[c];
-          const read = { ...me, requests: [{ ...me.requests[0]!, path }] };
+        if (c in READ_PATHS) {
+          const [path, withCookie] = READ_PATHS[c as keyof typeof READ_PATHS];
+          const headers = withCookie ? me.requests[0]!.headers : {};
+          const read = { ...me, requests: [{ path, headers }] };
           const res = await gen.run({ ...read, durationMs: r < 0 ? 1000 : ROUND_MS });
           if (res.non2xx || res.errors) throw new Error(`${c}: ${res.non2xx} non-2xx, ${res.errors} errors`);
           [ops] = [res.ok, rps.push(res.rps)];
@@ -107,10 +121,11 @@ try {
         }
         perOp.api.push((cpuUsOf([api.child.pid]) - a0) / ops);
         perOp.app.push((cpuUsOf([appProc.child.pid]) - p0) / ops);
+        perOp.gen.push((cpuUsOf([process.pid]) - g0) / ops);
       }
       const [a, p] = [median(perOp.api), median(perOp.app)];
       console.log(
-        `  ${c}: ${fmt(median(rps))} req/s; CPU per op: app ${fmt(p)} µs + API ${fmt(a)} µs = ${fmt(a + p)} µs (rounds: ${perOp.app.map((x, i) => fmt(x + perOp.api[i]!)).join(', ')})`,
+        `  ${c}: ${fmt(median(rps))} req/s; CPU per op: app ${fmt(p)} µs + API ${fmt(a)} µs = ${fmt(a + p)} µs (rounds: ${perOp.app.map((x, i) => fmt(x + perOp.api[i]!)).join(', ')}); load generator ${fmt(median(perOp.gen))} µs`,
       );
     }
   } finally {
