@@ -87,20 +87,19 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
   const apiPort = await freePort();
   const procs: Spawned[] = [];
   try {
-    const api = start(exec, ts(join(ROOT, runtime === 'node' ? 'src/node.ts' : 'src/bun.ts')), {
-      env: {
-        ...benchEnv,
-        DATABASE_URL: `file:${join(dir, `svc-${runtime}.db`)}`,
-        PORT: String(apiPort),
-        HOST: '127.0.0.1',
-        DELIVERY_MODE: 'none',
-        NODE_ENV: 'development',
-        LOGIN_METHODS: 'passkey,magic_link,email_otp',
-        // The anti-enumeration floor (250 ms on /login and the code request by default) makes a sign-in
-        // take ≥ 500 ms by design; Better Auth has none, so the machinery is compared without it.
-        LOGIN_RESPONSE_FLOOR_MS: process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0',
-      },
-    });
+    const apiEnv = {
+      ...benchEnv,
+      DATABASE_URL: `file:${join(dir, `svc-${runtime}.db`)}`,
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      DELIVERY_MODE: 'none',
+      NODE_ENV: 'development',
+      LOGIN_METHODS: 'passkey,magic_link,email_otp',
+      // The anti-enumeration floor (250 ms on /login and the code request by default) makes a sign-in
+      // take ≥ 500 ms by design; Better Auth has none, so the machinery is compared without it.
+      LOGIN_RESPONSE_FLOOR_MS: process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0',
+    };
+    const api = start(exec, ts(join(ROOT, runtime === 'node' ? 'src/node.ts' : 'src/bun.ts')), { env: apiEnv });
     procs.push(api);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     await waitForHttp(`${apiUrl}/health/status`, api, 60_000);
@@ -120,6 +119,12 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
     procs.push(floorProc);
     const [app, ba] = [await listening(appProc, 'svc app'), await listening(baProc, 'Better Auth')];
     const floorApp = await listening(floorProc, 'svc app (canned API)');
+    // One process: an app with the API built inside it (bench/lib/svc-app.ts EMBED_API=1), its own database.
+    const embedProc = start(exec, ts(join(ROOT, 'bench/lib/svc-app.ts')), {
+      env: { ...apiEnv, DATABASE_URL: `file:${join(dir, `svc-embedded-${runtime}.db`)}`, PORT: '0', EMBED_API: '1' },
+    });
+    procs.push(embedProc);
+    const embedApp = await listening(embedProc, 'svc app (API embedded)');
     // COMPARE_UPSTREAM=1 (Node): a second svc app on Node's global fetch, for an svc-vs-svc "who am I" line.
     const compare = runtime === 'node' && process.env['COMPARE_UPSTREAM'] === '1';
     let appGlobal = '';
@@ -137,6 +142,7 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
     const n = FLOW_CONCURRENCY;
     const emails = (p: string) => Array.from({ length: n }, (_, i) => `${p}-${runtime}-${i}@bench.test`);
     const svcReader = await svcSignUp(app, `reader-${runtime}@bench.test`);
+    const embedReader = await svcSignUp(embedApp, `reader-${runtime}@bench.test`);
     const baReader = await baSignIn(ba, `reader-${runtime}@bench.test`);
     const svcUsers = emails('svc-signin');
     for (const e of svcUsers) await svcSignUp(app, e);
@@ -191,6 +197,16 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
         svc: { base: floorApp, path: '/auth/users/me', cookie: svcReader.header() },
         ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
         pids: { svc: [cannedProc.child.pid, floorProc.child.pid], ba: [baProc.child.pid] },
+      },
+      {
+        key: 'me-embedded',
+        label:
+          "who am I with the API in the app's process: the same adapter route, the adapter's fetch calling createAuthApi's app directly (one process, no hop; docs/deploying.md) vs BA get-session",
+        target: null,
+        concurrency: READ_CONCURRENCY,
+        svc: { base: embedApp, path: '/auth/users/me', cookie: embedReader.header() },
+        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+        pids: { svc: [embedProc.child.pid], ba: [baProc.child.pid] },
       },
       ...(compare
         ? [

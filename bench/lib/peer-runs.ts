@@ -14,6 +14,7 @@ export type LineKey =
   | 'hop'
   | 'me'
   | 'me-api-free'
+  | 'me-embedded'
   | 'me-upstream'
   | 'sign-in'
   | 'continue-with-email'

@@ -9,12 +9,17 @@
  * `UPSTREAM_FETCH=global` passes Node's global `fetch` explicitly to compare.
  * Bun gets the neutral entry, as the package resolves it there, and its own
  * `fetch`.
+ * `EMBED_API=1` instead builds the API inside this process from this process's environment (`createAuthApi` from
+ * `svc-auth/api`, its refresh-token bcrypt on the worker pool as the entries do) and passes the adapter a `fetch`
+ * that calls it directly: one process, no HTTP hop (docs/deploying.md#one-process-the-api-inside-your-app).
  *   API_URL=http://127.0.0.1:8787 PORT=0 node --import tsx bench/lib/svc-app.ts
  */
 import { Hono } from 'hono';
 import { BENCH_APP_ORIGIN, BENCH_COOKIE_SECRET, benchEnv } from './svc.js';
 
-const apiUrl = process.env['API_URL'];
+const embedApi = process.env['EMBED_API'] === '1';
+// Embedded, the URL only names the API for the adapter (its `fetch` never opens a socket).
+const apiUrl = embedApi ? benchEnv.ISSUER : process.env['API_URL'];
 if (!apiUrl) throw new Error('API_URL is required');
 const port = Number(process.env['PORT'] ?? 0);
 const outbox = new Map<string, string>();
@@ -25,6 +30,15 @@ const { requireAuth, svcAdapter } = bun
   ? await import('../../adapter/hono/index.js')
   : await import('../../adapter/hono/node.js');
 const globalUpstream = !bun && process.env['UPSTREAM_FETCH'] === 'global';
+const embeddedFetch = embedApi ? await embeddedApiFetch() : undefined;
+
+/** The API in this process, reached without a socket: what `fetch: (input, init) => api.fetch(…)` gives an app. */
+async function embeddedApiFetch(): Promise<(input: string, init?: RequestInit) => Promise<Response>> {
+  const { createAuthApi } = await import('../../src/index.js');
+  const { createBcryptPool } = await import('../../common/node/bcrypt-pool.js');
+  const api = await createAuthApi({ env: process.env, refreshTokenHasher: createBcryptPool() });
+  return async (input, init) => api.fetch(new Request(input, init));
+}
 
 const app = new Hono();
 app.route(
@@ -36,6 +50,7 @@ app.route(
     serviceSecret: benchEnv.API_SERVICE_TOKEN,
     issuer: BENCH_APP_ORIGIN,
     ...(globalUpstream ? { fetch: (input: string, init?: RequestInit) => globalThis.fetch(input, init) } : {}),
+    ...(embeddedFetch ? { fetch: embeddedFetch } : {}),
     log: () => {},
     messaging: {
       handlers: {
@@ -73,7 +88,7 @@ if (bun) {
   const { serve } = await import('@hono/node-server');
   serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
     console.log(
-      `listening on http://127.0.0.1:${info.port} (upstream: ${globalUpstream ? 'global fetch' : 'nodeUpstreamFetch, the default'})`,
+      `listening on http://127.0.0.1:${info.port} (upstream: ${embedApi ? 'the API in this process' : globalUpstream ? 'global fetch' : 'nodeUpstreamFetch, the default'})`,
     ),
   );
 }
