@@ -33,15 +33,15 @@ const env = { ...benchEnv, DATABASE_URL: `file:${join(dir, 'svc.db')}` };
 const seed = await createAuthApi({ env, logger: createLogger(() => {}) });
 const { token } = await signedInUser(seed);
 await seed.close();
-const headers = {
+const serviceTokens = createServiceTokens(benchEnv.API_SERVICE_TOKEN, 'dev-main', 'svc-hono-adapter');
+// A service token lives 60 s, so each path's rounds get a fresh one, as the adapter re-mints its own.
+const headersNow = () => ({
   authorization: `Bearer ${token}`,
-  'x-svc-service-token': createServiceTokens(benchEnv.API_SERVICE_TOKEN, 'dev-main', 'svc-hono-adapter').proxy(
-    Date.now(),
-  ),
+  'x-svc-service-token': serviceTokens.proxy(Date.now()),
   'x-svc-client-ip': '203.0.113.9',
   'x-svc-client-user-agent': 'bench',
   'user-agent': 'svc-adapter',
-};
+});
 const port = await freePort();
 const api = start(
   NODE ? process.execPath : BIN.bun,
@@ -66,6 +66,7 @@ try {
     `${NODE ? `Node ${process.version}` : 'Bun'} API alone, ${CONNECTIONS} connections; load average ${loadAverage()}`,
   );
   for (const path of PATHS) {
+    const headers = headersNow();
     await gen.run({ url, connections: CONNECTIONS, requests: [{ path, headers }], durationMs: 500 }); // warm-up
     const before = cpuUsOf([api.child.pid]);
     const r = await gen.run({ url, connections: CONNECTIONS, requests: [{ path, headers }], durationMs: ROUND_MS });
