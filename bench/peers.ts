@@ -153,6 +153,8 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
 
     // svc's operation costs CPU in both its processes (the app and the API behind it); Better Auth's in its one.
     const pids = { svc: [api.child.pid, appProc.child.pid], ba: [baProc.child.pid] };
+    // Better Auth's side of every "who am I" line: its session read without the cookie cache.
+    const baGetSession = { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() };
     const cases: Case[] = [
       {
         key: 'ceiling',
@@ -178,7 +180,7 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
         target: null,
         concurrency: READ_CONCURRENCY,
         svc: { base: app, path: '/bench/hop' },
-        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+        ba: baGetSession,
       },
       {
         key: 'me',
@@ -186,7 +188,7 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
         target: targetOf('me', runtime),
         concurrency: READ_CONCURRENCY,
         svc: { base: app, path: '/auth/users/me', cookie: svcReader.header() },
-        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+        ba: baGetSession,
       },
       {
         key: 'me-api-free',
@@ -195,7 +197,7 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
         target: null,
         concurrency: READ_CONCURRENCY,
         svc: { base: floorApp, path: '/auth/users/me', cookie: svcReader.header() },
-        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+        ba: baGetSession,
         pids: { svc: [cannedProc.child.pid, floorProc.child.pid], ba: [baProc.child.pid] },
       },
       {
@@ -205,7 +207,7 @@ async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
         target: null,
         concurrency: READ_CONCURRENCY,
         svc: { base: embedApp, path: '/auth/users/me', cookie: embedReader.header() },
-        ba: { base: ba, path: '/api/auth/get-session?disableCookieCache=true', cookie: baReader.header() },
+        ba: baGetSession,
         pids: { svc: [embedProc.child.pid], ba: [baProc.child.pid] },
       },
       ...(compare
