@@ -6,13 +6,14 @@
  * figure (`api.fetch`, no sockets) leaves out the server and the loopback TCP the runtime pays per answer.
  *
  *   npx tsx bench/api-direct.ts                          # Bun
- *   RUNTIME=node npx tsx bench/api-direct.ts
+ *   RUNTIME=node npx tsx bench/api-direct.ts             # Node: compiled first (bench/lib/node-build.ts; NODE_SVC=tsx: the source)
  *   PATHS=/users/me,/users/me CONNECTIONS=8 ROUND_MS=4000 npx tsx bench/api-direct.ts
  *
  * The user and its token are made in this process on the same database file before the server starts.
  */
 import { join } from 'node:path';
 import { BIN, ROOT, freePort, removeDir, start, tempDir, waitForHttp } from '../test/runtime/processes.js';
+import { nodeRunner } from './lib/node-build.js';
 import { createServiceTokens } from '../adapter/core/service-token.js';
 import { createAuthApi } from '../src/index.js';
 import { createLogger } from '../src/log.js';
@@ -45,7 +46,7 @@ const headersNow = () => ({
 const port = await freePort();
 const api = start(
   NODE ? process.execPath : BIN.bun,
-  NODE ? [...BIN.tsxNode, join(ROOT, 'src/node.ts')] : [join(ROOT, 'src/bun.ts')],
+  NODE ? nodeRunner(ROOT)(join(ROOT, 'src/node.ts')) : [join(ROOT, 'src/bun.ts')],
   {
     cwd: ROOT,
     env: {

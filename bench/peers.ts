@@ -28,6 +28,9 @@
  * (bench/lib/peer-runs.ts `TARGETS`) and the median CPU per op. The load
  * average is printed at the start and the end of each run.
  *
+ * On Node, svc's API and app run compiled JavaScript, built by tsc before the first run (bench/lib/node-build.ts),
+ * as the package ships and as Better Auth runs; `NODE_SVC=tsx` runs svc's TypeScript through tsx instead.
+ *
  * Every server process inherits this process's environment: `MIMALLOC_PURGE_DELAY=1000 npm run bench:peers`
  * runs every Bun process of both sides with that allocator setting (docs/deploying.md), and the header says so.
  */
@@ -48,6 +51,7 @@ import { fmt, loadAverage, machine } from './lib/load.js';
 import { reportLine } from './lib/peer-report.js';
 import { createLoadGenerator } from './lib/loadgen.js';
 import { measureCases, type Case } from './lib/peer-rounds.js';
+import { nodeRunner, nodeSvcMode } from './lib/node-build.js';
 import { BENCH_APP_ORIGIN, benchEnv } from './lib/svc.js';
 import { formatSummary, summarizeRuns, targetOf, type LineRun, type Runtime } from './lib/peer-runs.js';
 import {
@@ -83,7 +87,7 @@ const gen = createLoadGenerator();
 
 async function runtimeRun(runtime: Runtime, dir: string): Promise<LineRun[]> {
   const exec = runtime === 'node' ? process.execPath : BIN.bun;
-  const ts = (file: string) => (runtime === 'node' ? [...BIN.tsxNode, file] : [file]);
+  const ts = runtime === 'node' ? nodeRunner(ROOT) : (file: string) => [file];
   const apiPort = await freePort();
   const procs: Spawned[] = [];
   try {
@@ -299,6 +303,13 @@ async function main() {
     process.env['MIMALLOC_PURGE_DELAY'] === undefined
       ? "Bun's allocator: Bun's defaults"
       : `Bun's allocator: MIMALLOC_PURGE_DELAY=${process.env['MIMALLOC_PURGE_DELAY']} in every Bun process, svc's and Better Auth's`,
+  );
+  // Compiled before the first run, so tsc never shares the cores with a measured round.
+  if (RUNTIMES.includes('node')) nodeRunner(ROOT);
+  console.log(
+    nodeSvcMode() === 'tsx'
+      ? 'svc on Node: its TypeScript through tsx (NODE_SVC=tsx); Better Auth runs compiled JavaScript'
+      : 'svc on Node: compiled JavaScript (tsc, as the package is built), as Better Auth runs; NODE_SVC=tsx runs the source through tsx',
   );
   console.log(
     `svc LOGIN_RESPONSE_FLOOR_MS=${process.env['LOGIN_RESPONSE_FLOOR_MS'] ?? '0'} (the 250 ms default caps a sign-in at ≥ 500 ms by design)`,

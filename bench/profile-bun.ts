@@ -5,7 +5,7 @@
  * CPU per operation of each process (`/proc/<pid>/stat`) and, with `PROFILE_DIR`, the top self-time
  * functions of each profile (bench/lib/top-frames.mjs) and who owns the measured part of it (bench/lib/owners.mjs:
  * svc's code, Hono, SQLite, the socket writes, the runtime). `RUNTIME=node` runs both on Node instead
- * (`src/node.ts` and the app under tsx), as `bench:peers` does.
+ * (`src/node.ts` and the app, compiled first by bench/lib/node-build.ts), as `bench:peers` does.
  *
  *   npx tsx bench/profile-bun.ts                                  # CPU per op only
  *   PROFILE_DIR=/tmp/prof CASE=me npx tsx bench/profile-bun.ts    # one case per profile
@@ -23,6 +23,7 @@ import { createLoadGenerator } from './lib/loadgen.js';
 import { cpuUsOf } from './lib/peer-runs.js';
 import { client, listening, ok, origin, pool, svcSignUp } from './lib/peer-flows.js';
 import { benchEnv } from './lib/svc.js';
+import { nodeRunner } from './lib/node-build.js';
 
 const CASES = (process.env['CASE'] ?? 'me,refresh').split(',');
 // The fixed-request reads: path, and whether the reader's session cookies go with it. `ping` and
@@ -44,7 +45,8 @@ const EXIT_ON_TERM = join(ROOT, 'bench/lib/exit-on-term.mjs');
 
 const NODE = process.env['RUNTIME'] === 'node';
 const exec = NODE ? process.execPath : BIN.bun;
-const ts = (file: string) => (NODE ? [...BIN.tsxNode, file] : [file]);
+// On Node the tree's entries run compiled, as bench:peers runs them (bench/lib/node-build.ts; NODE_SVC=tsx: the source).
+const ts = NODE ? nodeRunner(TREE) : (file: string) => [file];
 
 const dir = tempDir('bench-profile-bun');
 const gen = createLoadGenerator();
