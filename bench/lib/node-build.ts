@@ -2,8 +2,9 @@
  * svc's processes on Node as users run them: compiled JavaScript. The package ships `dist/`, built by
  * tsc, and Better Auth runs from its own compiled files; svc's TypeScript run through tsx instead pays
  * for tsx's output (a `__name` call wrapping every named closure, kept for stack traces) on every
- * request: ~8–10% more CPU per "who am I" through both processes (docs/performance.md). Bun runs
- * TypeScript with its own transpiler and measured the same either way, so Bun keeps the source.
+ * request: ~8% more CPU per "who am I" through both processes (the median of eight alternating pairs,
+ * docs/performance.md). Bun runs TypeScript with its own transpiler and measured the same either way,
+ * so Bun keeps the source.
  *
  * `nodeRunner(tree)` compiles the bench's Node entries of `tree` (the API's `src/node.ts` and the
  * app `bench/lib/svc-app.ts`, with everything they import) once per process, with the tree's own

@@ -20,6 +20,8 @@ function owner(frame) {
   if (f === '(garbage collector)') return 'garbage collection';
   if (/^(writev|writeLatin1String|writeUtf8String|writeBuffer|writeAsciiString)$/.test(f)) return 'socket writes';
   if (/libsql/.test(url) || /Statement::/.test(f)) return 'SQLite (libsql)';
+  // svc compiled by bench/lib/node-build.ts lives under node_modules/.cache: it is svc's code, not a library.
+  if (url.includes('/node_modules/.cache/svc-bench-node/')) return 'svc code';
   if (/node_modules\/(hono|@hono)\//.test(url)) return 'Hono';
   if (url.includes('node_modules/')) return 'other libraries (jose, drizzle, …)';
   if (url && !url.startsWith('node:') && /\/(src|adapter|common|bench)\//.test(url)) return 'svc code';

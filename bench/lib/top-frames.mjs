@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 const file = process.argv[2];
 const top = Number(process.argv[3] ?? 20);
 const prof = JSON.parse(readFileSync(file, 'utf8'));
+const SVC_BUILD = /\/node_modules\/\.cache\/svc-bench-node\//;
 const self = new Map();
 const byNode = new Map(prof.nodes.map((n) => [n.id, n]));
 const dt = prof.timeDeltas;
@@ -14,7 +15,8 @@ let total = 0;
 const pkg = new Map();
 for (const [id, us] of counts) {
   const n = byNode.get(id);
-  const f = n.callFrame;
+  // svc compiled by bench/lib/node-build.ts lives under node_modules/.cache: counted as svc's source, not a package.
+  const f = { ...n.callFrame, url: n.callFrame.url.replace(SVC_BUILD, '/') };
   total += us;
   if (f.functionName === '(idle)') continue;
   const where = f.url.includes('node_modules/')
