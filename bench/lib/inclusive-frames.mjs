@@ -3,12 +3,12 @@
 // function), filtered by an optional regexp on "function  file". Complements
 // top-frames.mjs (self time):
 //   node bench/lib/inclusive-frames.mjs <file> [top=40] [filter-regexp]
-import { readFileSync } from 'node:fs';
+import { readProfile } from './read-profile.mjs';
 
 const [file, topArg, filter] = process.argv.slice(2);
 const top = Number(topArg ?? 40);
 const re = filter ? new RegExp(filter) : null;
-const prof = JSON.parse(readFileSync(file, 'utf8'));
+const prof = readProfile(file);
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -29,6 +29,9 @@ export const nodeSvcMode = (): 'compiled' | 'tsx' => (process.env['NODE_SVC'] ==
 
 const built = new Map<string, string>();
 
+/** Where tsc writes `path` (relative to the tree) in `out`. */
+const outputOf = (out: string, path: string) => join(out, path).replace(/\.ts$/, '.js');
+
 /** Compiles `tree`'s Node entries (once per process) and returns the output directory. */
 function compile(tree: string): string {
   const done = built.get(tree);
@@ -68,7 +71,7 @@ function compile(tree: string): string {
     // in progress can be measured, with the errors shown. Anything else (no output) stops the bench.
     const { status, stdout } = e as { status?: number; stdout?: Buffer };
     const output = stdout?.toString() ?? String(e);
-    if (status !== 2 || !ENTRIES.every((f) => existsSync(join(out, f.replace(/\.ts$/, '.js')))))
+    if (status !== 2 || !ENTRIES.every((f) => existsSync(outputOf(out, f))))
       throw new Error(`tsc failed on ${tree}; run \`npx tsc -p ${config}\` to see why:\n${output.slice(0, 2000)}`);
     typeErrors = output;
   }
@@ -83,5 +86,5 @@ function compile(tree: string): string {
 export function nodeRunner(tree: string): (file: string) => string[] {
   if (nodeSvcMode() === 'tsx') return (file) => [...BIN.tsxNode, file];
   const out = compile(tree);
-  return (file) => [join(out, relative(tree, file)).replace(/\.ts$/, '.js')];
+  return (file) => [outputOf(out, relative(tree, file))];
 }

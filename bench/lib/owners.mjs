@@ -4,11 +4,11 @@
 // client and natives. Module loading is left out, and with `lastMs` only the profile's final `lastMs`
 // milliseconds count (the measured rounds of bench/profile-bun.ts, not the start-up and sign-ups):
 //   node bench/lib/owners.mjs <file.cpuprofile> [lastMs]
-import { readFileSync } from 'node:fs';
+import { readProfile } from './read-profile.mjs';
 
 const [file, lastArg] = process.argv.slice(2);
 const lastUs = lastArg ? Number(lastArg) * 1000 : Infinity;
-const prof = JSON.parse(readFileSync(file, 'utf8'));
+const prof = readProfile(file);
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 
 function owner(frame) {
@@ -20,8 +20,6 @@ function owner(frame) {
   if (f === '(garbage collector)') return 'garbage collection';
   if (/^(writev|writeLatin1String|writeUtf8String|writeBuffer|writeAsciiString)$/.test(f)) return 'socket writes';
   if (/libsql/.test(url) || /Statement::/.test(f)) return 'SQLite (libsql)';
-  // svc compiled by bench/lib/node-build.ts lives under node_modules/.cache: it is svc's code, not a library.
-  if (url.includes('/node_modules/.cache/svc-bench-node/')) return 'svc code';
   if (/node_modules\/(hono|@hono)\//.test(url)) return 'Hono';
   if (url.includes('node_modules/')) return 'other libraries (jose, drizzle, …)';
   if (url && !url.startsWith('node:') && /\/(src|adapter|common|bench)\//.test(url)) return 'svc code';

@@ -1,11 +1,10 @@
 // Prints the heaviest functions of a V8 .cpuprofile by self time (and the
 // share of samples spent in each package), for the profile notes in docs/performance.md.
-import { readFileSync } from 'node:fs';
+import { readProfile } from './read-profile.mjs';
 
 const file = process.argv[2];
 const top = Number(process.argv[3] ?? 20);
-const prof = JSON.parse(readFileSync(file, 'utf8'));
-const SVC_BUILD = /\/node_modules\/\.cache\/svc-bench-node\//;
+const prof = readProfile(file);
 const self = new Map();
 const byNode = new Map(prof.nodes.map((n) => [n.id, n]));
 const dt = prof.timeDeltas;
@@ -15,8 +14,7 @@ let total = 0;
 const pkg = new Map();
 for (const [id, us] of counts) {
   const n = byNode.get(id);
-  // svc compiled by bench/lib/node-build.ts lives under node_modules/.cache: counted as svc's source, not a package.
-  const f = { ...n.callFrame, url: n.callFrame.url.replace(SVC_BUILD, '/') };
+  const f = n.callFrame;
   total += us;
   if (f.functionName === '(idle)') continue;
   const where = f.url.includes('node_modules/')
